@@ -1,0 +1,108 @@
+//! Errors of the model library. Each names the offending value, what was allowed, and where the
+//! value came from, so a front end can print it as it is.
+
+use thiserror::Error;
+
+/// A parameter set could not be built.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum ParamsError {
+    /// No preset has this name.
+    #[error("unknown preset `{name}`; valid presets: {valid}")]
+    UnknownPreset {
+        /// The name asked for.
+        name: String,
+        /// The valid names, comma separated.
+        valid: String,
+    },
+    /// No parameter has this name.
+    #[error("unknown parameter `{key}` (from {origin}){hint}")]
+    UnknownParam {
+        /// The name given.
+        key: String,
+        /// Where it came from.
+        origin: String,
+        /// A suggestion and the list of valid names.
+        hint: String,
+    },
+    /// The value has the wrong type for the parameter.
+    #[error("parameter `{key}` = {value} (from {origin}) is not allowed: expected {expected}")]
+    WrongType {
+        /// The parameter.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What the parameter takes.
+        expected: String,
+        /// Where it came from.
+        origin: String,
+    },
+    /// The value is outside the parameter's range.
+    #[error("parameter `{key}` = {value} (from {origin}) is not allowed: allowed range is {range}")]
+    OutOfRange {
+        /// The parameter.
+        key: String,
+        /// The value given.
+        value: String,
+        /// The allowed range.
+        range: String,
+        /// Where it came from.
+        origin: String,
+    },
+    /// Two parameters contradict each other.
+    #[error("{message} ({sources})")]
+    Conflict {
+        /// What is wrong.
+        message: String,
+        /// Where each value came from.
+        sources: String,
+    },
+    /// A config document or assignment could not be read.
+    #[error("{origin}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
+    Syntax {
+        /// The document (file name) or flag.
+        origin: String,
+        /// The 1-based line, when known.
+        line: Option<usize>,
+        /// The parser's message.
+        message: String,
+    },
+}
+
+/// A flock state (for example one read from a file) does not fit the simulation.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum StateError {
+    /// The arrays of a state have different lengths.
+    #[error("state arrays differ in length: {what}")]
+    Ragged {
+        /// Which arrays, with their lengths.
+        what: String,
+    },
+    /// A value in the state is not usable.
+    #[error("boid {index}: {field} = {value} is not allowed: {allowed}")]
+    BadValue {
+        /// Index of the boid (row order).
+        index: usize,
+        /// The field.
+        field: &'static str,
+        /// The value.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// The state holds no boids, or more than the engine accepts.
+    #[error("a state of {count} boids is not allowed: allowed range is [1, {max}]")]
+    Count {
+        /// Boids in the state.
+        count: usize,
+        /// The engine's limit.
+        max: usize,
+    },
+    /// Memory for the flock could not be reserved.
+    #[error("not enough memory for {count} boids ({bytes} bytes)")]
+    OutOfMemory {
+        /// Boids asked for.
+        count: usize,
+        /// Bytes that could not be reserved.
+        bytes: usize,
+    },
+}

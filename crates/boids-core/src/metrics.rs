@@ -1,0 +1,212 @@
+//! Order metrics of a flock, measured on any state.
+//!
+//! Sums run in boid-id order in `f64`, so a metric does not depend on storage order or thread
+//! count. Undefined values are `NaN` (milling on a torus, where the centre of mass has no meaning;
+//! a scout group's share when the group is empty; nearest-neighbour distance of a lone boid).
+
+use glam::Vec2;
+
+use crate::params::Params;
+use crate::par;
+use crate::rules::{self, Kernel};
+use crate::sim::{FlockState, NeighborSearch};
+
+/// Column names of [`Metrics::values`], as written to metrics files.
+pub const METRIC_COLUMNS: [&str; 9] = [
+    "polarization",
+    "milling",
+    "mean_speed",
+    "mean_neighbors",
+    "nearest_neighbor_distance",
+    "flocks",
+    "share_right_group0",
+    "share_right_group1",
+    "share_right_group2",
+];
+
+/// Order metrics of one flock state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Metrics {
+    /// |mean unit heading|: 1 when all boids fly the same way, near 0 when headings are random.
+    pub polarization: f64,
+    /// |mean normalised angular momentum about the centre of mass|: 1 for a perfect mill. `NaN` on
+    /// a torus.
+    pub milling: f64,
+    /// Mean speed.
+    pub mean_speed: f64,
+    /// Mean number of other boids within the visual range.
+    pub mean_neighbors: f64,
+    /// Mean distance to the nearest other boid.
+    pub nearest_neighbor_distance: f64,
+    /// Number of flocks: groups of boids connected by chains of boids within visual range of
+    /// each other.
+    pub flocks: usize,
+    /// Per scout group (0 none, 1 toward +x, 2 toward -x), the share moving toward +x.
+    pub share_right: [f64; 3],
+}
+
+impl Metrics {
+    /// Measures `state` (id order) under `params`.
+    pub fn measure(params: &Params, state: &FlockState) -> Self {
+        let n = state.len();
+        let ids: Vec<u32> = (0..n as u32).collect();
+        let search = NeighborSearch::new(params, &state.positions, &ids);
+        let kernel = Kernel::new(params);
+        let per_boid = par::map_collect(n, |i| {
+            let mut neighbors = 0usize;
+            search.for_each_candidate(i, |j, d| {
+                neighbors += usize::from(j != i && rules::in_visual_range(&kernel, d.length_squared()));
+            });
+            (neighbors, search.nearest_distance(i))
+        });
+        let mean = |values: &mut dyn Iterator<Item = f64>| values.sum::<f64>() / n as f64;
+        let unit_sum = state.velocities.iter().fold(Vec2::ZERO.as_dvec2(), |sum, v| sum + v.as_dvec2().normalize_or_zero());
+        Self {
+            polarization: unit_sum.length() / n as f64,
+            milling: if params.is_torus() { f64::NAN } else { milling(state) },
+            mean_speed: mean(&mut state.velocities.iter().map(|v| f64::from(v.length()))),
+            mean_neighbors: mean(&mut per_boid.iter().map(|&(count, _)| count as f64)),
+            nearest_neighbor_distance: if n < 2 {
+                f64::NAN
+            } else {
+                mean(&mut per_boid.iter().map(|&(_, d)| f64::from(d)))
+            },
+            flocks: count_flocks(&search, &kernel, n),
+            share_right: share_right(state),
+        }
+    }
+
+    /// The metrics as numbers, in [`METRIC_COLUMNS`] order.
+    pub fn values(&self) -> [f64; 9] {
+        [
+            self.polarization,
+            self.milling,
+            self.mean_speed,
+            self.mean_neighbors,
+            self.nearest_neighbor_distance,
+            self.flocks as f64,
+            self.share_right[0],
+            self.share_right[1],
+            self.share_right[2],
+        ]
+    }
+}
+
+fn milling(state: &FlockState) -> f64 {
+    let n = state.len() as f64;
+    let centre = state.positions.iter().fold(Vec2::ZERO.as_dvec2(), |s, p| s + p.as_dvec2()) / n;
+    let sum: f64 = state
+        .positions
+        .iter()
+        .zip(&state.velocities)
+        .map(|(p, v)| {
+            let r = p.as_dvec2() - centre;
+            let v = v.as_dvec2();
+            let norm = r.length() * v.length();
+            if norm > 0.0 { r.perp_dot(v) / norm } else { 0.0 }
+        })
+        .sum();
+    (sum / n).abs()
+}
+
+fn share_right(state: &FlockState) -> [f64; 3] {
+    let mut moving_right = [0usize; 3];
+    let mut members = [0usize; 3];
+    for (v, &g) in state.velocities.iter().zip(&state.groups) {
+        members[g as usize] += 1;
+        moving_right[g as usize] += usize::from(v.x > 0.0);
+    }
+    std::array::from_fn(|g| {
+        if members[g] == 0 { f64::NAN } else { moving_right[g] as f64 / members[g] as f64 }
+    })
+}
+
+/// Connected components of the "within visual range" graph, by union-find.
+fn count_flocks(search: &NeighborSearch, kernel: &Kernel, n: usize) -> usize {
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn root(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            parent[i as usize] = parent[parent[i as usize] as usize];
+            i = parent[i as usize];
+        }
+        i
+    }
+    for i in 0..n {
+        search.for_each_candidate(i, |j, d| {
+            if j > i && rules::in_visual_range(kernel, d.length_squared()) {
+                let (a, b) = (root(&mut parent, i as u32), root(&mut parent, j as u32));
+                if a != b {
+                    parent[a.max(b) as usize] = a.min(b);
+                }
+            }
+        });
+    }
+    (0..n as u32).filter(|&i| root(&mut parent, i) == i).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::group;
+
+    fn state(points: &[(f32, f32, f32, f32)]) -> FlockState {
+        FlockState {
+            positions: points.iter().map(|p| Vec2::new(p.0, p.1)).collect(),
+            velocities: points.iter().map(|p| Vec2::new(p.2, p.3)).collect(),
+            groups: vec![group::NONE; points.len()],
+            biases: vec![0.0; points.len()],
+        }
+    }
+
+    #[test]
+    fn aligned_flock_is_polarized_and_opposed_pairs_are_not() {
+        let params = Params::preset("cornell").unwrap();
+        let m = Metrics::measure(&params, &state(&[(100.0, 100.0, 3.0, 0.0), (110.0, 100.0, 5.0, 0.0)]));
+        assert!((m.polarization - 1.0).abs() < 1e-12);
+        assert!((m.mean_speed - 4.0).abs() < 1e-12);
+        assert_eq!(m.mean_neighbors, 1.0);
+        assert!((m.nearest_neighbor_distance - 10.0).abs() < 1e-6);
+        assert_eq!(m.flocks, 1);
+        assert_eq!(m.share_right[0], 1.0);
+        let m = Metrics::measure(&params, &state(&[(100.0, 100.0, 3.0, 0.0), (300.0, 100.0, -3.0, 0.0)]));
+        assert!(m.polarization < 1e-12);
+        assert_eq!(m.flocks, 2);
+        assert_eq!(m.mean_neighbors, 0.0);
+        assert!((m.nearest_neighbor_distance - 200.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn a_ring_circling_its_centre_mills() {
+        let params = Params::preset("cornell").unwrap();
+        let points: Vec<_> = (0..12)
+            .map(|k| {
+                let a = k as f32 * std::f32::consts::TAU / 12.0;
+                (320.0 + 50.0 * a.cos(), 240.0 + 50.0 * a.sin(), -a.sin(), a.cos())
+            })
+            .collect();
+        let m = Metrics::measure(&params, &state(&points));
+        assert!((m.milling - 1.0).abs() < 1e-6, "{}", m.milling);
+        assert!(m.polarization < 1e-6);
+    }
+
+    #[test]
+    fn flocks_and_neighbors_see_across_the_torus_seam() {
+        let params = Params::preset("functional").unwrap();
+        // (-7.9, 0) and (7.9, 0) are 0.2 apart across the seam at x = +-8.
+        let m = Metrics::measure(&params, &state(&[(-7.9, 0.0, 0.01, 0.0), (7.9, 0.0, 0.01, 0.0), (0.0, 0.0, 0.01, 0.0)]));
+        assert_eq!(m.flocks, 2);
+        assert!((m.mean_neighbors - 2.0 / 3.0).abs() < 1e-12);
+        assert!(m.milling.is_nan());
+    }
+
+    #[test]
+    fn scout_shares_per_group() {
+        let params = Params::preset("cornell").unwrap();
+        let mut s = state(&[(0.0, 0.0, 1.0, 0.0), (50.0, 0.0, -1.0, 0.0), (99.0, 0.0, 1.0, 0.0)]);
+        s.groups = vec![group::RIGHT, group::RIGHT, group::NONE];
+        let m = Metrics::measure(&params, &s);
+        assert_eq!(m.share_right[1], 0.5);
+        assert_eq!(m.share_right[0], 1.0);
+        assert!(m.share_right[2].is_nan());
+    }
+}

@@ -1,0 +1,469 @@
+//! The simulation: flock state in cell order, and the synchronous step.
+//!
+//! Each step (1) bins boids into grid cells by counting sort, (2) gathers their data into cell
+//! order, (3) computes every boid's new state from the gathered previous frame into the state
+//! buffers. Reads and writes never share a buffer, so the result does not depend on boid order or
+//! thread count; neighbour sums run in a canonical order (fixed cell order, id order within a
+//! cell), so a flock restored from a file continues bit-identically.
+
+use std::time::{Duration, Instant};
+
+use glam::Vec2;
+
+use crate::error::StateError;
+use crate::grid::{CellIndex, GridGeometry};
+use crate::params::{MAX_COUNT, Params};
+use crate::par;
+use crate::rng::{self, Purpose};
+use crate::rules::{self, Accum, BoidState, Kernel, RuleVectors, group};
+
+/// A flock in boid-id order: what is saved, loaded and measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FlockState {
+    /// Positions.
+    pub positions: Vec<Vec2>,
+    /// Velocities.
+    pub velocities: Vec<Vec2>,
+    /// Scout groups ([`group::NONE`], [`group::RIGHT`], [`group::LEFT`]).
+    pub groups: Vec<u8>,
+    /// Scout biases (zero for non-scouts).
+    pub biases: Vec<f32>,
+}
+
+impl FlockState {
+    /// Number of boids.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether the flock is empty.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// The initial flock of `params` for `seed`: boid `id` draws its position and velocity from
+    /// its own stream, uniformly from the `init_*` intervals.
+    pub fn initial(params: &Params, seed: u64) -> Self {
+        let draws = par::map_collect(params.count, |id| {
+            let mut s = rng::stream(seed, Purpose::Init, 0, id as u64);
+            let p = Vec2::new(s.uniform(params.init_x) as f32, s.uniform(params.init_y) as f32);
+            let v = Vec2::new(s.uniform(params.init_vx) as f32, s.uniform(params.init_vy) as f32);
+            (p, v)
+        });
+        let (positions, velocities) = draws.into_iter().unzip();
+        let groups = scout_groups(params);
+        let kernel = Kernel::new(params);
+        let biases = groups.iter().map(|&g| kernel.initial_bias(g)).collect();
+        Self { positions, velocities, groups, biases }
+    }
+}
+
+/// Scout groups by id: the first `scout_group1_fraction` of ids scout toward +x, the next
+/// `scout_group2_fraction` toward -x. (Positions are independent of ids, so this is as random as
+/// a draw, and the counts are exact.)
+pub fn scout_groups(params: &Params) -> Vec<u8> {
+    let n = params.count;
+    let right = (params.scout_group1_fraction * n as f64).round() as usize;
+    let left = ((params.scout_group2_fraction * n as f64).round() as usize).min(n - right.min(n));
+    (0..n)
+        .map(|id| match id {
+            id if id < right => group::RIGHT,
+            id if id < right + left => group::LEFT,
+            _ => group::NONE,
+        })
+        .collect()
+}
+
+/// Wall-clock time of each phase of the last step (for `boids bench`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseTimes {
+    /// Cell of every boid and the counting sort.
+    pub bin: Duration,
+    /// Gathering boid data into cell order.
+    pub gather: Duration,
+    /// Neighbour sums, rules and the move.
+    pub interact: Duration,
+}
+
+/// Boid data in cell order.
+#[derive(Clone, Debug, Default)]
+struct Buffers {
+    pos: Vec<Vec2>,
+    vel: Vec<Vec2>,
+    bias: Vec<f32>,
+}
+
+/// A running flock.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    params: Params,
+    kernel: Kernel,
+    seed: u64,
+    step: u64,
+    state: Buffers,
+    previous: Buffers,
+    group: Vec<u8>,
+    id: Vec<u32>,
+    group_scratch: Vec<u8>,
+    id_scratch: Vec<u32>,
+    index: CellIndex,
+    times: PhaseTimes,
+}
+
+impl Simulation {
+    /// A new flock drawn from `params`' initial distribution with `seed`.
+    pub fn new(params: Params, seed: u64) -> Result<Self, StateError> {
+        let state = FlockState::initial(&params, seed);
+        Self::from_state(params, seed, state, 0)
+    }
+
+    /// Continues a flock from `state` (id order) at step `start_step`. Positions on a torus are
+    /// wrapped into the world.
+    pub fn from_state(
+        params: Params,
+        seed: u64,
+        state: FlockState,
+        start_step: u64,
+    ) -> Result<Self, StateError> {
+        check_state(&state)?;
+        let n = state.len();
+        let mut sim = Self {
+            kernel: Kernel::new(&params),
+            params,
+            seed,
+            step: start_step,
+            state: Buffers::default(),
+            previous: Buffers::default(),
+            group: Vec::new(),
+            id: Vec::new(),
+            group_scratch: Vec::new(),
+            id_scratch: Vec::new(),
+            index: CellIndex::default(),
+            times: PhaseTimes::default(),
+        };
+        sim.reserve(n)?;
+        sim.load(state);
+        Ok(sim)
+    }
+
+    /// Reserves every per-boid buffer up front, so a flock too big for memory fails here with a
+    /// message instead of aborting mid-run.
+    fn reserve(&mut self, n: usize) -> Result<(), StateError> {
+        let oom = |_| StateError::OutOfMemory { count: n, bytes: n * BYTES_PER_BOID };
+        for buffers in [&mut self.state, &mut self.previous] {
+            buffers.pos.try_reserve_exact(n).map_err(oom)?;
+            buffers.vel.try_reserve_exact(n).map_err(oom)?;
+            buffers.bias.try_reserve_exact(n).map_err(oom)?;
+        }
+        self.group.try_reserve_exact(n).map_err(oom)?;
+        self.id.try_reserve_exact(n).map_err(oom)?;
+        self.group_scratch.try_reserve_exact(n).map_err(oom)?;
+        self.id_scratch.try_reserve_exact(n).map_err(oom)?;
+        self.index.order.try_reserve_exact(n).map_err(oom)?;
+        Ok(())
+    }
+
+    fn load(&mut self, mut state: FlockState) {
+        if self.params.is_torus() {
+            let (min, size) = self.world();
+            par::for_each_indexed(&mut state.positions, |_, p| *p = rules::wrap(*p, min, size));
+        }
+        self.state = Buffers { pos: state.positions, vel: state.velocities, bias: state.biases };
+        self.group = state.groups;
+        self.id = (0..self.state.pos.len() as u32).collect();
+    }
+
+    fn world(&self) -> (Vec2, Vec2) {
+        let p = &self.params;
+        (
+            Vec2::new(p.world_x_min as f32, p.world_y_min as f32),
+            Vec2::new(p.world_width as f32, p.world_height as f32),
+        )
+    }
+
+    /// The parameters in force.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The seed of the random streams.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Steps taken so far (counting from the start step).
+    pub fn step_count(&self) -> u64 {
+        self.step
+    }
+
+    /// Number of boids.
+    pub fn len(&self) -> usize {
+        self.id.len()
+    }
+
+    /// Whether the flock is empty (never, for a validated simulation).
+    pub fn is_empty(&self) -> bool {
+        self.id.is_empty()
+    }
+
+    /// Positions in storage order (cell order of the last step); see [`Simulation::ids`].
+    pub fn positions(&self) -> &[Vec2] {
+        &self.state.pos
+    }
+
+    /// Velocities in storage order.
+    pub fn velocities(&self) -> &[Vec2] {
+        &self.state.vel
+    }
+
+    /// Scout groups in storage order.
+    pub fn groups(&self) -> &[u8] {
+        &self.group
+    }
+
+    /// Boid ids in storage order: `ids()[k]` is the id of the boid stored at `k`.
+    pub fn ids(&self) -> &[u32] {
+        &self.id
+    }
+
+    /// Timing of the last step's phases.
+    pub fn phase_times(&self) -> PhaseTimes {
+        self.times
+    }
+
+    /// The flock in id order.
+    pub fn state(&self) -> FlockState {
+        let n = self.len();
+        let mut slot_of_id = vec![0u32; n];
+        for (slot, &id) in self.id.iter().enumerate() {
+            slot_of_id[id as usize] = slot as u32;
+        }
+        let mut out = FlockState::default();
+        par::gather(&mut out.positions, &self.state.pos, &slot_of_id);
+        par::gather(&mut out.velocities, &self.state.vel, &slot_of_id);
+        par::gather(&mut out.biases, &self.state.bias, &slot_of_id);
+        par::gather(&mut out.groups, &self.group, &slot_of_id);
+        out
+    }
+
+    /// The shared wandering heading at the current step (seed 004).
+    pub fn wander_heading(&self) -> Vec2 {
+        let p = &self.params;
+        let turns = (self.step / p.wander_period) as f64;
+        let angle = p.wander_angle + p.wander_turn * turns;
+        Vec2::new(angle.cos() as f32, angle.sin() as f32)
+    }
+
+    /// Grid geometry for the given positions under the current parameters.
+    pub fn geometry(params: &Params, positions: &[Vec2]) -> GridGeometry {
+        let max_cells = 2 * positions.len() + 64;
+        if params.is_torus() {
+            GridGeometry::torus(
+                [params.world_x_min, params.world_y_min],
+                [params.world_width, params.world_height],
+                params.visual_range,
+                max_cells,
+            )
+        } else {
+            GridGeometry::bounding(positions, params.visual_range, max_cells)
+        }
+    }
+
+    /// Advances the flock by one time step.
+    pub fn step(&mut self) {
+        let start = Instant::now();
+        let geometry = Self::geometry(&self.params, &self.state.pos);
+        self.index.rebuild(&geometry, &self.state.pos, &self.id);
+        let binned = Instant::now();
+
+        let order = &self.index.order;
+        par::gather(&mut self.previous.pos, &self.state.pos, order);
+        par::gather(&mut self.previous.vel, &self.state.vel, order);
+        par::gather(&mut self.previous.bias, &self.state.bias, order);
+        par::gather(&mut self.group_scratch, &self.group, order);
+        par::gather(&mut self.id_scratch, &self.id, order);
+        std::mem::swap(&mut self.group, &mut self.group_scratch);
+        std::mem::swap(&mut self.id, &mut self.id_scratch);
+        let gathered = Instant::now();
+
+        self.interact(&geometry);
+        self.step += 1;
+        self.times = PhaseTimes {
+            bin: binned - start,
+            gather: gathered - binned,
+            interact: gathered.elapsed(),
+        };
+    }
+
+    /// New state of every boid from the gathered previous frame.
+    fn interact(&mut self, geometry: &GridGeometry) {
+        let n = self.previous.pos.len();
+        self.state.pos.resize(n, Vec2::ZERO);
+        self.state.vel.resize(n, Vec2::ZERO);
+        self.state.bias.resize(n, 0.0);
+        let wander = self.wander_heading();
+        let kernel = &self.kernel;
+        let index = &self.index;
+        let prev = &self.previous;
+        let groups = &self.group;
+        let wrap = geometry.pairwise_wrap();
+        let Buffers { pos, vel, bias } = &mut self.state;
+        par::for_each_chunk3(pos, vel, bias, |start, pos, vel, bias| {
+            for (offset, ((p_out, v_out), b_out)) in
+                pos.iter_mut().zip(vel.iter_mut()).zip(bias.iter_mut()).enumerate()
+            {
+                let k = start + offset;
+                let p = prev.pos[k];
+                let mut acc = Accum::default();
+                let (cells, len) = geometry.neighbor_cells(geometry.cell_of(p));
+                for neighbor in &cells[..len] {
+                    for j in index.span(neighbor.cell) {
+                        let d = rules::minimum_image(p - prev.pos[j] - neighbor.shift, wrap);
+                        acc.add(kernel, d, prev.vel[j], j == k);
+                    }
+                }
+                let boid = BoidState { position: p, velocity: prev.vel[k], bias: prev.bias[k] };
+                let next = rules::advance(kernel, &acc, boid, groups[k], wander);
+                (*p_out, *v_out, *b_out) = (next.position, next.velocity, next.bias);
+            }
+        });
+    }
+
+    /// Replaces the parameters while the flock runs (the live viewer's sliders). The flock keeps
+    /// its state; boids are added (drawn from the initial distribution) or removed (highest ids
+    /// first) to match `count`, and scout groups are reassigned when their fractions change.
+    pub fn set_params(&mut self, params: Params) -> Result<(), StateError> {
+        let mut state = self.state();
+        let n = params.count;
+        if n != state.len() {
+            let fresh = FlockState::initial(&params, self.seed);
+            state.positions.resize(n, Vec2::ZERO);
+            state.velocities.resize(n, Vec2::ZERO);
+            for id in self.len().min(n)..n {
+                state.positions[id] = fresh.positions[id];
+                state.velocities[id] = fresh.velocities[id];
+            }
+        }
+        let kernel = Kernel::new(&params);
+        let groups = scout_groups(&params);
+        let biases = (0..n)
+            .map(|id| match (state.groups.get(id), state.biases.get(id)) {
+                (Some(&old), Some(&bias)) if old == groups[id] => bias,
+                _ => kernel.initial_bias(groups[id]),
+            })
+            .collect();
+        state.groups = groups;
+        state.biases = biases;
+        self.reserve(n)?;
+        self.params = params;
+        self.kernel = kernel;
+        self.load(state);
+        Ok(())
+    }
+
+    /// The weighted rule vectors of every boid in storage order, for the current state: what the
+    /// debug overlays draw.
+    pub fn rule_vectors(&self) -> Vec<RuleVectors> {
+        let search = NeighborSearch::new(&self.params, &self.state.pos, &self.id);
+        par::map_collect(self.len(), |i| {
+            let mut acc = Accum::default();
+            search.for_each_candidate(i, |j, d| acc.add(&self.kernel, d, self.state.vel[j], j == i));
+            RuleVectors::new(&self.kernel, &acc, self.state.vel[i])
+        })
+    }
+}
+
+/// Bytes of per-boid state the simulation holds (both buffers, ids, groups, index).
+pub const BYTES_PER_BOID: usize = 2 * (8 + 8 + 4) + 2 * (4 + 1) + 4 + 4 + 4;
+
+fn check_state(state: &FlockState) -> Result<(), StateError> {
+    let n = state.len();
+    if n == 0 || n > MAX_COUNT {
+        return Err(StateError::Count { count: n, max: MAX_COUNT });
+    }
+    let lengths = [state.velocities.len(), state.groups.len(), state.biases.len()];
+    if lengths.iter().any(|&l| l != n) {
+        return Err(StateError::Ragged {
+            what: format!(
+                "positions {n}, velocities {}, groups {}, biases {}",
+                lengths[0], lengths[1], lengths[2]
+            ),
+        });
+    }
+    let bad = |index, field, value: String, allowed: &str| {
+        Err(StateError::BadValue { index, field, value, allowed: allowed.to_owned() })
+    };
+    for i in 0..n {
+        let (p, v) = (state.positions[i], state.velocities[i]);
+        if !p.is_finite() {
+            return bad(i, "position", format!("{p}"), "finite numbers");
+        }
+        if !v.is_finite() {
+            return bad(i, "velocity", format!("{v}"), "finite numbers");
+        }
+        if state.groups[i] > group::LEFT {
+            return bad(i, "group", state.groups[i].to_string(), "0 (none), 1 (+x) or 2 (-x)");
+        }
+        if !(0.0..=1.0).contains(&state.biases[i]) {
+            return bad(i, "bias", state.biases[i].to_string(), "a number in [0, 1]");
+        }
+    }
+    Ok(())
+}
+
+/// An exact neighbour search over positions in any order (metrics, overlays, tests). The hot
+/// loop of [`Simulation::step`] does the same scan on gathered data instead.
+pub struct NeighborSearch<'a> {
+    geometry: GridGeometry,
+    index: CellIndex,
+    positions: &'a [Vec2],
+}
+
+impl<'a> NeighborSearch<'a> {
+    /// Indexes `positions` (with their `ids`, for the canonical order) under `params`.
+    pub fn new(params: &Params, positions: &'a [Vec2], ids: &[u32]) -> Self {
+        let geometry = Simulation::geometry(params, positions);
+        let mut index = CellIndex::default();
+        index.rebuild(&geometry, positions, ids);
+        Self { geometry, index, positions }
+    }
+
+    /// Calls `f(j, d)` for every boid `j` in the 3x3 block of cells around boid `i` (itself
+    /// included), with `d = p_i - p_j` as the minimum image. Every boid within the visual range
+    /// is among them; the caller applies the range test.
+    #[inline]
+    pub fn for_each_candidate(&self, i: usize, mut f: impl FnMut(usize, Vec2)) {
+        let p = self.positions[i];
+        let wrap = self.geometry.pairwise_wrap();
+        let (cells, len) = self.geometry.neighbor_cells(self.geometry.cell_of(p));
+        for neighbor in &cells[..len] {
+            for &j in &self.index.order[self.index.span(neighbor.cell)] {
+                let j = j as usize;
+                f(j, rules::minimum_image(p - self.positions[j] - neighbor.shift, wrap));
+            }
+        }
+    }
+
+    /// Distance from boid `i` to its nearest other boid (minimum image on a torus), or infinity
+    /// when it is alone. Searches rings of cells outward until no closer boid can remain.
+    pub fn nearest_distance(&self, i: usize) -> f32 {
+        let p = self.positions[i];
+        let wrap = self.geometry.torus_size().unwrap_or(Vec2::ZERO);
+        let home = self.geometry.cell_of(p);
+        let mut best = f32::INFINITY;
+        for ring in 0..=self.geometry.max_ring() {
+            self.geometry.for_each_cell_in_ring(home, ring, |cell| {
+                for &j in &self.index.order[self.index.span(cell)] {
+                    if j as usize != i {
+                        let d = rules::minimum_image(p - self.positions[j as usize], wrap);
+                        best = best.min(d.length());
+                    }
+                }
+            });
+            if f64::from(best) <= f64::from(ring) * self.geometry.min_cell_width() {
+                break;
+            }
+        }
+        best
+    }
+}
