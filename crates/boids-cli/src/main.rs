@@ -1,1 +1,73 @@
-fn main(){}
+//! The `boids` command: a thin front end over `boids-core`. Flags become one validated `Params`
+//! before anything runs; every error is printed as `error: ...` with exit code 2.
+
+mod flock_args;
+mod info;
+mod output;
+mod run;
+mod state_csv;
+mod trajectory;
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+
+/// Craig Reynolds' boids: flocking simulation, faithful to the classic models.
+#[derive(Parser, Debug)]
+#[command(name = "boids", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a flock headless; write its final state, metrics and trajectory.
+    Run(run::RunArgs),
+    /// List the model presets.
+    Presets(info::PresetsArgs),
+    /// Print every parameter of a preset (after --config and --set) with unit and meaning.
+    Params(info::ParamsArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let command_line = std::env::args().collect::<Vec<_>>().join(" ");
+    let result = match cli.command {
+        Some(Command::Run(args)) => run::run(&args, command_line),
+        Some(Command::Presets(args)) => {
+            info::presets(&args);
+            Ok(())
+        }
+        Some(Command::Params(args)) => info::params(&args),
+        None => default_run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// With no command: a default flock, run headless, its metrics printed.
+fn default_run() -> Result<()> {
+    let cli = Cli::try_parse_from(["boids", "run", "--steps", "500"]).context("default flags")?;
+    let Some(Command::Run(args)) = cli.command else {
+        unreachable!("parsed as run")
+    };
+    run::run(&args, "boids run --steps 500".to_owned())
+}
+
+/// Sets the size of the global thread pool (once, before any parallel work).
+pub fn set_threads(threads: Option<u16>) -> Result<()> {
+    if let Some(t) = threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(t))
+            .build_global()
+            .context("cannot configure the thread pool")?;
+    }
+    Ok(())
+}

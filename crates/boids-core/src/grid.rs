@@ -60,7 +60,10 @@ impl GridGeometry {
     /// A grid over the bounding box of `positions` (an open world).
     pub fn bounding(positions: &[Vec2], radius: f64, max_cells: usize) -> Self {
         let (low, high) = bounding_box(positions);
-        let size = [(high[0] - low[0]).max(radius), (high[1] - low[1]).max(radius)];
+        let size = [
+            (high[0] - low[0]).max(radius),
+            (high[1] - low[1]).max(radius),
+        ];
         let dims = cell_counts(size, radius, max_cells);
         Self {
             origin: low,
@@ -108,13 +111,23 @@ impl GridGeometry {
     pub fn neighbor_cells(&self, cell: u32) -> ([NeighborCell; 9], usize) {
         let [nx, ny] = self.dims;
         let (cx, cy) = ((cell % nx) as i64, (cell / nx) as i64);
-        let mut out = [NeighborCell { cell: 0, shift: Vec2::ZERO }; 9];
+        let mut out = [NeighborCell {
+            cell: 0,
+            shift: Vec2::ZERO,
+        }; 9];
         let mut len = 0;
         for oy in offsets(ny) {
-            let Some((y, shift_y)) = self.wrap_axis(cy + oy, ny, 1) else { continue };
+            let Some((y, shift_y)) = self.wrap_axis(cy + oy, ny, 1) else {
+                continue;
+            };
             for ox in offsets(nx) {
-                let Some((x, shift_x)) = self.wrap_axis(cx + ox, nx, 0) else { continue };
-                out[len] = NeighborCell { cell: x + nx * y, shift: Vec2::new(shift_x, shift_y) };
+                let Some((x, shift_x)) = self.wrap_axis(cx + ox, nx, 0) else {
+                    continue;
+                };
+                out[len] = NeighborCell {
+                    cell: x + nx * y,
+                    shift: Vec2::new(shift_x, shift_y),
+                };
                 len += 1;
             }
         }
@@ -127,8 +140,14 @@ impl GridGeometry {
         let [nx, ny] = self.dims;
         let (cx, cy, r) = (i64::from(cell % nx), i64::from(cell / nx), i64::from(ring));
         for oy in -r..=r {
-            let Some((y, _)) = self.wrap_axis(cy + oy, ny, 1) else { continue };
-            let step = if oy.abs() == r { 1 } else { (2 * r).max(1) as usize };
+            let Some((y, _)) = self.wrap_axis(cy + oy, ny, 1) else {
+                continue;
+            };
+            let step = if oy.abs() == r {
+                1
+            } else {
+                (2 * r).max(1) as usize
+            };
             for ox in (-r..=r).step_by(step) {
                 if let Some((x, _)) = self.wrap_axis(cx + ox, nx, 0) {
                     f(x + nx * y);
@@ -200,7 +219,10 @@ fn bounding_box(positions: &[Vec2]) -> ([f64; 2], [f64; 2]) {
     if positions.is_empty() {
         return ([0.0; 2], [1.0; 2]);
     }
-    ([f64::from(lo.x), f64::from(lo.y)], [f64::from(hi.x), f64::from(hi.y)])
+    (
+        [f64::from(lo.x), f64::from(lo.y)],
+        [f64::from(hi.x), f64::from(hi.y)],
+    )
 }
 
 /// Boids listed cell by cell: the result of one counting sort.
@@ -288,7 +310,11 @@ mod tests {
     #[test]
     fn cell_count_is_capped() {
         let g = GridGeometry::torus([0.0, 0.0], [1000.0, 1000.0], 1.0, 100);
-        assert!(g.cell_count() <= 100 && g.cell_count() >= 64, "{:?}", g.dims());
+        assert!(
+            g.cell_count() <= 100 && g.cell_count() >= 64,
+            "{:?}",
+            g.dims()
+        );
     }
 
     #[test]
@@ -313,7 +339,12 @@ mod tests {
     #[test]
     fn counting_sort_lists_every_boid_once_by_cell_then_id() {
         let g = GridGeometry::torus([0.0, 0.0], [4.0, 4.0], 1.0, usize::MAX);
-        let pts = [Vec2::new(3.5, 3.5), Vec2::new(0.5, 0.5), Vec2::new(0.6, 0.4), Vec2::new(3.9, 0.1)];
+        let pts = [
+            Vec2::new(3.5, 3.5),
+            Vec2::new(0.5, 0.5),
+            Vec2::new(0.6, 0.4),
+            Vec2::new(3.9, 0.1),
+        ];
         let ids = [0, 3, 1, 2];
         let mut index = CellIndex::default();
         index.rebuild(&g, &pts, &ids);

@@ -6,8 +6,8 @@
 
 use glam::Vec2;
 
-use crate::params::Params;
 use crate::par;
+use crate::params::Params;
 use crate::rules::{self, Kernel};
 use crate::sim::{FlockState, NeighborSearch};
 
@@ -55,15 +55,25 @@ impl Metrics {
         let per_boid = par::map_collect(n, |i| {
             let mut neighbors = 0usize;
             search.for_each_candidate(i, |j, d| {
-                neighbors += usize::from(j != i && rules::in_visual_range(&kernel, d.length_squared()));
+                neighbors +=
+                    usize::from(j != i && rules::in_visual_range(&kernel, d.length_squared()));
             });
             (neighbors, search.nearest_distance(i))
         });
         let mean = |values: &mut dyn Iterator<Item = f64>| values.sum::<f64>() / n as f64;
-        let unit_sum = state.velocities.iter().fold(Vec2::ZERO.as_dvec2(), |sum, v| sum + v.as_dvec2().normalize_or_zero());
+        let unit_sum = state
+            .velocities
+            .iter()
+            .fold(Vec2::ZERO.as_dvec2(), |sum, v| {
+                sum + v.as_dvec2().normalize_or_zero()
+            });
         Self {
             polarization: unit_sum.length() / n as f64,
-            milling: if params.is_torus() { f64::NAN } else { milling(state) },
+            milling: if params.is_torus() {
+                f64::NAN
+            } else {
+                milling(state)
+            },
             mean_speed: mean(&mut state.velocities.iter().map(|v| f64::from(v.length()))),
             mean_neighbors: mean(&mut per_boid.iter().map(|&(count, _)| count as f64)),
             nearest_neighbor_distance: if n < 2 {
@@ -94,7 +104,11 @@ impl Metrics {
 
 fn milling(state: &FlockState) -> f64 {
     let n = state.len() as f64;
-    let centre = state.positions.iter().fold(Vec2::ZERO.as_dvec2(), |s, p| s + p.as_dvec2()) / n;
+    let centre = state
+        .positions
+        .iter()
+        .fold(Vec2::ZERO.as_dvec2(), |s, p| s + p.as_dvec2())
+        / n;
     let sum: f64 = state
         .positions
         .iter()
@@ -103,7 +117,11 @@ fn milling(state: &FlockState) -> f64 {
             let r = p.as_dvec2() - centre;
             let v = v.as_dvec2();
             let norm = r.length() * v.length();
-            if norm > 0.0 { r.perp_dot(v) / norm } else { 0.0 }
+            if norm > 0.0 {
+                r.perp_dot(v) / norm
+            } else {
+                0.0
+            }
         })
         .sum();
     (sum / n).abs()
@@ -117,7 +135,11 @@ fn share_right(state: &FlockState) -> [f64; 3] {
         moving_right[g as usize] += usize::from(v.x > 0.0);
     }
     std::array::from_fn(|g| {
-        if members[g] == 0 { f64::NAN } else { moving_right[g] as f64 / members[g] as f64 }
+        if members[g] == 0 {
+            f64::NAN
+        } else {
+            moving_right[g] as f64 / members[g] as f64
+        }
     })
 }
 
@@ -161,14 +183,20 @@ mod tests {
     #[test]
     fn aligned_flock_is_polarized_and_opposed_pairs_are_not() {
         let params = Params::preset("cornell").unwrap();
-        let m = Metrics::measure(&params, &state(&[(100.0, 100.0, 3.0, 0.0), (110.0, 100.0, 5.0, 0.0)]));
+        let m = Metrics::measure(
+            &params,
+            &state(&[(100.0, 100.0, 3.0, 0.0), (110.0, 100.0, 5.0, 0.0)]),
+        );
         assert!((m.polarization - 1.0).abs() < 1e-12);
         assert!((m.mean_speed - 4.0).abs() < 1e-12);
         assert_eq!(m.mean_neighbors, 1.0);
         assert!((m.nearest_neighbor_distance - 10.0).abs() < 1e-6);
         assert_eq!(m.flocks, 1);
         assert_eq!(m.share_right[0], 1.0);
-        let m = Metrics::measure(&params, &state(&[(100.0, 100.0, 3.0, 0.0), (300.0, 100.0, -3.0, 0.0)]));
+        let m = Metrics::measure(
+            &params,
+            &state(&[(100.0, 100.0, 3.0, 0.0), (300.0, 100.0, -3.0, 0.0)]),
+        );
         assert!(m.polarization < 1e-12);
         assert_eq!(m.flocks, 2);
         assert_eq!(m.mean_neighbors, 0.0);
@@ -181,7 +209,12 @@ mod tests {
         let points: Vec<_> = (0..12)
             .map(|k| {
                 let a = k as f32 * std::f32::consts::TAU / 12.0;
-                (320.0 + 50.0 * a.cos(), 240.0 + 50.0 * a.sin(), -a.sin(), a.cos())
+                (
+                    320.0 + 50.0 * a.cos(),
+                    240.0 + 50.0 * a.sin(),
+                    -a.sin(),
+                    a.cos(),
+                )
             })
             .collect();
         let m = Metrics::measure(&params, &state(&points));
@@ -193,7 +226,14 @@ mod tests {
     fn flocks_and_neighbors_see_across_the_torus_seam() {
         let params = Params::preset("functional").unwrap();
         // (-7.9, 0) and (7.9, 0) are 0.2 apart across the seam at x = +-8.
-        let m = Metrics::measure(&params, &state(&[(-7.9, 0.0, 0.01, 0.0), (7.9, 0.0, 0.01, 0.0), (0.0, 0.0, 0.01, 0.0)]));
+        let m = Metrics::measure(
+            &params,
+            &state(&[
+                (-7.9, 0.0, 0.01, 0.0),
+                (7.9, 0.0, 0.01, 0.0),
+                (0.0, 0.0, 0.01, 0.0),
+            ]),
+        );
         assert_eq!(m.flocks, 2);
         assert!((m.mean_neighbors - 2.0 / 3.0).abs() < 1e-12);
         assert!(m.milling.is_nan());
@@ -202,7 +242,11 @@ mod tests {
     #[test]
     fn scout_shares_per_group() {
         let params = Params::preset("cornell").unwrap();
-        let mut s = state(&[(0.0, 0.0, 1.0, 0.0), (50.0, 0.0, -1.0, 0.0), (99.0, 0.0, 1.0, 0.0)]);
+        let mut s = state(&[
+            (0.0, 0.0, 1.0, 0.0),
+            (50.0, 0.0, -1.0, 0.0),
+            (99.0, 0.0, 1.0, 0.0),
+        ]);
         s.groups = vec![group::RIGHT, group::RIGHT, group::NONE];
         let m = Metrics::measure(&params, &s);
         assert_eq!(m.share_right[1], 0.5);

@@ -13,7 +13,10 @@ where
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        out.par_iter_mut().with_min_len(MIN_CHUNK).enumerate().for_each(|(i, item)| f(i, item));
+        out.par_iter_mut()
+            .with_min_len(MIN_CHUNK)
+            .enumerate()
+            .for_each(|(i, item)| f(i, item));
     }
     #[cfg(not(feature = "parallel"))]
     for (i, item) in out.iter_mut().enumerate() {
@@ -36,7 +39,11 @@ where
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        (0..n).into_par_iter().with_min_len(MIN_CHUNK).map(f).collect()
+        (0..n)
+            .into_par_iter()
+            .with_min_len(MIN_CHUNK)
+            .map(f)
+            .collect()
     }
     #[cfg(not(feature = "parallel"))]
     (0..n).map(f).collect()
@@ -51,7 +58,10 @@ where
     C: Send,
     F: Fn(usize, &mut [A], &mut [B], &mut [C]) + Sync + Send,
 {
-    assert!(a.len() == b.len() && b.len() == c.len(), "chunked slices differ in length");
+    assert!(
+        a.len() == b.len() && b.len() == c.len(),
+        "chunked slices differ in length"
+    );
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;

@@ -131,43 +131,234 @@ const ANY: Kind = number(f64::MIN, f64::MAX);
 
 /// Every parameter, in the order `boids params` prints them.
 pub const PARAMS: &[ParamInfo] = &[
-    ParamInfo { name: "count", kind: Kind::Integer { min: 1, max: MAX_COUNT as u64 }, unit: "boids", meaning: "number of boids" },
-    ParamInfo { name: "boundary", kind: Kind::Choice(&Boundary::NAMES), unit: "", meaning: "edge behaviour: torus (wrap), margins (turn by turnfactor), walls (push and bounce)" },
-    ParamInfo { name: "world_x_min", kind: ANY, unit: "length", meaning: "left edge of the world" },
-    ParamInfo { name: "world_y_min", kind: ANY, unit: "length", meaning: "top edge of the world (y grows downward on screen)" },
-    ParamInfo { name: "world_width", kind: number(1e-9, 1e12), unit: "length", meaning: "width of the world" },
-    ParamInfo { name: "world_height", kind: number(1e-9, 1e12), unit: "length", meaning: "height of the world" },
-    ParamInfo { name: "margin", kind: NON_NEGATIVE, unit: "length", meaning: "margins boundary: distance from each edge where turning starts" },
-    ParamInfo { name: "turnfactor", kind: NON_NEGATIVE, unit: "velocity/step", meaning: "margins boundary: velocity change per step inside a margin" },
-    ParamInfo { name: "wall_buffer", kind: NON_NEGATIVE, unit: "length", meaning: "walls boundary: distance from a wall where the push inward starts" },
-    ParamInfo { name: "boid_size", kind: NON_NEGATIVE, unit: "length", meaning: "radius of a boid: drawing size, and walls bounce when the disc touches a wall" },
-    ParamInfo { name: "visual_range", kind: number(1e-12, f64::MAX), unit: "length", meaning: "radius within which neighbours count for cohesion and alignment" },
-    ParamInfo { name: "protected_range", kind: NON_NEGATIVE, unit: "length", meaning: "radius within which neighbours push the boid away (separation)" },
-    ParamInfo { name: "inclusive_ranges", kind: Kind::Bool, unit: "", meaning: "a neighbour exactly at a range counts (<=) rather than not (<)" },
-    ParamInfo { name: "include_self", kind: Kind::Bool, unit: "", meaning: "the boid counts as its own neighbour in the averages" },
-    ParamInfo { name: "exclude_protected", kind: Kind::Bool, unit: "", meaning: "neighbours inside protected_range are left out of the cohesion and alignment averages" },
-    ParamInfo { name: "centering_factor", kind: NON_NEGATIVE, unit: "1/step", meaning: "cohesion weight: pull toward the neighbours' centre" },
-    ParamInfo { name: "matching_factor", kind: NON_NEGATIVE, unit: "1/step", meaning: "alignment weight: pull toward the neighbours' mean velocity" },
-    ParamInfo { name: "avoid_factor", kind: NON_NEGATIVE, unit: "1/step", meaning: "separation weight: push away from protected neighbours (and from walls)" },
-    ParamInfo { name: "steering_gain", kind: NON_NEGATIVE, unit: "", meaning: "scale of the summed rule vectors added to the velocity" },
-    ParamInfo { name: "speed_boost", kind: number(0.0, 10.0), unit: "", meaning: "factor applied to the steered velocity before limits (seed 000: 1.0025)" },
-    ParamInfo { name: "min_speed", kind: NON_NEGATIVE, unit: "length/time", meaning: "speeds below this are raised to it (0: no minimum)" },
-    ParamInfo { name: "max_speed", kind: NON_NEGATIVE, unit: "length/time", meaning: "speeds above this are lowered to it (inf: no maximum)" },
-    ParamInfo { name: "dt", kind: number(1e-12, 1e6), unit: "time/step", meaning: "time step: position += velocity * dt" },
-    ParamInfo { name: "scout_group1_fraction", kind: FRACTION, unit: "", meaning: "share of boids in scout group 1, biased toward +x" },
-    ParamInfo { name: "scout_group2_fraction", kind: FRACTION, unit: "", meaning: "share of boids in scout group 2, biased toward -x" },
-    ParamInfo { name: "bias", kind: FRACTION, unit: "", meaning: "scouts' bias: vx = (1 - bias) vx + bias * (+1 or -1); start value when dynamic" },
-    ParamInfo { name: "max_bias", kind: FRACTION, unit: "", meaning: "dynamic bias: upper limit of a scout's bias" },
-    ParamInfo { name: "bias_increment", kind: FRACTION, unit: "1/step", meaning: "dynamic bias: change per step, and the lower limit" },
-    ParamInfo { name: "dynamic_bias", kind: Kind::Bool, unit: "", meaning: "scouts' bias grows while they move their preferred way and shrinks otherwise" },
-    ParamInfo { name: "wander_weight", kind: NON_NEGATIVE, unit: "", meaning: "weight of the shared wandering heading added to every boid's steering" },
-    ParamInfo { name: "wander_period", kind: Kind::Integer { min: 1, max: u64::MAX }, unit: "steps", meaning: "the wandering heading turns once every this many steps" },
-    ParamInfo { name: "wander_turn", kind: ANY, unit: "rad", meaning: "angle the wandering heading turns by each period" },
-    ParamInfo { name: "wander_angle", kind: ANY, unit: "rad", meaning: "wandering heading at step 0" },
-    ParamInfo { name: "init_x", kind: Kind::Interval, unit: "length", meaning: "initial x drawn uniformly from [low, high]" },
-    ParamInfo { name: "init_y", kind: Kind::Interval, unit: "length", meaning: "initial y drawn uniformly from [low, high]" },
-    ParamInfo { name: "init_vx", kind: Kind::Interval, unit: "length/time", meaning: "initial vx drawn uniformly from [low, high]" },
-    ParamInfo { name: "init_vy", kind: Kind::Interval, unit: "length/time", meaning: "initial vy drawn uniformly from [low, high]" },
+    ParamInfo {
+        name: "count",
+        kind: Kind::Integer {
+            min: 1,
+            max: MAX_COUNT as u64,
+        },
+        unit: "boids",
+        meaning: "number of boids",
+    },
+    ParamInfo {
+        name: "boundary",
+        kind: Kind::Choice(&Boundary::NAMES),
+        unit: "",
+        meaning: "edge behaviour: torus (wrap), margins (turn by turnfactor), walls (push and bounce)",
+    },
+    ParamInfo {
+        name: "world_x_min",
+        kind: ANY,
+        unit: "length",
+        meaning: "left edge of the world",
+    },
+    ParamInfo {
+        name: "world_y_min",
+        kind: ANY,
+        unit: "length",
+        meaning: "top edge of the world (y grows downward on screen)",
+    },
+    ParamInfo {
+        name: "world_width",
+        kind: number(1e-9, 1e12),
+        unit: "length",
+        meaning: "width of the world",
+    },
+    ParamInfo {
+        name: "world_height",
+        kind: number(1e-9, 1e12),
+        unit: "length",
+        meaning: "height of the world",
+    },
+    ParamInfo {
+        name: "margin",
+        kind: NON_NEGATIVE,
+        unit: "length",
+        meaning: "margins boundary: distance from each edge where turning starts",
+    },
+    ParamInfo {
+        name: "turnfactor",
+        kind: NON_NEGATIVE,
+        unit: "velocity/step",
+        meaning: "margins boundary: velocity change per step inside a margin",
+    },
+    ParamInfo {
+        name: "wall_buffer",
+        kind: NON_NEGATIVE,
+        unit: "length",
+        meaning: "walls boundary: distance from a wall where the push inward starts",
+    },
+    ParamInfo {
+        name: "boid_size",
+        kind: NON_NEGATIVE,
+        unit: "length",
+        meaning: "radius of a boid: drawing size, and walls bounce when the disc touches a wall",
+    },
+    ParamInfo {
+        name: "visual_range",
+        kind: number(1e-12, f64::MAX),
+        unit: "length",
+        meaning: "radius within which neighbours count for cohesion and alignment",
+    },
+    ParamInfo {
+        name: "protected_range",
+        kind: NON_NEGATIVE,
+        unit: "length",
+        meaning: "radius within which neighbours push the boid away (separation)",
+    },
+    ParamInfo {
+        name: "inclusive_ranges",
+        kind: Kind::Bool,
+        unit: "",
+        meaning: "a neighbour exactly at a range counts (<=) rather than not (<)",
+    },
+    ParamInfo {
+        name: "include_self",
+        kind: Kind::Bool,
+        unit: "",
+        meaning: "the boid counts as its own neighbour in the averages",
+    },
+    ParamInfo {
+        name: "exclude_protected",
+        kind: Kind::Bool,
+        unit: "",
+        meaning: "neighbours inside protected_range are left out of the cohesion and alignment averages",
+    },
+    ParamInfo {
+        name: "centering_factor",
+        kind: NON_NEGATIVE,
+        unit: "1/step",
+        meaning: "cohesion weight: pull toward the neighbours' centre",
+    },
+    ParamInfo {
+        name: "matching_factor",
+        kind: NON_NEGATIVE,
+        unit: "1/step",
+        meaning: "alignment weight: pull toward the neighbours' mean velocity",
+    },
+    ParamInfo {
+        name: "avoid_factor",
+        kind: NON_NEGATIVE,
+        unit: "1/step",
+        meaning: "separation weight: push away from protected neighbours (and from walls)",
+    },
+    ParamInfo {
+        name: "steering_gain",
+        kind: NON_NEGATIVE,
+        unit: "",
+        meaning: "scale of the summed rule vectors added to the velocity",
+    },
+    ParamInfo {
+        name: "speed_boost",
+        kind: number(0.0, 10.0),
+        unit: "",
+        meaning: "factor applied to the steered velocity before limits (seed 000: 1.0025)",
+    },
+    ParamInfo {
+        name: "min_speed",
+        kind: NON_NEGATIVE,
+        unit: "length/time",
+        meaning: "speeds below this are raised to it (0: no minimum)",
+    },
+    ParamInfo {
+        name: "max_speed",
+        kind: NON_NEGATIVE,
+        unit: "length/time",
+        meaning: "speeds above this are lowered to it (inf: no maximum)",
+    },
+    ParamInfo {
+        name: "dt",
+        kind: number(1e-12, 1e6),
+        unit: "time/step",
+        meaning: "time step: position += velocity * dt",
+    },
+    ParamInfo {
+        name: "scout_group1_fraction",
+        kind: FRACTION,
+        unit: "",
+        meaning: "share of boids in scout group 1, biased toward +x",
+    },
+    ParamInfo {
+        name: "scout_group2_fraction",
+        kind: FRACTION,
+        unit: "",
+        meaning: "share of boids in scout group 2, biased toward -x",
+    },
+    ParamInfo {
+        name: "bias",
+        kind: FRACTION,
+        unit: "",
+        meaning: "scouts' bias: vx = (1 - bias) vx + bias * (+1 or -1); start value when dynamic",
+    },
+    ParamInfo {
+        name: "max_bias",
+        kind: FRACTION,
+        unit: "",
+        meaning: "dynamic bias: upper limit of a scout's bias",
+    },
+    ParamInfo {
+        name: "bias_increment",
+        kind: FRACTION,
+        unit: "1/step",
+        meaning: "dynamic bias: change per step, and the lower limit",
+    },
+    ParamInfo {
+        name: "dynamic_bias",
+        kind: Kind::Bool,
+        unit: "",
+        meaning: "scouts' bias grows while they move their preferred way and shrinks otherwise",
+    },
+    ParamInfo {
+        name: "wander_weight",
+        kind: NON_NEGATIVE,
+        unit: "",
+        meaning: "weight of the shared wandering heading added to every boid's steering",
+    },
+    ParamInfo {
+        name: "wander_period",
+        kind: Kind::Integer {
+            min: 1,
+            max: u64::MAX,
+        },
+        unit: "steps",
+        meaning: "the wandering heading turns once every this many steps",
+    },
+    ParamInfo {
+        name: "wander_turn",
+        kind: ANY,
+        unit: "rad",
+        meaning: "angle the wandering heading turns by each period",
+    },
+    ParamInfo {
+        name: "wander_angle",
+        kind: ANY,
+        unit: "rad",
+        meaning: "wandering heading at step 0",
+    },
+    ParamInfo {
+        name: "init_x",
+        kind: Kind::Interval,
+        unit: "length",
+        meaning: "initial x drawn uniformly from [low, high]",
+    },
+    ParamInfo {
+        name: "init_y",
+        kind: Kind::Interval,
+        unit: "length",
+        meaning: "initial y drawn uniformly from [low, high]",
+    },
+    ParamInfo {
+        name: "init_vx",
+        kind: Kind::Interval,
+        unit: "length/time",
+        meaning: "initial vx drawn uniformly from [low, high]",
+    },
+    ParamInfo {
+        name: "init_vy",
+        kind: Kind::Interval,
+        unit: "length/time",
+        meaning: "initial vy drawn uniformly from [low, high]",
+    },
 ];
 
 /// Looks up a parameter's description by name.
@@ -197,7 +388,10 @@ impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Preset(name) => write!(f, "preset `{name}`"),
-            Source::File { name, line: Some(line) } => write!(f, "{name}, line {line}"),
+            Source::File {
+                name,
+                line: Some(line),
+            } => write!(f, "{name}, line {line}"),
             Source::File { name, line: None } => write!(f, "{name}"),
             Source::Flag(flag) => write!(f, "flag `{flag}`"),
             Source::Message => write!(f, "viewer message"),
@@ -253,24 +447,36 @@ impl ParamsBuilder {
             name: name.to_owned(),
             valid: presets::names().join(", "),
         })?;
-        Ok(Self::from_params((preset.params)(), Source::Preset(name.to_owned())))
+        Ok(Self::from_params(
+            (preset.params)(),
+            Source::Preset(name.to_owned()),
+        ))
     }
 
     /// Starts from an existing parameter set (for example the viewer's current one).
     pub fn from_params(params: Params, base: Source) -> Self {
-        Self { table: params.to_table(), sources: BTreeMap::new(), base }
+        Self {
+            table: params.to_table(),
+            sources: BTreeMap::new(),
+            base,
+        }
     }
 
     /// Applies every key of a TOML document. `name` identifies the document in messages
     /// (usually the file path). Unknown keys and wrong types are refused with their line.
     pub fn apply_toml(mut self, text: &str, name: &str) -> Result<Self, ParamsError> {
-        let doc: toml::Table = text.parse().map_err(|e: toml::de::Error| ParamsError::Syntax {
-            origin: name.to_owned(),
-            line: e.span().map(|span| line_of_offset(text, span.start)),
-            message: e.message().to_owned(),
-        })?;
+        let doc: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| ParamsError::Syntax {
+                origin: name.to_owned(),
+                line: e.span().map(|span| line_of_offset(text, span.start)),
+                message: e.message().to_owned(),
+            })?;
         for (key, value) in doc {
-            let source = Source::File { name: name.to_owned(), line: line_of_key(text, &key) };
+            let source = Source::File {
+                name: name.to_owned(),
+                line: line_of_key(text, &key),
+            };
             self = self.apply_value(&key, value, source)?;
         }
         Ok(self)
@@ -307,9 +513,14 @@ impl ParamsBuilder {
     /// Validates the merged values and returns the parameter set.
     pub fn build(self) -> Result<Params, ParamsError> {
         validate_table(&self.table, &self.sources, &self.base)?;
-        let params: Params = self.table.try_into().map_err(|e: toml::de::Error| {
-            ParamsError::Syntax { origin: self.base.to_string(), line: None, message: e.to_string() }
-        })?;
+        let params: Params =
+            self.table
+                .try_into()
+                .map_err(|e: toml::de::Error| ParamsError::Syntax {
+                    origin: self.base.to_string(),
+                    line: None,
+                    message: e.to_string(),
+                })?;
         Ok(params)
     }
 }
@@ -357,7 +568,11 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Checks a value's type against the parameter's kind, converting integers to floats where a
 /// number is expected.
-fn coerce(info: &ParamInfo, value: toml::Value, source: &Source) -> Result<toml::Value, ParamsError> {
+fn coerce(
+    info: &ParamInfo,
+    value: toml::Value,
+    source: &Source,
+) -> Result<toml::Value, ParamsError> {
     use toml::Value as V;
     let wrong = |expected: &str, value: &V| ParamsError::WrongType {
         key: info.name.to_owned(),
@@ -383,7 +598,10 @@ fn coerce(info: &ParamInfo, value: toml::Value, source: &Source) -> Result<toml:
         (Kind::Interval, V::Array(items)) if items.len() == 2 => {
             let numbers: Option<Vec<f64>> = items
                 .iter()
-                .map(|item| item.as_float().or_else(|| item.as_integer().map(|i| i as f64)))
+                .map(|item| {
+                    item.as_float()
+                        .or_else(|| item.as_integer().map(|i| i as f64))
+                })
                 .collect();
             match numbers {
                 Some(pair) => Ok(V::Array(pair.into_iter().map(V::Float).collect())),
@@ -400,7 +618,12 @@ fn validate_table(
     base: &Source,
 ) -> Result<(), ParamsError> {
     let source_of = |key: &str| sources.get(key).unwrap_or(base).to_string();
-    let number = |key: &str| table.get(key).and_then(toml::Value::as_float).unwrap_or(f64::NAN);
+    let number = |key: &str| {
+        table
+            .get(key)
+            .and_then(toml::Value::as_float)
+            .unwrap_or(f64::NAN)
+    };
     for info in PARAMS {
         let value = table.get(info.name);
         let out_of_range = |shown: String, range: String| ParamsError::OutOfRange {
@@ -444,7 +667,13 @@ fn validate_table(
     }
     let conflict = |message: String, keys: [&str; 2]| ParamsError::Conflict {
         message,
-        sources: format!("{} from {}; {} from {}", keys[0], source_of(keys[0]), keys[1], source_of(keys[1])),
+        sources: format!(
+            "{} from {}; {} from {}",
+            keys[0],
+            source_of(keys[0]),
+            keys[1],
+            source_of(keys[1])
+        ),
     };
     if number("protected_range") > number("visual_range") {
         return Err(conflict(
@@ -458,11 +687,17 @@ fn validate_table(
     }
     if number("min_speed") > number("max_speed") {
         return Err(conflict(
-            format!("min_speed = {} must not exceed max_speed = {}", number("min_speed"), number("max_speed")),
+            format!(
+                "min_speed = {} must not exceed max_speed = {}",
+                number("min_speed"),
+                number("max_speed")
+            ),
             ["min_speed", "max_speed"],
         ));
     }
-    if number("bias_increment") > number("max_bias") && table.get("dynamic_bias") == Some(&toml::Value::Boolean(true)) {
+    if number("bias_increment") > number("max_bias")
+        && table.get("dynamic_bias") == Some(&toml::Value::Boolean(true))
+    {
         return Err(conflict(
             format!(
                 "bias_increment = {} must not exceed max_bias = {} (it is the dynamic bias's lower limit)",
@@ -497,7 +732,11 @@ fn validate_table(
         for extent in ["world_width", "world_height"] {
             if 2.0 * number("boid_size") >= number(extent) {
                 return Err(conflict(
-                    format!("a boid of boid_size = {} does not fit between the walls ({extent} = {})", number("boid_size"), number(extent)),
+                    format!(
+                        "a boid of boid_size = {} does not fit between the walls ({extent} = {})",
+                        number("boid_size"),
+                        number(extent)
+                    ),
                     ["boid_size", extent],
                 ));
             }
@@ -507,7 +746,11 @@ fn validate_table(
 }
 
 fn describe_range(min: f64, max: f64) -> String {
-    let low = if min <= 1e-9 && min > 0.0 { "(0".to_owned() } else { format!("[{min}") };
+    let low = if min <= 1e-9 && min > 0.0 {
+        "(0".to_owned()
+    } else {
+        format!("[{min}")
+    };
     match max {
         _ if min == f64::MIN => "any finite number".to_owned(),
         f64::INFINITY => format!("{low}, inf]"),
@@ -523,12 +766,18 @@ fn line_of_offset(text: &str, offset: usize) -> usize {
 /// The line where a top-level key is assigned, found by scanning (the TOML parser gives spans for
 /// syntax errors only).
 fn line_of_key(text: &str, key: &str) -> Option<usize> {
-    text.lines().position(|line| {
-        let line = line.trim_start();
-        let name = line.split('=').next().unwrap_or("").trim().trim_matches('"');
-        line.contains('=') && name == key
-    })
-    .map(|index| index + 1)
+    text.lines()
+        .position(|line| {
+            let line = line.trim_start();
+            let name = line
+                .split('=')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_matches('"');
+            line.contains('=') && name == key
+        })
+        .map(|index| index + 1)
 }
 
 #[cfg(test)]
@@ -554,7 +803,11 @@ mod tests {
         let table = Params::preset("cornell").unwrap().to_table();
         assert_eq!(table.len(), PARAMS.len());
         for key in table.keys() {
-            assert_eq!(PARAMS.iter().filter(|info| info.name == key).count(), 1, "{key}");
+            assert_eq!(
+                PARAMS.iter().filter(|info| info.name == key).count(),
+                1,
+                "{key}"
+            );
         }
     }
 
@@ -564,7 +817,10 @@ mod tests {
             .unwrap()
             .apply_toml("visual_range = 50\nturnfactor = 0.3\n", "a.toml")
             .unwrap()
-            .apply_assignment("visual_range=60", Source::Flag("--set visual_range=60".into()))
+            .apply_assignment(
+                "visual_range=60",
+                Source::Flag("--set visual_range=60".into()),
+            )
             .unwrap()
             .build()
             .unwrap();
@@ -611,7 +867,10 @@ mod tests {
                 .build()
                 .unwrap_err()
                 .to_string();
-            assert!(err.contains(key) && err.contains("allowed") && err.contains(assignment), "{err}");
+            assert!(
+                err.contains(key) && err.contains("allowed") && err.contains(assignment),
+                "{err}"
+            );
         }
     }
 
@@ -638,13 +897,19 @@ mod tests {
     fn wrong_types_are_refused() {
         let err = ParamsBuilder::preset("cornell")
             .unwrap()
-            .apply_assignment("dynamic_bias=3", Source::Flag("--set dynamic_bias=3".into()))
+            .apply_assignment(
+                "dynamic_bias=3",
+                Source::Flag("--set dynamic_bias=3".into()),
+            )
             .unwrap_err()
             .to_string();
         assert!(err.contains("true or false"), "{err}");
         let err = ParamsBuilder::preset("cornell")
             .unwrap()
-            .apply_assignment("boundary=sphere", Source::Flag("--set boundary=sphere".into()))
+            .apply_assignment(
+                "boundary=sphere",
+                Source::Flag("--set boundary=sphere".into()),
+            )
             .unwrap_err()
             .to_string();
         assert!(err.contains("torus, margins, walls"), "{err}");

@@ -3,8 +3,8 @@
 
 use glam::Vec2;
 
-use crate::params::Params;
 use crate::par;
+use crate::params::Params;
 use crate::rules::{self, Accum, BoidState, Kernel};
 use crate::sim::FlockState;
 
@@ -23,7 +23,9 @@ pub fn offset(params: &Params, pi: Vec2, pj: Vec2) -> Vec2 {
 pub fn neighbors(params: &Params, positions: &[Vec2], below: f32) -> Vec<Vec<u32>> {
     par::map_collect(positions.len(), |i| {
         (0..positions.len())
-            .filter(|&j| j != i && offset(params, positions[i], positions[j]).length_squared() < below)
+            .filter(|&j| {
+                j != i && offset(params, positions[i], positions[j]).length_squared() < below
+            })
             .map(|j| j as u32)
             .collect()
     })

@@ -59,7 +59,10 @@ mod tests {
         assert_ne!(draw(1, 2, 3), draw(1, 2, 4));
         assert_ne!(draw(1, 2, 3), draw(1, 3, 3));
         assert_ne!(draw(1, 2, 3), draw(2, 2, 3));
-        assert_ne!(stream(1, Purpose::Init, 0, 0).unit(), stream(1, Purpose::Noise, 0, 0).unit());
+        assert_ne!(
+            stream(1, Purpose::Init, 0, 0).unit(),
+            stream(1, Purpose::Noise, 0, 0).unit()
+        );
     }
 
     #[test]

@@ -103,7 +103,11 @@ impl Kernel {
 
     /// The bias a boid of `group` starts with.
     pub fn initial_bias(&self, group: u8) -> f32 {
-        if group == group::NONE { 0.0 } else { self.bias_base }
+        if group == group::NONE {
+            0.0
+        } else {
+            self.bias_base
+        }
     }
 }
 
@@ -134,7 +138,8 @@ impl Accum {
         let d2 = d.x * d.x + d.y * d.y;
         let visual = d2 < kernel.visual_below;
         let protected = d2 < kernel.protected_below;
-        let averaged = visual & !(kernel.exclude_protected & protected) & (kernel.include_self | !is_self);
+        let averaged =
+            visual & !(kernel.exclude_protected & protected) & (kernel.include_self | !is_self);
         let w_avg = f32::from(u8::from(averaged));
         let w_sep = f32::from(u8::from(protected));
         self.count += w_avg;
@@ -189,10 +194,23 @@ pub struct BoidState {
 /// Applies the rules to one boid: steering, boundary, scouts, speed limits, move.
 /// `wander` is the shared wandering heading of this step (unit vector).
 #[inline(always)]
-pub fn advance(kernel: &Kernel, acc: &Accum, boid: BoidState, group: u8, wander: Vec2) -> BoidState {
-    let BoidState { position: p, velocity: v, bias } = boid;
+pub fn advance(
+    kernel: &Kernel,
+    acc: &Accum,
+    boid: BoidState,
+    group: u8,
+    wander: Vec2,
+) -> BoidState {
+    let BoidState {
+        position: p,
+        velocity: v,
+        bias,
+    } = boid;
     let rules = RuleVectors::new(kernel, acc, v);
-    let steer = rules.cohesion + rules.alignment + rules.separation + wander * (kernel.wander_weight * kernel.gain);
+    let steer = rules.cohesion
+        + rules.alignment
+        + rules.separation
+        + wander * (kernel.wander_weight * kernel.gain);
     let mut v = (v + steer) * kernel.boost;
     v += boundary_steer(kernel, p);
     let bias = scout_bias(kernel, group, v.x, bias);
@@ -203,7 +221,11 @@ pub fn advance(kernel: &Kernel, acc: &Accum, boid: BoidState, group: u8, wander:
     };
     let v = clamp_speed(kernel, v);
     let (position, velocity) = move_boid(kernel, p, v);
-    BoidState { position, velocity, bias }
+    BoidState {
+        position,
+        velocity,
+        bias,
+    }
 }
 
 /// Velocity change from the margins (turn) or walls (push inward); zero on a torus.
@@ -249,7 +271,11 @@ fn scout_bias(k: &Kernel, group: u8, vx: f32, bias: f32) -> f32 {
     if !k.dynamic_bias || group == group::NONE {
         return bias;
     }
-    let preferred = if group == group::RIGHT { vx > 0.0 } else { vx < 0.0 };
+    let preferred = if group == group::RIGHT {
+        vx > 0.0
+    } else {
+        vx < 0.0
+    };
     if preferred {
         k.max_bias.min(bias + k.bias_increment)
     } else {
@@ -351,9 +377,23 @@ mod tests {
         assert_eq!(acc.count, 1.0);
         // centering: (310 - 300) * 0.0005 = 0.005; matching: (0 - 3) * 0.05 = -0.15, (4 - 0) * 0.05 = 0.2
         // avoid: (300 - 296) * 0.05 = 0.2, (200 - 203) * 0.05 = -0.15
-        let out = advance(&k, &acc, BoidState { position: p, velocity: v, bias: 0.0 }, group::NONE, Vec2::ZERO);
+        let out = advance(
+            &k,
+            &acc,
+            BoidState {
+                position: p,
+                velocity: v,
+                bias: 0.0,
+            },
+            group::NONE,
+            Vec2::ZERO,
+        );
         let expected_v = Vec2::new(3.0 + 0.005 - 0.15 + 0.2, 0.0 + 0.2 - 0.15);
-        assert!((out.velocity - expected_v).length() < 1e-6, "{:?}", out.velocity);
+        assert!(
+            (out.velocity - expected_v).length() < 1e-6,
+            "{:?}",
+            out.velocity
+        );
         assert!((out.position - (p + expected_v)).length() < 1e-4);
     }
 
@@ -361,18 +401,42 @@ mod tests {
     fn margins_turn_and_speed_is_clamped_min_then_max() {
         let k = kernel(|_| {});
         // In the left and top margins, slow: turns +x and +y by 0.2, then min speed 3.
-        let out = advance(&k, &Accum::default(), BoidState { position: Vec2::new(50.0, 50.0), velocity: Vec2::new(1.0, 0.0), bias: 0.0 }, group::NONE, Vec2::ZERO);
+        let out = advance(
+            &k,
+            &Accum::default(),
+            BoidState {
+                position: Vec2::new(50.0, 50.0),
+                velocity: Vec2::new(1.0, 0.0),
+                bias: 0.0,
+            },
+            group::NONE,
+            Vec2::ZERO,
+        );
         let turned = Vec2::new(1.2, 0.2);
         assert!((out.velocity - turned.normalize() * 3.0).length() < 1e-6);
         // Too fast in the bottom-right margin: turns by -0.2 each, then max speed 6.
-        let out = advance(&k, &Accum::default(), BoidState { position: Vec2::new(600.0, 450.0), velocity: Vec2::new(10.0, 0.0), bias: 0.0 }, group::NONE, Vec2::ZERO);
+        let out = advance(
+            &k,
+            &Accum::default(),
+            BoidState {
+                position: Vec2::new(600.0, 450.0),
+                velocity: Vec2::new(10.0, 0.0),
+                bias: 0.0,
+            },
+            group::NONE,
+            Vec2::ZERO,
+        );
         assert!((out.velocity - Vec2::new(9.8, -0.2).normalize() * 6.0).length() < 1e-6);
     }
 
     #[test]
     fn static_and_dynamic_scout_bias() {
         let k = kernel(|_| {});
-        let state = BoidState { position: Vec2::new(320.0, 240.0), velocity: Vec2::new(-4.0, 0.0), bias: 0.001 };
+        let state = BoidState {
+            position: Vec2::new(320.0, 240.0),
+            velocity: Vec2::new(-4.0, 0.0),
+            bias: 0.001,
+        };
         let out = advance(&k, &Accum::default(), state, group::RIGHT, Vec2::ZERO);
         assert!((out.velocity.x - ((1.0 - 0.001) * -4.0 + 0.001)).abs() < 1e-6);
         assert_eq!(out.bias, 0.001);
@@ -381,23 +445,59 @@ mod tests {
         // Moving against its preference: the bias shrinks, but not below bias_increment.
         let out = advance(&k, &Accum::default(), state, group::RIGHT, Vec2::ZERO);
         assert!((out.bias - (0.001 - 0.00004)).abs() < 1e-9);
-        let low = BoidState { bias: 0.00005, ..state };
-        assert_eq!(advance(&k, &Accum::default(), low, group::RIGHT, Vec2::ZERO).bias, 0.00004);
+        let low = BoidState {
+            bias: 0.00005,
+            ..state
+        };
+        assert_eq!(
+            advance(&k, &Accum::default(), low, group::RIGHT, Vec2::ZERO).bias,
+            0.00004
+        );
         // Group 2 prefers -x: the bias grows, up to max_bias.
         let out = advance(&k, &Accum::default(), state, group::LEFT, Vec2::ZERO);
         assert!((out.bias - 0.00104).abs() < 1e-9);
-        let high = BoidState { bias: 0.00999, ..state };
-        assert_eq!(advance(&k, &Accum::default(), high, group::LEFT, Vec2::ZERO).bias, 0.01);
+        let high = BoidState {
+            bias: 0.00999,
+            ..state
+        };
+        assert_eq!(
+            advance(&k, &Accum::default(), high, group::LEFT, Vec2::ZERO).bias,
+            0.01
+        );
     }
 
     #[test]
     fn walls_push_inside_and_bounce() {
         let canvas = Kernel::new(&Params::preset("canvas").unwrap());
         // 30 px from the left wall: pushed by +30 * 0.05 = 1.5 px/s; speed 50 within limits.
-        let out = advance(&canvas, &Accum::default(), BoidState { position: Vec2::new(30.0, 240.0), velocity: Vec2::new(0.0, 50.0), bias: 0.0 }, group::NONE, Vec2::ZERO);
-        assert!((out.velocity - Vec2::new(1.5, 50.0)).length() < 1e-4, "{:?}", out.velocity);
+        let out = advance(
+            &canvas,
+            &Accum::default(),
+            BoidState {
+                position: Vec2::new(30.0, 240.0),
+                velocity: Vec2::new(0.0, 50.0),
+                bias: 0.0,
+            },
+            group::NONE,
+            Vec2::ZERO,
+        );
+        assert!(
+            (out.velocity - Vec2::new(1.5, 50.0)).length() < 1e-4,
+            "{:?}",
+            out.velocity
+        );
         // About to cross the right wall: placed at width - size, vx reflected, y not moved.
-        let out = advance(&canvas, &Accum::default(), BoidState { position: Vec2::new(594.5, 240.0), velocity: Vec2::new(60.0, 30.0), bias: 0.0 }, group::NONE, Vec2::ZERO);
+        let out = advance(
+            &canvas,
+            &Accum::default(),
+            BoidState {
+                position: Vec2::new(594.5, 240.0),
+                velocity: Vec2::new(60.0, 30.0),
+                bias: 0.0,
+            },
+            group::NONE,
+            Vec2::ZERO,
+        );
         assert_eq!(out.position, Vec2::new(595.0, 240.0));
         assert!(out.velocity.x < 0.0);
     }
@@ -405,9 +505,29 @@ mod tests {
     #[test]
     fn functional_boost_and_limit() {
         let k = Kernel::new(&Params::preset("functional").unwrap());
-        let out = advance(&k, &Accum::default(), BoidState { position: Vec2::ZERO, velocity: Vec2::new(0.02, 0.0), bias: 0.0 }, group::NONE, Vec2::ZERO);
+        let out = advance(
+            &k,
+            &Accum::default(),
+            BoidState {
+                position: Vec2::ZERO,
+                velocity: Vec2::new(0.02, 0.0),
+                bias: 0.0,
+            },
+            group::NONE,
+            Vec2::ZERO,
+        );
         assert!((out.velocity.x - 0.02 * 1.0025).abs() < 1e-9);
-        let out = advance(&k, &Accum::default(), BoidState { position: Vec2::ZERO, velocity: Vec2::new(0.05, 0.0), bias: 0.0 }, group::NONE, Vec2::ZERO);
+        let out = advance(
+            &k,
+            &Accum::default(),
+            BoidState {
+                position: Vec2::ZERO,
+                velocity: Vec2::new(0.05, 0.0),
+                bias: 0.0,
+            },
+            group::NONE,
+            Vec2::ZERO,
+        );
         assert!((out.velocity.x - 0.04).abs() < 1e-7);
     }
 
@@ -429,6 +549,9 @@ mod tests {
         assert_eq!(wrap(Vec2::new(8.0, -8.5), min, size), Vec2::new(-8.0, 7.5));
         let w = wrap(Vec2::new(-8.0 - 1e-7, 0.0), min, size);
         assert!(w.x >= -8.0 && w.x < 8.0);
-        assert_eq!(minimum_image(Vec2::new(15.0, 1.0), Vec2::new(16.0, 0.0)), Vec2::new(-1.0, 1.0));
+        assert_eq!(
+            minimum_image(Vec2::new(15.0, 1.0), Vec2::new(16.0, 0.0)),
+            Vec2::new(-1.0, 1.0)
+        );
     }
 }

@@ -12,8 +12,8 @@ use glam::Vec2;
 
 use crate::error::StateError;
 use crate::grid::{CellIndex, GridGeometry};
-use crate::params::{MAX_COUNT, Params};
 use crate::par;
+use crate::params::{MAX_COUNT, Params};
 use crate::rng::{self, Purpose};
 use crate::rules::{self, Accum, BoidState, Kernel, RuleVectors, group};
 
@@ -46,15 +46,26 @@ impl FlockState {
     pub fn initial(params: &Params, seed: u64) -> Self {
         let draws = par::map_collect(params.count, |id| {
             let mut s = rng::stream(seed, Purpose::Init, 0, id as u64);
-            let p = Vec2::new(s.uniform(params.init_x) as f32, s.uniform(params.init_y) as f32);
-            let v = Vec2::new(s.uniform(params.init_vx) as f32, s.uniform(params.init_vy) as f32);
+            let p = Vec2::new(
+                s.uniform(params.init_x) as f32,
+                s.uniform(params.init_y) as f32,
+            );
+            let v = Vec2::new(
+                s.uniform(params.init_vx) as f32,
+                s.uniform(params.init_vy) as f32,
+            );
             (p, v)
         });
         let (positions, velocities) = draws.into_iter().unzip();
         let groups = scout_groups(params);
         let kernel = Kernel::new(params);
         let biases = groups.iter().map(|&g| kernel.initial_bias(g)).collect();
-        Self { positions, velocities, groups, biases }
+        Self {
+            positions,
+            velocities,
+            groups,
+            biases,
+        }
     }
 }
 
@@ -149,7 +160,10 @@ impl Simulation {
     /// Reserves every per-boid buffer up front, so a flock too big for memory fails here with a
     /// message instead of aborting mid-run.
     fn reserve(&mut self, n: usize) -> Result<(), StateError> {
-        let oom = |_| StateError::OutOfMemory { count: n, bytes: n * BYTES_PER_BOID };
+        let oom = |_| StateError::OutOfMemory {
+            count: n,
+            bytes: n * BYTES_PER_BOID,
+        };
         for buffers in [&mut self.state, &mut self.previous] {
             buffers.pos.try_reserve_exact(n).map_err(oom)?;
             buffers.vel.try_reserve_exact(n).map_err(oom)?;
@@ -168,7 +182,11 @@ impl Simulation {
             let (min, size) = self.world();
             par::for_each_indexed(&mut state.positions, |_, p| *p = rules::wrap(*p, min, size));
         }
-        self.state = Buffers { pos: state.positions, vel: state.velocities, bias: state.biases };
+        self.state = Buffers {
+            pos: state.positions,
+            vel: state.velocities,
+            bias: state.biases,
+        };
         self.group = state.groups;
         self.id = (0..self.state.pos.len() as u32).collect();
     }
@@ -309,8 +327,11 @@ impl Simulation {
         let wrap = geometry.pairwise_wrap();
         let Buffers { pos, vel, bias } = &mut self.state;
         par::for_each_chunk3(pos, vel, bias, |start, pos, vel, bias| {
-            for (offset, ((p_out, v_out), b_out)) in
-                pos.iter_mut().zip(vel.iter_mut()).zip(bias.iter_mut()).enumerate()
+            for (offset, ((p_out, v_out), b_out)) in pos
+                .iter_mut()
+                .zip(vel.iter_mut())
+                .zip(bias.iter_mut())
+                .enumerate()
             {
                 let k = start + offset;
                 let p = prev.pos[k];
@@ -322,7 +343,11 @@ impl Simulation {
                         acc.add(kernel, d, prev.vel[j], j == k);
                     }
                 }
-                let boid = BoidState { position: p, velocity: prev.vel[k], bias: prev.bias[k] };
+                let boid = BoidState {
+                    position: p,
+                    velocity: prev.vel[k],
+                    bias: prev.bias[k],
+                };
                 let next = rules::advance(kernel, &acc, boid, groups[k], wander);
                 (*p_out, *v_out, *b_out) = (next.position, next.velocity, next.bias);
             }
@@ -367,7 +392,9 @@ impl Simulation {
         let search = NeighborSearch::new(&self.params, &self.state.pos, &self.id);
         par::map_collect(self.len(), |i| {
             let mut acc = Accum::default();
-            search.for_each_candidate(i, |j, d| acc.add(&self.kernel, d, self.state.vel[j], j == i));
+            search.for_each_candidate(i, |j, d| {
+                acc.add(&self.kernel, d, self.state.vel[j], j == i)
+            });
             RuleVectors::new(&self.kernel, &acc, self.state.vel[i])
         })
     }
@@ -379,9 +406,16 @@ pub const BYTES_PER_BOID: usize = 2 * (8 + 8 + 4) + 2 * (4 + 1) + 4 + 4 + 4;
 fn check_state(state: &FlockState) -> Result<(), StateError> {
     let n = state.len();
     if n == 0 || n > MAX_COUNT {
-        return Err(StateError::Count { count: n, max: MAX_COUNT });
+        return Err(StateError::Count {
+            count: n,
+            max: MAX_COUNT,
+        });
     }
-    let lengths = [state.velocities.len(), state.groups.len(), state.biases.len()];
+    let lengths = [
+        state.velocities.len(),
+        state.groups.len(),
+        state.biases.len(),
+    ];
     if lengths.iter().any(|&l| l != n) {
         return Err(StateError::Ragged {
             what: format!(
@@ -391,7 +425,12 @@ fn check_state(state: &FlockState) -> Result<(), StateError> {
         });
     }
     let bad = |index, field, value: String, allowed: &str| {
-        Err(StateError::BadValue { index, field, value, allowed: allowed.to_owned() })
+        Err(StateError::BadValue {
+            index,
+            field,
+            value,
+            allowed: allowed.to_owned(),
+        })
     };
     for i in 0..n {
         let (p, v) = (state.positions[i], state.velocities[i]);
@@ -402,7 +441,12 @@ fn check_state(state: &FlockState) -> Result<(), StateError> {
             return bad(i, "velocity", format!("{v}"), "finite numbers");
         }
         if state.groups[i] > group::LEFT {
-            return bad(i, "group", state.groups[i].to_string(), "0 (none), 1 (+x) or 2 (-x)");
+            return bad(
+                i,
+                "group",
+                state.groups[i].to_string(),
+                "0 (none), 1 (+x) or 2 (-x)",
+            );
         }
         if !(0.0..=1.0).contains(&state.biases[i]) {
             return bad(i, "bias", state.biases[i].to_string(), "a number in [0, 1]");
@@ -425,7 +469,11 @@ impl<'a> NeighborSearch<'a> {
         let geometry = Simulation::geometry(params, positions);
         let mut index = CellIndex::default();
         index.rebuild(&geometry, positions, ids);
-        Self { geometry, index, positions }
+        Self {
+            geometry,
+            index,
+            positions,
+        }
     }
 
     /// Calls `f(j, d)` for every boid `j` in the 3x3 block of cells around boid `i` (itself
@@ -439,7 +487,10 @@ impl<'a> NeighborSearch<'a> {
         for neighbor in &cells[..len] {
             for &j in &self.index.order[self.index.span(neighbor.cell)] {
                 let j = j as usize;
-                f(j, rules::minimum_image(p - self.positions[j] - neighbor.shift, wrap));
+                f(
+                    j,
+                    rules::minimum_image(p - self.positions[j] - neighbor.shift, wrap),
+                );
             }
         }
     }

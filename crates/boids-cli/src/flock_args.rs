@@ -1,0 +1,55 @@
+//! The flags that choose a flock, shared by every command that runs one: preset, then config
+//! file, then `--set` and `--count`, merged into one validated `Params`.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use boids_core::{DEFAULT_PRESET, Params, ParamsBuilder, Source};
+use clap::Args;
+
+/// Model selection flags.
+#[derive(Args, Clone, Debug)]
+pub struct FlockArgs {
+    /// Model preset (see `boids presets`).
+    #[arg(long, default_value = DEFAULT_PRESET)]
+    pub preset: String,
+    /// TOML file of parameters applied over the preset (see `boids params --toml`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Set one parameter, applied last (repeatable), e.g. `--set visual_range=50`.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Number of boids (same as `--set count=N`).
+    #[arg(long, value_name = "N")]
+    pub count: Option<u64>,
+    /// Seed of the random streams: the same seed and parameters give the same run.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+impl FlockArgs {
+    /// The layers merged but not yet validated, so a caller can add its own (an init file).
+    pub fn builder(&self) -> Result<ParamsBuilder> {
+        let mut builder = ParamsBuilder::preset(&self.preset)?;
+        if let Some(path) = &self.config {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read config file {}", path.display()))?;
+            builder = builder.apply_toml(&text, &path.display().to_string())?;
+        }
+        for assignment in &self.set {
+            builder = builder
+                .apply_assignment(assignment, Source::Flag(format!("--set {assignment}")))?;
+        }
+        if let Some(count) = self.count {
+            let value = toml::Value::Integer(i64::try_from(count).unwrap_or(i64::MAX));
+            builder =
+                builder.apply_value("count", value, Source::Flag(format!("--count {count}")))?;
+        }
+        Ok(builder)
+    }
+
+    /// The validated parameters.
+    pub fn params(&self) -> Result<Params> {
+        Ok(self.builder()?.build()?)
+    }
+}

@@ -1,0 +1,194 @@
+//! `boids run`: a headless run with optional state, metrics and trajectory outputs.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use boids_core::{METRIC_COLUMNS, Metrics, Simulation, Source};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::flock_args::FlockArgs;
+use crate::output::{AtomicFile, check_outputs};
+use crate::state_csv;
+use crate::trajectory::{self, RunInfo, TrajectoryWriter};
+
+/// Flags of `boids run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub flock: FlockArgs,
+    /// Number of steps to run.
+    #[arg(long, value_name = "K")]
+    pub steps: u64,
+    /// Start from this state file (CSV: x,y,vx,vy[,group,bias]) instead of a random flock.
+    #[arg(long, value_name = "STATE.csv")]
+    pub init: Option<PathBuf>,
+    /// Step number the run starts at (to resume a saved run where it stopped).
+    #[arg(long, value_name = "STEP", default_value_t = 0)]
+    pub start_step: u64,
+    /// Write the final state here (CSV, rows in boid-id order = the --init file's row order).
+    #[arg(long, value_name = "STATE.csv")]
+    pub save: Option<PathBuf>,
+    /// Write order metrics every E steps here (CSV).
+    #[arg(long, value_name = "METRICS.csv")]
+    pub metrics: Option<PathBuf>,
+    /// Record positions and velocities every E steps here (.npz or .csv).
+    #[arg(long, value_name = "FILE")]
+    pub trajectory: Option<PathBuf>,
+    /// Interval in steps between metrics rows and trajectory frames.
+    #[arg(long, value_name = "E", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// Runs `boids run`.
+pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
+    crate::set_threads(args.threads)?;
+    let inputs: Vec<&Path> = args
+        .init
+        .iter()
+        .chain(&args.flock.config)
+        .map(PathBuf::as_path)
+        .collect();
+    let outputs: Vec<(&str, &Path)> = [
+        ("--save", &args.save),
+        ("--metrics", &args.metrics),
+        ("--trajectory", &args.trajectory),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
+    .collect();
+    check_outputs(&inputs, &outputs)?;
+    if let Some(path) = &args.trajectory {
+        trajectory::Format::of(path)?;
+    }
+
+    let mut sim = build_simulation(args)?;
+    let frames = args.steps / args.every + 1;
+    let info = RunInfo {
+        params: sim.params(),
+        seed: args.flock.seed,
+        command: command_line,
+    };
+    let mut trajectory = match &args.trajectory {
+        Some(path) => Some(TrajectoryWriter::create(
+            path,
+            frames,
+            &info,
+            &sim.state().groups,
+        )?),
+        None => None,
+    };
+    let mut metrics_file = match &args.metrics {
+        Some(path) => {
+            let mut file = AtomicFile::create(path)?;
+            writeln!(file.writer(), "step,{}", METRIC_COLUMNS.join(","))?;
+            Some(file)
+        }
+        None => None,
+    };
+
+    let progress = progress_bar(args.steps, sim.len());
+    for k in 0..=args.steps {
+        if k > 0 {
+            sim.step();
+            progress.inc(1);
+        }
+        if k % args.every == 0 && (metrics_file.is_some() || trajectory.is_some()) {
+            let state = sim.state();
+            if let Some(file) = &mut metrics_file {
+                let m = Metrics::measure(sim.params(), &state);
+                let values: Vec<String> = m.values().iter().map(f64::to_string).collect();
+                writeln!(file.writer(), "{},{}", sim.step_count(), values.join(","))?;
+            }
+            if let Some(t) = &mut trajectory {
+                t.write_frame(sim.step_count(), &state)?;
+            }
+        }
+    }
+    progress.finish_and_clear();
+
+    let state = sim.state();
+    if let Some(path) = &args.save {
+        state_csv::write(path, &state)?;
+    }
+    if let Some(file) = metrics_file {
+        file.commit()?;
+    }
+    if let Some(t) = trajectory {
+        t.finish()?;
+    }
+    let m = Metrics::measure(sim.params(), &state);
+    println!(
+        "step {} of {} boids ({} preset, seed {})",
+        sim.step_count(),
+        sim.len(),
+        args.flock.preset,
+        args.flock.seed
+    );
+    for (name, value) in METRIC_COLUMNS.iter().zip(m.values()) {
+        println!("  {name:<27} {value:.6}");
+    }
+    if let Some(path) = &args.save {
+        println!(
+            "saved state to {} (resume with --init {} --start-step {})",
+            path.display(),
+            path.display(),
+            sim.step_count()
+        );
+    }
+    Ok(())
+}
+
+fn build_simulation(args: &RunArgs) -> Result<Simulation> {
+    let seed = args.flock.seed;
+    let Some(path) = &args.init else {
+        return Ok(Simulation::new(args.flock.params()?, seed)?);
+    };
+    let loaded = state_csv::read(path)?;
+    if let Some(count) = args.flock.count.filter(|&c| c != loaded.len() as u64) {
+        bail!(
+            "--count {count} disagrees with {}, which holds {} boids",
+            path.display(),
+            loaded.len()
+        );
+    }
+    let params = args
+        .flock
+        .builder()?
+        .apply_value(
+            "count",
+            toml::Value::Integer(loaded.len() as i64),
+            Source::File {
+                name: path.display().to_string(),
+                line: None,
+            },
+        )?
+        .build()?;
+    let state = loaded.into_flock(&params);
+    Ok(Simulation::from_state(
+        params,
+        seed,
+        state,
+        args.start_step,
+    )?)
+}
+
+/// A progress bar on stderr for runs longer than a moment; hidden when stderr is not a terminal.
+pub fn progress_bar(steps: u64, boids: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() || steps.saturating_mul(boids as u64) < 2_000_000 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(steps);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} steps ({per_sec}, eta {eta})",
+        )
+        .expect("valid progress template")
+        .progress_chars("=> "),
+    );
+    bar
+}
