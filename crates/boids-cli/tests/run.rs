@@ -1,0 +1,428 @@
+//! `boids run`, `boids presets` and `boids params` through the real binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn boids(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(args)
+        .output()
+        .expect("the boids binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = boids(args);
+    assert!(
+        out.status.success(),
+        "boids {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a command that must be refused: exit code 2, one `error:` message naming `expected`,
+/// no panic.
+fn refused(args: &[&str], expected: &[&str]) -> String {
+    let out = boids(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "boids {args:?}: {stderr}");
+    assert!(stderr.starts_with("error:"), "boids {args:?}: {stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
+        "{stderr}"
+    );
+    for e in expected {
+        assert!(
+            stderr.contains(e),
+            "boids {args:?}: expected {e:?} in: {stderr}"
+        );
+    }
+    stderr
+}
+
+struct Dir(tempfile::TempDir);
+
+impl Dir {
+    fn new() -> Self {
+        Dir(tempfile::tempdir().unwrap())
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+    fn s(&self, name: &str) -> String {
+        self.path(name).to_str().unwrap().to_owned()
+    }
+    fn write(&self, name: &str, text: &str) -> String {
+        std::fs::write(self.path(name), text).unwrap();
+        self.s(name)
+    }
+    fn files(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.0.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn presets_and_params_describe_every_model_and_knob() {
+    let list = ok(&["presets"]);
+    for name in ["cornell", "functional", "canvas", "allegheny", "occoids"] {
+        assert!(
+            list.lines().any(|l| l.starts_with(name)),
+            "{name} missing from:\n{list}"
+        );
+    }
+    assert!(ok(&["presets", "--long"]).contains("seed 004"));
+    let table = ok(&["params", "--preset", "cornell"]);
+    for (name, value) in [
+        ("visual_range", "40.0"),
+        ("protected_range", "8.0"),
+        ("turnfactor", "0.2"),
+        ("bias_increment", "0.00004"),
+    ] {
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} missing"));
+        assert!(line.contains(value), "{line}");
+    }
+    let dir = Dir::new();
+    let config = dir.write(
+        "c.toml",
+        &ok(&[
+            "params", "--preset", "occoids", "--set", "count=77", "--toml",
+        ]),
+    );
+    let table = ok(&["params", "--preset", "cornell", "--config", &config]);
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("count") && l.contains("77")),
+        "{table}"
+    );
+}
+
+#[test]
+fn outputs_have_the_documented_shape() {
+    let dir = Dir::new();
+    let (state, metrics, traj_csv) = (dir.s("state.csv"), dir.s("m.csv"), dir.s("t.csv"));
+    ok(&[
+        "run",
+        "--preset",
+        "cornell",
+        "--count",
+        "120",
+        "--steps",
+        "40",
+        "--every",
+        "10",
+        "--save",
+        &state,
+        "--metrics",
+        &metrics,
+        "--trajectory",
+        &traj_csv,
+    ]);
+    let state = read(&dir.path("state.csv"));
+    assert_eq!(state.lines().next(), Some("x,y,vx,vy,group,bias"));
+    assert_eq!(state.lines().count(), 121);
+    let metrics = read(&dir.path("m.csv"));
+    let header: Vec<&str> = metrics.lines().next().unwrap().split(',').collect();
+    assert_eq!(
+        &header[..7],
+        [
+            "step",
+            "polarization",
+            "milling",
+            "mean_speed",
+            "mean_neighbors",
+            "nearest_neighbor_distance",
+            "flocks"
+        ]
+    );
+    assert!(header.contains(&"share_right_group1"));
+    let steps: Vec<&str> = metrics
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(steps, ["0", "10", "20", "30", "40"]);
+    let trajectory = read(&dir.path("t.csv"));
+    assert_eq!(trajectory.lines().next(), Some("step,id,x,y,vx,vy,group"));
+    assert_eq!(trajectory.lines().count(), 1 + 5 * 120);
+    let sidecar = read(&dir.path("t.csv.params.toml"));
+    assert!(
+        sidecar.contains("count = 120") && sidecar.contains("# seed = 0"),
+        "{sidecar}"
+    );
+}
+
+#[test]
+fn npz_trajectory_holds_frames_steps_and_parameters() {
+    let dir = Dir::new();
+    let path = dir.s("t.npz");
+    ok(&[
+        "run",
+        "--preset",
+        "occoids",
+        "--count",
+        "50",
+        "--steps",
+        "20",
+        "--every",
+        "5",
+        "--seed",
+        "4",
+        "--trajectory",
+        &path,
+    ]);
+    let mut npz = npyz::npz::NpzArchive::open(&path).unwrap();
+    let states = npz.by_name("states").unwrap().unwrap();
+    assert_eq!(states.shape(), &[5, 50, 4]);
+    let states: Vec<f32> = states.into_vec().unwrap();
+    assert!(states.iter().all(|x| x.is_finite()) && states.iter().any(|&x| x != 0.0));
+    let steps: Vec<u64> = npz.by_name("steps").unwrap().unwrap().into_vec().unwrap();
+    assert_eq!(steps, [0, 5, 10, 15, 20]);
+    let seed: Vec<u64> = npz.by_name("seed").unwrap().unwrap().into_vec().unwrap();
+    assert_eq!(seed, [4]);
+    let toml: Vec<u8> = npz
+        .by_name("params_toml")
+        .unwrap()
+        .unwrap()
+        .into_vec()
+        .unwrap();
+    assert!(String::from_utf8(toml).unwrap().contains("count = 50"));
+    numpy_loads(&path);
+}
+
+/// numpy itself reads the archive (skipped without numpy, except under CI).
+fn numpy_loads(path: &str) {
+    let script = "import sys, numpy as np; f = np.load(sys.argv[1]); print(f['states'].shape, f['steps'].tolist())";
+    match Command::new("python3").args(["-c", script, path]).output() {
+        Ok(out) if out.status.success() => {
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout).trim(),
+                "(5, 50, 4) [0, 5, 10, 15, 20]"
+            );
+        }
+        other => {
+            assert_ne!(
+                std::env::var("CI").as_deref(),
+                Ok("true"),
+                "numpy is required under CI: {other:?}"
+            );
+            eprintln!("skipping the numpy check: python3 with numpy is not available");
+        }
+    }
+}
+
+#[test]
+fn save_then_resume_equals_an_uninterrupted_run() {
+    let dir = Dir::new();
+    let (straight, half, resumed) = (
+        dir.s("straight.csv"),
+        dir.s("half.csv"),
+        dir.s("resumed.csv"),
+    );
+    let flock = ["--preset", "occoids", "--count", "400", "--seed", "8"];
+    ok(&[&["run", "--steps", "240", "--save", &straight][..], &flock].concat());
+    ok(&[&["run", "--steps", "120", "--save", &half][..], &flock].concat());
+    ok(&[
+        "run",
+        "--preset",
+        "occoids",
+        "--seed",
+        "8",
+        "--init",
+        &half,
+        "--start-step",
+        "120",
+        "--steps",
+        "120",
+        "--save",
+        &resumed,
+    ]);
+    assert_eq!(
+        read(&dir.path("resumed.csv")),
+        read(&dir.path("straight.csv"))
+    );
+}
+
+#[test]
+fn loading_and_saving_round_trips_numbers_exactly() {
+    let dir = Dir::new();
+    let init = dir.write("in.csv", "x,y,vx,vy,group,bias,comment\n0.1,200.33333,3.0000002,-1e-7,1,0.0013,a\n639.99994,1,2,2,0,0,b\n");
+    let out = dir.s("out.csv");
+    ok(&["run", "--init", &init, "--steps", "0", "--save", &out]);
+    assert_eq!(
+        read(&dir.path("out.csv")),
+        "x,y,vx,vy,group,bias\n0.1,200.33333,3.0000002,-0.0000001,1,0.0013\n639.99994,1,2,2,0,0\n"
+    );
+}
+
+#[test]
+fn thread_count_does_not_change_the_result() {
+    let dir = Dir::new();
+    let (one, two) = (dir.s("one.csv"), dir.s("two.csv"));
+    let flock = ["--preset", "cornell", "--count", "6000", "--steps", "30"];
+    ok(&[&["run", "--threads", "1", "--save", &one][..], &flock].concat());
+    ok(&[&["run", "--threads", "2", "--save", &two][..], &flock].concat());
+    assert_eq!(read(&dir.path("one.csv")), read(&dir.path("two.csv")));
+}
+
+#[test]
+fn bad_parameters_are_refused_with_value_range_and_source() {
+    refused(
+        &["run", "--preset", "starling", "--steps", "1"],
+        &[
+            "unknown preset `starling`",
+            "cornell, functional, canvas, allegheny, occoids",
+        ],
+    );
+    refused(
+        &["run", "--set", "visual_rang=3", "--steps", "1"],
+        &[
+            "visual_rang",
+            "did you mean `visual_range`",
+            "protected_range",
+        ],
+    );
+    refused(
+        &["run", "--set", "avoid_factor=nan", "--steps", "1"],
+        &[
+            "avoid_factor",
+            "NaN",
+            "allowed range is [0, inf]",
+            "--set avoid_factor=nan",
+        ],
+    );
+    refused(
+        &["run", "--set", "max_speed=-2", "--steps", "1"],
+        &["max_speed", "-2", "allowed range"],
+    );
+    refused(
+        &["run", "--set", "protected_range=41", "--steps", "1"],
+        &["protected_range = 41 must not exceed visual_range = 40"],
+    );
+    refused(
+        &["run", "--set", "min_speed=9", "--steps", "1"],
+        &["min_speed = 9 must not exceed max_speed = 6"],
+    );
+    refused(
+        &["run", "--set", "margin=250", "--steps", "1"],
+        &["margins cross", "world_height"],
+    );
+    refused(
+        &["run", "--count", "4000000000", "--steps", "1"],
+        &["count", "4000000000", "[1, 50000000]", "--count"],
+    );
+    refused(
+        &["run", "--set", "count", "--steps", "1"],
+        &["expected KEY=VALUE"],
+    );
+    let dir = Dir::new();
+    let bad = dir.write("bad.toml", "visual_range = 30\nturnfactor = [0.2\n");
+    refused(
+        &["run", "--config", &bad, "--steps", "1"],
+        &["bad.toml", "line 2"],
+    );
+    let typo = dir.write(
+        "typo.toml",
+        "# my flock\nvisual_range = 30\ncentring_factor = 0.1\n",
+    );
+    refused(
+        &["run", "--config", &typo, "--steps", "1"],
+        &[
+            "centring_factor",
+            "typo.toml, line 3",
+            "did you mean `centering_factor`",
+        ],
+    );
+    refused(
+        &["run", "--config", &dir.s("missing.toml"), "--steps", "1"],
+        &["cannot read config file", "missing.toml"],
+    );
+    refused(&["run", "--steps", "1", "--threads", "0"], &["0"]);
+    refused(
+        &["run", "--steps", "1", "--trajectory", &dir.s("t.parquet")],
+        &["unknown format", ".npz and .csv"],
+    );
+    assert_eq!(
+        dir.files(),
+        ["bad.toml", "typo.toml"],
+        "no output file may be left behind"
+    );
+}
+
+#[test]
+fn bad_state_files_are_refused_with_their_line() {
+    let dir = Dir::new();
+    let cases = [
+        (
+            "x,y,vx,vy\n1,2,3,4\n1,2,abc,4\n",
+            vec!["line 3", "`vx` = `abc` is not a number"],
+        ),
+        ("x,y,vx,vy\n1,2,3,inf\n", vec!["line 2", "`vy`", "finite"]),
+        ("x,y,vx\n1,2,3\n", vec!["missing column `vy`"]),
+        (
+            "x,y,vx,vz\n1,2,3,4\n",
+            vec!["`vz` looks like a misspelling of `vx`"],
+        ),
+        (
+            "x,y,vx,vy,group\n1,2,3,4,5\n",
+            vec!["line 2", "`group` = `5`", "0 (none), 1 (+x) or 2 (-x)"],
+        ),
+        ("x,y,vx,vy,bias\n1,2,3,4,2\n", vec!["`bias` = 2", "[0, 1]"]),
+        ("x,y,vx,vy\n", vec!["no boids"]),
+        ("x,y,vx,vy\n1,2,3\n", vec!["malformed row"]),
+    ];
+    for (i, (text, expected)) in cases.iter().enumerate() {
+        let init = dir.write(&format!("in{i}.csv"), text);
+        refused(
+            &[
+                "run",
+                "--init",
+                &init,
+                "--steps",
+                "1",
+                "--save",
+                &dir.s("out.csv"),
+            ],
+            expected,
+        );
+    }
+    assert!(!dir.path("out.csv").exists());
+    let init = dir.write("ok.csv", "x,y,vx,vy\n1,2,3,4\n");
+    refused(
+        &["run", "--init", &init, "--count", "5", "--steps", "1"],
+        &["--count 5 disagrees", "holds 1 boids"],
+    );
+}
+
+#[test]
+fn outputs_never_overwrite_inputs() {
+    let dir = Dir::new();
+    let text = "x,y,vx,vy\n100,100,3,0\n110,100,3,0\n";
+    let init = dir.write("state.csv", text);
+    refused(
+        &["run", "--init", &init, "--steps", "5", "--save", &init],
+        &["--save", "would overwrite the input file"],
+    );
+    refused(
+        &["run", "--init", &init, "--steps", "5", "--metrics", &init],
+        &["--metrics", "would overwrite the input file"],
+    );
+    let m = dir.s("m.csv");
+    refused(
+        &["run", "--steps", "5", "--metrics", &m, "--trajectory", &m],
+        &["both name"],
+    );
+    assert_eq!(read(&dir.path("state.csv")), text);
+}
