@@ -45,6 +45,7 @@ pub mod reference;
 pub mod rng;
 pub mod rules;
 pub mod sim;
+pub mod workload;
 
 pub use error::{ParamsError, StateError};
 pub use glam::Vec2;
@@ -53,3 +54,8 @@ pub use params::{Boundary, PARAMS, ParamInfo, Params, ParamsBuilder, Source};
 pub use presets::{DEFAULT_PRESET, PRESETS, Preset};
 pub use rules::{RuleVectors, group};
 pub use sim::{FlockState, PhaseTimes, Simulation};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,101 @@
+//! Benchmark workloads, shared by `boids bench` and `cargo bench` so that both time the same
+//! world.
+//!
+//! **W3** (issue 4): a preset's rules on a square torus sized so that, with boids spread
+//! uniformly, each boid has on average `K` others within its visual range, started uniformly at
+//! random. Density, not flock size, sets the work per boid, so W3 at 10k and at 1M boids should
+//! cost the same per boid-step if the step scales linearly.
+
+use std::f64::consts::PI;
+
+use crate::error::ParamsError;
+use crate::params::{Params, ParamsBuilder, Source};
+
+/// The W3 world for `count` boids with mean neighbour count `neighbors`, keeping every other
+/// parameter of `base` (its rules, speeds, scouts, initial velocities). `source` names where
+/// `neighbors` came from, for messages.
+///
+/// The torus side is `sqrt((count - 1) * pi * r^2 / neighbors)` for visual range `r`; it must be
+/// at least three visual ranges, so that a visual disc fits inside the torus and the grid has
+/// three cells a side.
+pub fn w3(
+    base: &Params,
+    count: usize,
+    neighbors: f64,
+    source: &str,
+) -> Result<Params, ParamsError> {
+    let r = base.visual_range;
+    let others = count.saturating_sub(1) as f64;
+    let most = others * PI / 9.0;
+    if !(neighbors > 0.0 && neighbors <= most) {
+        return Err(ParamsError::OutOfRange {
+            key: "neighbors".to_owned(),
+            value: neighbors.to_string(),
+            range: format!(
+                "(0, {most:.1}] for {count} boids (the torus must be at least 3 visual ranges wide)"
+            ),
+            origin: source.to_owned(),
+        });
+    }
+    let side = (others * PI * r * r / neighbors).sqrt();
+    let flag = || Source::Flag(source.to_owned());
+    let interval = toml::Value::Array(vec![0.0.into(), side.into()]);
+    let world: [(&str, toml::Value); 8] = [
+        ("count", toml::Value::Integer(count.min(i64::MAX as usize) as i64)),
+        ("boundary", "torus".into()),
+        ("world_x_min", 0.0.into()),
+        ("world_y_min", 0.0.into()),
+        ("world_width", side.into()),
+        ("world_height", side.into()),
+        ("init_x", interval.clone()),
+        ("init_y", interval),
+    ];
+    world
+        .into_iter()
+        .try_fold(
+            ParamsBuilder::from_params(base.clone(), Source::Message),
+            |builder, (key, value)| builder.apply_value(key, value, flag()),
+        )?
+        .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::NeighborSearch;
+    use crate::FlockState;
+
+    #[test]
+    fn uniform_start_has_the_asked_mean_neighbour_count() {
+        let base = Params::preset("cornell").unwrap();
+        let p = w3(&base, 20_000, 25.0, "test").unwrap();
+        assert!(p.is_torus());
+        assert_eq!(p.count, 20_000);
+        let state = FlockState::initial(&p, 1);
+        let ids: Vec<u32> = (0..p.count as u32).collect();
+        let search = NeighborSearch::new(&p, &state.positions, &ids);
+        let below = (p.visual_range * p.visual_range) as f32;
+        let mut total = 0usize;
+        for i in 0..p.count {
+            search.for_each_candidate(i, |j, d| {
+                total += usize::from(j != i && d.length_squared() < below);
+            });
+        }
+        let mean = total as f64 / p.count as f64;
+        assert!((mean - 25.0).abs() < 0.5, "mean neighbours {mean}");
+        let side = p.world_width as f32;
+        assert!(state.positions.iter().all(|q| q.min_element() >= 0.0 && q.max_element() < side));
+    }
+
+    #[test]
+    fn too_many_neighbours_for_the_count_is_refused_with_the_range() {
+        let base = Params::preset("cornell").unwrap();
+        let err = w3(&base, 100, 500.0, "--neighbors 500").unwrap_err().to_string();
+        assert!(
+            err.contains("--neighbors 500") && err.contains("(0, 34.6]"),
+            "{err}"
+        );
+        assert!(w3(&base, 100, 0.0, "x").is_err());
+        assert!(w3(&base, 100, f64::NAN, "x").is_err());
+    }
+}
