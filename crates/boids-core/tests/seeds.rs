@@ -6,6 +6,9 @@ use boids_core::{FlockState, Params, Simulation, group};
 
 type V = [f64; 2];
 
+/// One step of a seed's rules: boids, parameters, step number.
+type SeedStep = dyn Fn(&[Boid], &Params, u64) -> Vec<Boid>;
+
 struct Boid {
     p: V,
     v: V,
@@ -389,7 +392,7 @@ fn agree(
     steps: u64,
     start_step: u64,
     tolerance: f64,
-    seed_step: &dyn Fn(&[Boid], &Params, u64) -> Vec<Boid>,
+    seed_step: &SeedStep,
 ) {
     let mut params = Params::preset(preset).unwrap();
     params.count = count;
