@@ -4,6 +4,7 @@
 mod flock_args;
 mod info;
 mod output;
+mod render;
 mod run;
 mod state_csv;
 mod trajectory;
@@ -29,6 +30,8 @@ enum Command {
     Presets(info::PresetsArgs),
     /// Print every parameter of a preset (after --config and --set) with unit and meaning.
     Params(info::ParamsArgs),
+    /// Render a flock to a PNG (last frame), looping GIF or MP4 (by extension), with overlays.
+    Render(render::RenderArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Params(args)) => info::params(&args),
+        Some(Command::Render(args)) => render::render(&args),
         None => default_run(),
     };
     match result {

@@ -1,0 +1,159 @@
+//! `boids render`: pictures without a screen. Runs a flock headless and writes its last frame
+//! as a PNG, or frames every E steps as a looping GIF or (through ffmpeg) an MP4, chosen by the
+//! output's extension. Everything that can be refused (size, format, ffmpeg, parameters, the
+//! output path) is checked before the first step, and the output appears only when complete.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use boids_core::Simulation;
+use boids_render::{Canvas, Format, GifWriter, ImageSize, Mp4Writer, Palette, Renderer, write_png};
+use clap::Args;
+use tempfile::NamedTempFile;
+
+use crate::flock_args::FlockArgs;
+use crate::output::{AtomicFile, check_outputs, temp_beside};
+use crate::run::progress_bar;
+
+/// Flags of `boids render`.
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    #[command(flatten)]
+    pub flock: FlockArgs,
+    /// Number of steps to run; the last frame is at step K.
+    #[arg(long, value_name = "K")]
+    pub steps: u64,
+    /// Output file: .png (last frame), .gif (looping animation) or .mp4 (needs ffmpeg).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Image size in pixels (each side 16..=8192; even sides for .mp4).
+    #[arg(long, value_name = "WxH", default_value = "640x480", value_parser = parse_size)]
+    pub size: ImageSize,
+    /// Steps between animation frames.
+    #[arg(long, value_name = "E", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// Steps run before the first animation frame (lets the flock form first).
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub warmup: u64,
+    /// Frames per second of .gif and .mp4 (GIF rounds the delay to 1/100 s).
+    #[arg(long, value_name = "F", default_value_t = 25, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub fps: u32,
+    /// Draw seed 000's debug overlays: visual radius, velocity, cohesion (red), separation
+    /// (green), alignment (blue), and torus ghosts.
+    #[arg(long)]
+    pub overlay: bool,
+    /// Worker threads for the simulation (default: all cores). Images do not depend on it.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+fn parse_size(text: &str) -> Result<ImageSize, String> {
+    text.parse()
+        .map_err(|e: boids_render::RenderError| e.to_string())
+}
+
+/// Where frames go until the output is complete.
+enum Sink {
+    Png(AtomicFile),
+    Gif(GifWriter<AtomicFile>),
+    Mp4 {
+        writer: Mp4Writer,
+        temp: NamedTempFile,
+    },
+}
+
+impl Sink {
+    fn create(format: Format, args: &RenderArgs, palette: Palette) -> Result<Self> {
+        let path = &args.out;
+        Ok(match format {
+            Format::Png => Self::Png(AtomicFile::create(path)?),
+            Format::Gif => Self::Gif(GifWriter::new(
+                AtomicFile::create(path)?,
+                args.size,
+                args.fps,
+                palette,
+            )?),
+            Format::Mp4 => {
+                let temp = temp_beside(path)?;
+                let writer = Mp4Writer::start(temp.path(), args.size, args.fps)?;
+                Self::Mp4 { writer, temp }
+            }
+        })
+    }
+
+    fn push(&mut self, canvas: &Canvas) -> Result<()> {
+        match self {
+            Self::Png(file) => write_png(canvas, file.writer())?,
+            Self::Gif(gif) => gif.push(canvas)?,
+            Self::Mp4 { writer, .. } => writer.push(canvas)?,
+        }
+        Ok(())
+    }
+
+    fn finish(self, path: &Path) -> Result<()> {
+        match self {
+            Self::Png(file) => file.commit(),
+            Self::Gif(gif) => gif.finish()?.commit(),
+            Self::Mp4 { writer, temp } => {
+                writer.finish()?;
+                temp.persist(path)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Runs `boids render`.
+pub fn render(args: &RenderArgs) -> Result<()> {
+    let format = Format::from_path(&args.out).with_context(|| "--out")?;
+    format
+        .check_size(args.size)
+        .with_context(|| format!("--size {}", args.size))?;
+    if format.is_animated() && args.warmup > args.steps {
+        bail!(
+            "--warmup {} is beyond --steps {}: the first frame must come at or before the last step",
+            args.warmup,
+            args.steps
+        );
+    }
+    let inputs: Vec<&Path> = args.flock.config.iter().map(PathBuf::as_path).collect();
+    check_outputs(&inputs, &[("--out", &args.out)])?;
+    crate::set_threads(args.threads)?;
+    let mut sim = Simulation::new(args.flock.params()?, args.flock.seed)?;
+
+    let mut renderer = Renderer::new(sim.params(), args.size, args.overlay);
+    let mut sink = Sink::create(format, args, Palette::for_style(renderer.style()))?;
+    let records = |k: u64| match format {
+        Format::Png => k == args.steps,
+        _ => k >= args.warmup && (k - args.warmup).is_multiple_of(args.every),
+    };
+    // Drawing a frame costs about as much as stepping one boid per pixel it fills, so the
+    // bar's "work" counts both.
+    let pixels = (args.size.width as usize * args.size.height as usize) / args.every as usize;
+    let progress = progress_bar(args.steps, sim.len() + pixels);
+    let mut frames = 0u64;
+    for k in 0..=args.steps {
+        if k > 0 {
+            sim.step();
+            progress.inc(1);
+        }
+        if records(k) {
+            sink.push(renderer.draw(&sim))?;
+            frames += 1;
+        }
+    }
+    progress.finish_and_clear();
+    sink.finish(&args.out)?;
+    println!(
+        "wrote {}: {frames} frame{} of {} ({} boids, {} preset, seed {}, step {})",
+        args.out.display(),
+        if frames == 1 { "" } else { "s" },
+        args.size,
+        sim.len(),
+        args.flock.preset,
+        args.flock.seed,
+        sim.step_count()
+    );
+    Ok(())
+}

@@ -1,0 +1,268 @@
+//! `boids render` through the real binary: what lands in the files (size, frames, pixels,
+//! colours), and that bad requests are refused before anything is written.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_boids");
+
+fn boids(args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("the boids binary runs")
+}
+
+fn render_ok(args: &[&str]) {
+    let out = boids(&[&["render"], args].concat(), &[]);
+    assert!(
+        out.status.success(),
+        "boids render {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A refused command: exit 2, an `error:` message containing every `expected` piece, no
+/// panic, and nothing left in `dir`.
+fn refused(dir: &Path, args: &[&str], env: &[(&str, &str)], expected: &[&str]) {
+    let out = boids(&[&["render"], args].concat(), env);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for piece in expected {
+        assert!(
+            stderr.contains(piece),
+            "{args:?}: {piece:?} not in {stderr}"
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(dir).unwrap().collect();
+    assert!(left.is_empty(), "{args:?} left {left:?}");
+}
+
+fn path(dir: &tempfile::TempDir, name: &str) -> String {
+    dir.path().join(name).to_str().unwrap().to_owned()
+}
+
+/// RGBA pixels and size of a PNG file.
+fn png(path: &str) -> (Vec<[u8; 4]>, u32, u32) {
+    let pixmap = tiny_skia::Pixmap::load_png(path).unwrap();
+    let pixels = pixmap
+        .data()
+        .chunks_exact(4)
+        .map(|p| [p[0], p[1], p[2], p[3]]);
+    (pixels.collect(), pixmap.width(), pixmap.height())
+}
+
+/// Pixels whose channel `k` stands out as a pure overlay colour: at least 200, the others at
+/// most 140 and at least 100 below it. No boid colour, nor blend of them, does that.
+fn saturated(pixels: &[[u8; 4]], k: usize) -> usize {
+    pixels
+        .iter()
+        .filter(|p| {
+            let others = (0..3).filter(|&o| o != k).map(|o| p[o]).max().unwrap();
+            p[k] >= 200 && others <= 140 && p[k] - others >= 100
+        })
+        .count()
+}
+
+/// Pixels within 12 of `color` in every channel.
+fn near(pixels: &[[u8; 4]], color: [u8; 3]) -> usize {
+    pixels
+        .iter()
+        .filter(|p| (0..3).all(|k| p[k].abs_diff(color[k]) <= 12))
+        .count()
+}
+
+/// Frame count and size of a GIF file.
+fn gif_frames(path: &str) -> (usize, u16, u16) {
+    let file = std::fs::File::open(path).unwrap();
+    let mut decoder = gif::DecodeOptions::new().read_info(file).unwrap();
+    let (w, h) = (decoder.width(), decoder.height());
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    (frames, w, h)
+}
+
+#[test]
+fn png_is_the_last_frame_with_every_scout_group_in_its_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = path(&dir, "flock.png");
+    let flock = ["--preset", "cornell", "--count", "200", "--steps", "30"];
+    render_ok(&[&flock[..], &["--size", "640x480", "--out", &out]].concat());
+    let (pixels, w, h) = png(&out);
+    assert_eq!((w, h), (640, 480));
+    assert!(pixels.iter().all(|p| p[3] == 255), "opaque");
+    let background = pixels[0];
+    let drawn = pixels.iter().filter(|p| **p != background).count();
+    assert!(drawn > 2000, "only {drawn} pixels drawn");
+    // Style::default()'s group colours: none, toward +x, toward -x (10% scouts each).
+    for (group, color) in [[246, 216, 110], [255, 96, 200], [90, 205, 255]]
+        .into_iter()
+        .enumerate()
+    {
+        let n = near(&pixels, color);
+        assert!(n >= 10, "group {group} colour {color:?} on {n} pixels");
+    }
+}
+
+#[test]
+fn overlay_colours_appear_with_overlay_and_never_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let flock = ["--preset", "cornell", "--count", "150", "--steps", "40"];
+    for overlay in [true, false] {
+        let out = path(&dir, &format!("overlay-{overlay}.png"));
+        let flag: &[&str] = if overlay { &["--overlay"] } else { &[] };
+        render_ok(&[&flock[..], &["--size", "320x240", "--out", &out], flag].concat());
+        let (pixels, ..) = png(&out);
+        let [red, green, blue] = [0, 1, 2].map(|k| saturated(&pixels, k));
+        if overlay {
+            assert!(
+                red > 20 && green > 20 && blue > 20,
+                "overlay: red {red}, green {green}, blue {blue}"
+            );
+        } else {
+            assert_eq!((red, green, blue), (0, 0, 0), "without overlay");
+        }
+    }
+}
+
+#[test]
+fn images_do_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str| {
+        let out = path(&dir, &format!("t{threads}.png"));
+        render_ok(&[
+            "--preset",
+            "functional",
+            "--count",
+            "300",
+            "--steps",
+            "25",
+            "--overlay",
+            "--size",
+            "200x200",
+            "--threads",
+            threads,
+            "--out",
+            &out,
+        ]);
+        std::fs::read(out).unwrap()
+    };
+    assert_eq!(run("1"), run("2"));
+}
+
+#[test]
+fn gif_has_one_frame_every_e_steps_from_the_warmup_at_the_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = path(&dir, "flock.gif");
+    let flock = ["--preset", "cornell", "--count", "60", "--steps", "20"];
+    render_ok(
+        &[
+            &flock[..],
+            &["--every", "5", "--size", "96x64", "--out", &out],
+        ]
+        .concat(),
+    );
+    assert_eq!(gif_frames(&out), (5, 96, 64), "steps 0, 5, 10, 15, 20");
+    let args = [
+        "--every", "5", "--warmup", "10", "--size", "50x40", "--out", &out,
+    ];
+    render_ok(&[&flock[..], &args].concat());
+    assert_eq!(gif_frames(&out), (3, 50, 40), "steps 10, 15, 20");
+}
+
+/// Whether ffmpeg's tools can be run; when they cannot, a test skips, unless `CI=true`.
+fn have_ffmpeg(test: &str) -> bool {
+    let runs = |tool: &str| Command::new(tool).arg("-version").output().is_ok();
+    if runs("ffmpeg") && runs("ffprobe") {
+        return true;
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{test}: ffmpeg and ffprobe are required when CI=true (apt-get install ffmpeg)"
+    );
+    eprintln!("skipping {test}: ffmpeg/ffprobe not installed (apt-get install ffmpeg)");
+    false
+}
+
+#[test]
+fn mp4_has_its_frames_and_size_by_ffprobe() {
+    if !have_ffmpeg("mp4_has_its_frames_and_size_by_ffprobe") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = path(&dir, "flock.mp4");
+    let flock = ["--preset", "functional", "--count", "100", "--steps", "12"];
+    render_ok(
+        &[
+            &flock[..],
+            &["--every", "3", "--size", "96x64", "--out", &out],
+        ]
+        .concat(),
+    );
+    let probe = Command::new("ffprobe")
+        .args(["-v", "error", "-count_frames", "-select_streams", "v:0"])
+        .args(["-show_entries", "stream=width,height,nb_read_frames"])
+        .args(["-of", "csv=p=0", &out])
+        .output()
+        .unwrap();
+    assert!(probe.status.success(), "{probe:?}");
+    assert_eq!(String::from_utf8_lossy(&probe.stdout).trim(), "96,64,5");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "only the video remains: {left:?}");
+}
+
+#[test]
+fn bad_size_format_or_warmup_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = ["--count", "20", "--steps", "3"];
+    let gif = path(&dir, "a.gif");
+    for (size, says) in [
+        ("0x100", "width 0 is out of range 16..=8192"),
+        ("640x9000", "height 9000 is out of range 16..=8192"),
+        ("640", "expected WIDTHxHEIGHT"),
+        ("ax480", "width 'a' is not a whole number"),
+    ] {
+        let args = [&run[..], &["--size", size, "--out", &gif]].concat();
+        refused(dir.path(), &args, &[], &["--size", size, says]);
+    }
+    let jpg = path(&dir, "a.jpg");
+    let args = [&run[..], &["--out", &jpg]].concat();
+    refused(
+        dir.path(),
+        &args,
+        &[],
+        &["--out", "a.jpg", ".png, .gif or .mp4"],
+    );
+    let mp4 = path(&dir, "a.mp4");
+    let args = [&run[..], &["--size", "97x64", "--out", &mp4]].concat();
+    refused(
+        dir.path(),
+        &args,
+        &[],
+        &["--size 97x64", "even width and height"],
+    );
+    let args = [&run[..], &["--warmup", "4", "--out", &gif]].concat();
+    refused(dir.path(), &args, &[], &["--warmup 4", "--steps 3"]);
+    let args = [&run[..], &["--set", "visual_range=-1", "--out", &gif]].concat();
+    refused(dir.path(), &args, &[], &["visual_range"]);
+}
+
+#[test]
+fn mp4_without_ffmpeg_says_ffmpeg_is_needed_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mp4 = path(&dir, "a.mp4");
+    let missing = dir.path().join("no-such-ffmpeg");
+    let env = [("BOIDS_FFMPEG", missing.to_str().unwrap())];
+    let args = ["--count", "20", "--steps", "3", "--out", &mp4];
+    refused(
+        dir.path(),
+        &args,
+        &env,
+        &["writing MP4 needs ffmpeg", "apt-get install ffmpeg"],
+    );
+}

@@ -1,0 +1,358 @@
+//! What a frame shows, independent of how pixels are made.
+//!
+//! [`View`] maps the world onto the image (uniform scale, so shapes keep their aspect ratio;
+//! world y grows downward, as on a screen and in every seed). [`draw_frame`] draws the flock
+//! through a [`DebugDraw`]: boids as triangles pointing along their velocity, coloured by scout
+//! group, the margins or walls of the preset outlined faintly, and with `overlay` the debug view
+//! of seed 000 (visual-radius circles, velocity, and the cohesion, separation and alignment
+//! vectors in red, green and blue), plus on a torus the "ghost" copies of neighbours that a boid
+//! sees across a seam.
+//!
+//! Rule vectors differ by orders of magnitude between presets (seed 000 scaled each by hand), so
+//! each kind of vector is scaled per frame: its 90th-percentile length over the flock is drawn
+//! as three quarters of the visual radius (at least 1.5 boid lengths), and no vector is drawn
+//! longer than twice that. Lengths compare within a kind, not across kinds.
+
+use boids_core::sim::NeighborSearch;
+use boids_core::{Boundary, Params, RuleVectors, Simulation, Vec2};
+
+use crate::draw::{Color, DebugDraw};
+
+/// Placement of the world on the image: a uniform scale and an offset that centres it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// World coordinates of the top-left corner of the shown area.
+    min: Vec2,
+    /// Pixels per world unit.
+    scale: f32,
+    /// Pixel position of `min` (non-zero on the letterboxed axis).
+    origin: Vec2,
+    /// Image size in pixels.
+    size: Vec2,
+}
+
+impl View {
+    /// Shows the world rectangle from `min` with extent `size` as large as fits in a
+    /// `width` x `height` image, centred.
+    pub fn fit(min: Vec2, size: Vec2, width: u32, height: u32) -> Self {
+        let image = Vec2::new(width as f32, height as f32);
+        let scale = (image.x / size.x).min(image.y / size.y);
+        Self {
+            min,
+            scale,
+            origin: (image - size * scale) * 0.5,
+            size: image,
+        }
+    }
+
+    /// The view for a flock with `params`: the world rectangle, with a band around it where
+    /// there is something to see there: 5% of the world for margins and walls (the outline
+    /// shows, and boids that turn late still do), one visual range with `overlay` on a torus
+    /// (the ghosts seen across the seams), none otherwise on a torus.
+    pub fn for_params(params: &Params, width: u32, height: u32, overlay: bool) -> Self {
+        let (min, size) = world_rect(params);
+        let pad = match (params.is_torus(), overlay) {
+            (false, _) => 0.05 * size.max_element(),
+            (true, true) => (params.visual_range as f32).min(0.25 * size.min_element()),
+            (true, false) => 0.0,
+        };
+        Self::fit(min - pad, size + 2.0 * pad, width, height)
+    }
+
+    /// Pixel position of the world point `p`.
+    pub fn to_px(&self, p: Vec2) -> Vec2 {
+        self.origin + (p - self.min) * self.scale
+    }
+
+    /// Pixels per world unit.
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// Image size in pixels.
+    pub fn image_size(&self) -> Vec2 {
+        self.size
+    }
+}
+
+/// Top-left corner and extent of the world.
+fn world_rect(params: &Params) -> (Vec2, Vec2) {
+    (
+        Vec2::new(params.world_x_min as f32, params.world_y_min as f32),
+        Vec2::new(params.world_width as f32, params.world_height as f32),
+    )
+}
+
+/// Colours and sizes of a frame. The colours are chosen so that the overlay's red, green and
+/// blue never occur in a frame without the overlay (the tests rely on it), and every colour is
+/// an ink of the GIF palette ([`crate::Palette::for_style`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Style {
+    /// Background.
+    pub background: Color,
+    /// Outline of the world rectangle (walls, margins' outer edge, torus seams).
+    pub world_outline: Color,
+    /// Inner guide line: where the margins' turning or the walls' push begins.
+    pub guide: Color,
+    /// Boid colour by scout group: none, toward +x, toward −x.
+    pub groups: [Color; 3],
+    /// Visual-radius circles.
+    pub radius: Color,
+    /// Cohesion vectors.
+    pub cohesion: Color,
+    /// Separation vectors.
+    pub separation: Color,
+    /// Alignment vectors.
+    pub alignment: Color,
+    /// Opacity of velocity lines (drawn in the boid's colour).
+    pub velocity_alpha: u8,
+    /// Opacity of ghost boids.
+    pub ghost_alpha: u8,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Self {
+            background: Color::rgb(16, 18, 27),
+            world_outline: Color::rgb(120, 128, 150).with_alpha(110),
+            guide: Color::rgb(120, 128, 150).with_alpha(45),
+            groups: [
+                Color::rgb(246, 216, 110),
+                Color::rgb(255, 96, 200),
+                Color::rgb(90, 205, 255),
+            ],
+            radius: Color::rgb(128, 255, 255).with_alpha(56),
+            cohesion: Color::rgb(255, 60, 60),
+            separation: Color::rgb(70, 235, 70),
+            alignment: Color::rgb(80, 130, 255),
+            velocity_alpha: 200,
+            ghost_alpha: 110,
+        }
+    }
+}
+
+impl Style {
+    /// Colour of a boid of scout `group` (unknown groups draw as group 0).
+    pub fn group_color(&self, group: u8) -> Color {
+        self.groups
+            .get(usize::from(group))
+            .copied()
+            .unwrap_or(self.groups[0])
+    }
+
+    /// Every colour a frame can be drawn with, at full opacity (the GIF palette's inks).
+    pub fn inks(&self) -> Vec<Color> {
+        let mut inks = vec![self.world_outline.with_alpha(255)];
+        inks.extend(self.groups);
+        inks.extend([
+            self.radius.with_alpha(255),
+            self.cohesion,
+            self.separation,
+            self.alignment,
+        ]);
+        inks
+    }
+
+    /// Length of a boid triangle in pixels: the boid's own size where that is visible, else a
+    /// size that reads well at the image's scale.
+    pub fn boid_length(&self, view: &View, params: &Params) -> f32 {
+        let image = view.image_size().min_element();
+        let readable = (image / 55.0).clamp(4.0, 12.0);
+        readable.max(2.5 * params.boid_size as f32 * view.scale())
+    }
+}
+
+/// A neighbour seen across a torus seam, at the position where the looking boid sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ghost {
+    /// Storage index of the neighbour (see [`Simulation::ids`]).
+    pub index: usize,
+    /// Its apparent position, outside the world rectangle.
+    pub position: Vec2,
+}
+
+/// Every neighbour a boid sees across a torus seam (none off a torus). Each (neighbour, seam
+/// crossing) appears once, however many boids see it, in a deterministic order.
+pub fn torus_ghosts(sim: &Simulation) -> Vec<Ghost> {
+    let params = sim.params();
+    if !params.is_torus() {
+        return Vec::new();
+    }
+    let (_, size) = world_rect(params);
+    let range2 = (params.visual_range as f32).powi(2);
+    let inclusive = params.inclusive_ranges;
+    let positions = sim.positions();
+    let search = NeighborSearch::new(params, positions, sim.ids());
+    let mut seen: Vec<(usize, i32, i32)> = Vec::new();
+    for i in 0..positions.len() {
+        search.for_each_candidate(i, |j, d| {
+            let d2 = d.length_squared();
+            let in_range = if inclusive { d2 <= range2 } else { d2 < range2 };
+            let shift = ((positions[i] - positions[j] - d) / size).round();
+            if j != i && in_range && shift != Vec2::ZERO {
+                seen.push((j, shift.x as i32, shift.y as i32));
+            }
+        });
+    }
+    seen.sort_unstable();
+    seen.dedup();
+    seen.into_iter()
+        .map(|(j, sx, sy)| Ghost {
+            index: j,
+            position: positions[j] + Vec2::new(sx as f32, sy as f32) * size,
+        })
+        .collect()
+}
+
+/// Draws the current frame of `sim`.
+pub fn draw_frame<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    sim: &Simulation,
+    view: &View,
+    style: &Style,
+    overlay: bool,
+) {
+    let params = sim.params();
+    draw.clear(style.background);
+    draw_boundary(draw, params, view, style, overlay);
+    let length = style.boid_length(view, params);
+    let (positions, velocities, groups) = (sim.positions(), sim.velocities(), sim.groups());
+    if overlay {
+        let radius = params.visual_range as f32 * view.scale();
+        for &p in positions {
+            draw.circle(view.to_px(p), radius, 1.0, style.radius);
+        }
+        for ghost in torus_ghosts(sim) {
+            let color = style.group_color(groups[ghost.index]);
+            let at = view.to_px(ghost.position);
+            draw.triangle(
+                boid_triangle(at, velocities[ghost.index], length),
+                color.with_alpha(style.ghost_alpha),
+            );
+        }
+    }
+    for ((&p, &v), &g) in positions.iter().zip(velocities).zip(groups) {
+        draw.triangle(
+            boid_triangle(view.to_px(p), v, length),
+            style.group_color(g),
+        );
+    }
+    if overlay {
+        draw_vectors(draw, sim, view, style, length);
+    }
+}
+
+/// The world outline and the inner guide of margins or walls; on a torus the seams, when the
+/// view shows beyond them.
+fn draw_boundary<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    params: &Params,
+    view: &View,
+    style: &Style,
+    overlay: bool,
+) {
+    let (min, size) = world_rect(params);
+    let inset = match params.boundary {
+        Boundary::Torus if !overlay => return,
+        Boundary::Torus => 0.0,
+        Boundary::Margins => params.margin as f32,
+        Boundary::Walls => params.wall_buffer as f32,
+    };
+    rectangle(draw, view, min, size, style.world_outline);
+    if inset > 0.0 && 2.0 * inset < size.min_element() {
+        rectangle(draw, view, min + inset, size - 2.0 * inset, style.guide);
+    }
+}
+
+fn rectangle<D: DebugDraw + ?Sized>(draw: &mut D, view: &View, min: Vec2, size: Vec2, c: Color) {
+    let corners = [
+        min,
+        min + Vec2::new(size.x, 0.0),
+        min + size,
+        min + Vec2::new(0.0, size.y),
+    ];
+    for k in 0..4 {
+        let (a, b) = (corners[k], corners[(k + 1) % 4]);
+        draw.line(view.to_px(a), view.to_px(b), 1.0, c);
+    }
+}
+
+/// A triangle `length` pixels long centred near `at`, its tip along `velocity`.
+pub fn boid_triangle(at: Vec2, velocity: Vec2, length: f32) -> [Vec2; 3] {
+    let dir = velocity.try_normalize().unwrap_or(Vec2::X);
+    let side = dir.perp() * (0.3 * length);
+    let back = at - dir * (0.4 * length);
+    [at + dir * (0.6 * length), back + side, back - side]
+}
+
+/// Velocity and the three rule vectors of every boid, each kind scaled as the module explains.
+fn draw_vectors<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    sim: &Simulation,
+    view: &View,
+    style: &Style,
+    length: f32,
+) {
+    let radius = sim.params().visual_range as f32 * view.scale();
+    let target = (0.75 * radius).max(1.5 * length);
+    let rules = sim.rule_vectors();
+    let pick = |rule: fn(&RuleVectors) -> Vec2| rules.iter().map(rule).collect::<Vec<_>>();
+    // (vectors, colour or None for the boid's own colour, line width)
+    let layers = [
+        (sim.velocities().to_vec(), None, 1.2),
+        (pick(|r| r.cohesion), Some(style.cohesion), 1.5),
+        (pick(|r| r.separation), Some(style.separation), 1.5),
+        (pick(|r| r.alignment), Some(style.alignment), 1.5),
+    ];
+    for (vectors, color, width) in layers {
+        let typical = typical_length(vectors.iter().map(|v| v.length()));
+        if typical <= 0.0 {
+            continue;
+        }
+        let scale = target / typical;
+        for (i, (&p, &v)) in sim.positions().iter().zip(&vectors).enumerate() {
+            if v == Vec2::ZERO {
+                continue;
+            }
+            let color = color.unwrap_or_else(|| {
+                style
+                    .group_color(sim.groups()[i])
+                    .with_alpha(style.velocity_alpha)
+            });
+            let from = view.to_px(p);
+            let arm = (v * scale).clamp_length_max(2.0 * target);
+            draw.line(from, from + arm, width, color);
+        }
+    }
+}
+
+/// The 90th percentile of the positive finite lengths, or 0 when there are none.
+fn typical_length(lengths: impl Iterator<Item = f32>) -> f32 {
+    let mut positive: Vec<f32> = lengths.filter(|l| l.is_finite() && *l > 0.0).collect();
+    if positive.is_empty() {
+        return 0.0;
+    }
+    let k = (positive.len() * 9 / 10).min(positive.len() - 1);
+    *positive.select_nth_unstable_by(k, f32::total_cmp).1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typical_length_is_the_90th_percentile_of_positive_lengths() {
+        let lengths = (0..=100).map(|k| k as f32);
+        assert_eq!(typical_length(lengths), 91.0);
+        assert_eq!(typical_length([0.0, f32::NAN].into_iter()), 0.0);
+        assert_eq!(typical_length([0.0, 3.0].into_iter()), 3.0);
+    }
+
+    #[test]
+    fn boid_triangle_points_along_the_velocity() {
+        let [tip, a, b] = boid_triangle(Vec2::new(10.0, 10.0), Vec2::new(0.0, -2.0), 10.0);
+        assert_eq!(tip, Vec2::new(10.0, 4.0));
+        assert_eq!((a.y, b.y), (14.0, 14.0));
+        assert!((a.x - b.x).abs() > 5.0);
+    }
+}

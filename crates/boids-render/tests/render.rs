@@ -1,0 +1,236 @@
+//! Drawing and encoding checked on frames we can reason about: one boid, two boids across a
+//! seam, a short GIF decoded back.
+
+use boids_core::{FlockState, Params, RuleVectors, Simulation, Vec2, group};
+use boids_render::{
+    Canvas, Color, DebugDraw, GifWriter, ImageSize, Palette, Renderer, Style, View, draw_frame,
+    torus_ghosts,
+};
+
+fn flock(params: Params, boids: &[(Vec2, Vec2)]) -> Simulation {
+    let state = FlockState {
+        positions: boids.iter().map(|b| b.0).collect(),
+        velocities: boids.iter().map(|b| b.1).collect(),
+        groups: vec![group::NONE; boids.len()],
+        biases: vec![0.0; boids.len()],
+    };
+    let params = Params {
+        count: boids.len(),
+        ..params
+    };
+    params.validate().unwrap();
+    Simulation::from_state(params, 0, state, 0).unwrap()
+}
+
+/// Bounding box (min, max pixel) of the pixels in the square of side 2 `half` around `at` that
+/// differ clearly from the background.
+fn lit_box(canvas: &Canvas, background: Color, at: Vec2, half: u32) -> Option<(Vec2, Vec2)> {
+    let far = |a: u8, b: u8| a.abs_diff(b) > 40;
+    let mut lit = None::<(Vec2, Vec2)>;
+    for y in at.y as u32 - half..at.y as u32 + half {
+        for x in at.x as u32 - half..at.x as u32 + half {
+            let c = canvas.pixel(x, y).unwrap();
+            if far(c.r, background.r) || far(c.g, background.g) || far(c.b, background.b) {
+                let p = Vec2::new(x as f32, y as f32) + 0.5;
+                lit = Some(lit.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))));
+            }
+        }
+    }
+    lit
+}
+
+/// A second back end: records shapes instead of drawing them.
+#[derive(Default)]
+struct Recorder {
+    clears: usize,
+    lines: Vec<Color>,
+    circles: usize,
+    triangles: Vec<Color>,
+}
+
+impl DebugDraw for Recorder {
+    fn clear(&mut self, _: Color) {
+        self.clears += 1;
+    }
+    fn line(&mut self, _: Vec2, _: Vec2, _: f32, color: Color) {
+        self.lines.push(color);
+    }
+    fn circle(&mut self, _: Vec2, _: f32, _: f32, _: Color) {
+        self.circles += 1;
+    }
+    fn triangle(&mut self, _: [Vec2; 3], color: Color) {
+        self.triangles.push(color);
+    }
+}
+
+#[test]
+fn the_scene_draws_through_any_back_end_one_triangle_per_boid() {
+    let mut params = Params::preset("cornell").unwrap();
+    params.count = 300;
+    let mut sim = Simulation::new(params, 3).unwrap();
+    for _ in 0..10 {
+        sim.step();
+    }
+    let style = Style::default();
+    let view = View::for_params(sim.params(), 320, 240, false);
+    let mut plain = Recorder::default();
+    draw_frame(&mut plain, &sim, &view, &style, false);
+    assert_eq!(plain.clears, 1);
+    assert_eq!(plain.circles, 0);
+    assert_eq!(plain.lines.len(), 8, "world and margin rectangles only");
+    let count = |colors: &[Color], c: Color| colors.iter().filter(|&&x| x == c).count();
+    let scouts = [240, 30, 30]; // 10% toward +x, 10% toward -x
+    for (group, n) in scouts.into_iter().enumerate() {
+        assert_eq!(
+            count(&plain.triangles, style.groups[group]),
+            n,
+            "group {group}"
+        );
+    }
+
+    let mut overlay = Recorder::default();
+    draw_frame(&mut overlay, &sim, &view, &style, true);
+    assert_eq!(overlay.circles, 300, "one visual radius per boid");
+    assert_eq!(overlay.triangles.len(), 300, "no ghosts off a torus");
+    let rules = sim.rule_vectors();
+    type Rule = fn(&RuleVectors) -> Vec2;
+    let layers: [(Color, Rule); 3] = [
+        (style.cohesion, |r| r.cohesion),
+        (style.separation, |r| r.separation),
+        (style.alignment, |r| r.alignment),
+    ];
+    for (color, rule) in layers {
+        let nonzero = rules.iter().filter(|r| rule(r) != Vec2::ZERO).count();
+        assert!(nonzero > 0, "{color:?}");
+        assert_eq!(count(&overlay.lines, color), nonzero, "{color:?}");
+    }
+}
+
+#[test]
+fn view_keeps_the_aspect_ratio_centres_the_world_and_y_grows_down() {
+    let view = View::fit(Vec2::new(-8.0, -8.0), Vec2::splat(16.0), 480, 360);
+    assert_eq!(view.scale(), 22.5);
+    assert_eq!(view.to_px(Vec2::new(-8.0, -8.0)), Vec2::new(60.0, 0.0));
+    assert_eq!(view.to_px(Vec2::new(8.0, 8.0)), Vec2::new(420.0, 360.0));
+    assert!(view.to_px(Vec2::new(0.0, 1.0)).y > view.to_px(Vec2::new(0.0, -1.0)).y);
+
+    let torus = Params::preset("functional").unwrap();
+    let plain = View::for_params(&torus, 400, 400, false);
+    assert_eq!(plain.to_px(Vec2::new(-8.0, -8.0)), Vec2::ZERO);
+    let padded = View::for_params(&torus, 400, 400, true);
+    assert!(
+        padded.to_px(Vec2::new(-8.0, -8.0)).x > 5.0,
+        "room for ghosts"
+    );
+}
+
+#[test]
+fn a_boid_is_a_triangle_pointing_along_its_velocity() {
+    let params = Params {
+        boid_size: 20.0,
+        ..Params::preset("cornell").unwrap()
+    };
+    let centre = Vec2::new(320.0, 240.0);
+    let style = Style::default();
+    for (velocity, ahead) in [
+        (Vec2::new(4.0, 0.0), Vec2::X),
+        (Vec2::new(0.0, -4.0), -Vec2::Y),
+    ] {
+        let sim = flock(params.clone(), &[(centre, velocity)]);
+        let view = View::for_params(sim.params(), 640, 480, false);
+        let mut canvas = Canvas::new(640, 480);
+        draw_frame(&mut canvas, &sim, &view, &style, false);
+        let at = view.to_px(centre);
+        let length = style.boid_length(&view, sim.params());
+        assert!(length > 30.0, "{length}");
+        let (lo, hi) = lit_box(&canvas, style.background, at, 40).unwrap();
+        let forward = (hi - at).dot(ahead).max((lo - at).dot(ahead));
+        let backward = -(hi - at).dot(ahead).min((lo - at).dot(ahead));
+        assert!(
+            forward > 0.55 * length && backward < 0.45 * length,
+            "{velocity}: reaches {forward} ahead, {backward} behind, length {length}"
+        );
+    }
+}
+
+#[test]
+fn neighbours_across_a_torus_seam_appear_as_ghosts_beyond_it() {
+    let params = Params::preset("functional").unwrap();
+    let (a, b, far) = (
+        Vec2::new(-7.9, 0.0),
+        Vec2::new(7.9, 0.0),
+        Vec2::new(0.0, 3.0),
+    );
+    let v = Vec2::new(0.0, 0.03);
+    let sim = flock(params, &[(a, v), (b, v), (far, v)]);
+    let mut ghosts: Vec<Vec2> = torus_ghosts(&sim).iter().map(|g| g.position).collect();
+    ghosts.sort_by(|p, q| p.x.total_cmp(&q.x));
+    assert_eq!(ghosts.len(), 2, "{ghosts:?}");
+    assert!(
+        (ghosts[0] - Vec2::new(-8.1, 0.0)).length() < 1e-4,
+        "{ghosts:?}"
+    );
+    assert!(
+        (ghosts[1] - Vec2::new(8.1, 0.0)).length() < 1e-4,
+        "{ghosts:?}"
+    );
+
+    let style = Style::default();
+    let view = View::for_params(sim.params(), 400, 400, true);
+    let ghost = view.to_px(Vec2::new(-8.1, 0.0));
+    for overlay in [true, false] {
+        let mut canvas = Canvas::new(400, 400);
+        draw_frame(&mut canvas, &sim, &view, &style, overlay);
+        let c = canvas.pixel(ghost.x as u32, ghost.y as u32).unwrap();
+        assert_eq!(
+            c == style.background,
+            !overlay,
+            "overlay {overlay}: {c:?} at {ghost}"
+        );
+    }
+}
+
+#[test]
+fn a_gif_decodes_to_its_frames_size_rate_and_loop() {
+    let mut params = Params::preset("cornell").unwrap();
+    params.count = 40;
+    let mut sim = Simulation::new(params, 7).unwrap();
+    let size: ImageSize = "64x48".parse().unwrap();
+    let mut renderer = Renderer::new(sim.params(), size, false);
+    let palette = Palette::for_style(renderer.style());
+    let mut gif = GifWriter::new(Vec::new(), size, 25, palette.clone()).unwrap();
+    let mut last = Vec::new();
+    for _ in 0..3 {
+        sim.step();
+        let canvas = renderer.draw(&sim);
+        last = canvas.rgba().to_vec();
+        gif.push(canvas).unwrap();
+    }
+    let bytes = gif.finish().unwrap();
+
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(bytes.as_slice()).unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (64, 48));
+    assert_eq!(decoder.repeat(), gif::Repeat::Infinite);
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert_eq!(frame.delay, 4, "25 fps is 4/100 s per frame");
+        frames.push(frame.buffer.to_vec());
+    }
+    assert_eq!(frames.len(), 3);
+    // The last frame decodes to the palette entry nearest each drawn pixel, which is close.
+    let mut palette = palette;
+    let mut error = 0u64;
+    for (decoded, drawn) in frames[2].chunks_exact(4).zip(last.chunks_exact(4)) {
+        let index = palette.nearest(drawn[0], drawn[1], drawn[2]);
+        let expected = palette.color(index);
+        assert_eq!(decoded, [expected.r, expected.g, expected.b, 255]);
+        error += (0..3)
+            .map(|k| u64::from(decoded[k].abs_diff(drawn[k])))
+            .sum::<u64>();
+    }
+    let mean = error as f64 / (3 * 64 * 48) as f64;
+    assert!(mean < 1.0, "mean quantisation error {mean}");
+    assert_ne!(frames[0], frames[2], "the flock moved");
+}
