@@ -6,6 +6,7 @@ mod info;
 mod output;
 mod render;
 mod run;
+mod serve;
 mod state_csv;
 mod trajectory;
 
@@ -24,6 +25,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Watch and steer a live flock in the browser (the default with no command).
+    Serve(serve::ServeArgs),
     /// Run a flock headless; write its final state, metrics and trajectory.
     Run(run::RunArgs),
     /// List the model presets.
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let command_line = std::env::args().collect::<Vec<_>>().join(" ");
     let result = match cli.command {
+        Some(Command::Serve(args)) => serve::serve(&args),
         Some(Command::Run(args)) => run::run(&args, command_line),
         Some(Command::Presets(args)) => {
             info::presets(&args);
@@ -45,7 +49,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Params(args)) => info::params(&args),
         Some(Command::Render(args)) => render::render(&args),
-        None => default_run(),
+        None => default_serve(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -56,13 +60,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// With no command: a default flock, run headless, its metrics printed.
-fn default_run() -> Result<()> {
-    let cli = Cli::try_parse_from(["boids", "run", "--steps", "500"]).context("default flags")?;
-    let Some(Command::Run(args)) = cli.command else {
-        unreachable!("parsed as run")
+/// With no command: the live viewer with its defaults.
+fn default_serve() -> Result<()> {
+    let cli = Cli::try_parse_from(["boids", "serve"]).context("default flags")?;
+    let Some(Command::Serve(args)) = cli.command else {
+        unreachable!("parsed as serve")
     };
-    run::run(&args, "boids run --steps 500".to_owned())
+    serve::serve(&args)
 }
 
 /// Sets the size of the global thread pool (once, before any parallel work).

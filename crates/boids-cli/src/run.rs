@@ -3,8 +3,9 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use boids_core::{METRIC_COLUMNS, Metrics, Simulation, Source};
+use boids_server::events::{EventLog, Replay};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -39,6 +40,11 @@ pub struct RunArgs {
     /// Interval in steps between metrics rows and trajectory frames.
     #[arg(long, value_name = "E", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub every: u64,
+    /// Replay an event log exported by the viewer (`boids serve`): start from its last
+    /// start/reset event and apply each parameter change at its step; `--steps` counts from that
+    /// flock's step 0. Replaces the flags that choose the flock.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["preset", "config", "set", "count", "seed", "init", "start_step"])]
+    pub events: Option<PathBuf>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
@@ -51,6 +57,7 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         .init
         .iter()
         .chain(&args.flock.config)
+        .chain(&args.events)
         .map(PathBuf::as_path)
         .collect();
     let outputs: Vec<(&str, &Path)> = [
@@ -66,11 +73,20 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         trajectory::Format::of(path)?;
     }
 
-    let mut sim = build_simulation(args)?;
+    let (mut sim, mut replay) = match &args.events {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read event log {}", path.display()))?;
+            let origin = path.display().to_string();
+            let (sim, replay) = EventLog::parse(&text, &origin)?.replay(&origin)?;
+            (sim, Some(replay))
+        }
+        None => (build_simulation(args)?, None),
+    };
     let frames = args.steps / args.every + 1;
     let info = RunInfo {
         params: sim.params(),
-        seed: args.flock.seed,
+        seed: sim.seed(),
         command: command_line,
     };
     let mut trajectory = match &args.trajectory {
@@ -97,6 +113,9 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
             sim.step();
             progress.inc(1);
         }
+        if let Some(replay) = &mut replay {
+            replay.apply_due(&mut sim)?;
+        }
         if k % args.every == 0 && (metrics_file.is_some() || trajectory.is_some()) {
             let state = sim.state();
             if let Some(file) = &mut metrics_file {
@@ -110,6 +129,12 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         }
     }
     progress.finish_and_clear();
+    if let Some(left) = replay.as_ref().map(Replay::remaining).filter(|&n| n > 0) {
+        eprintln!(
+            "note: {left} later event(s) of the log lie beyond step {} and were not applied",
+            sim.step_count()
+        );
+    }
 
     let state = sim.state();
     if let Some(path) = &args.save {
@@ -123,11 +148,14 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
     }
     let m = Metrics::measure(sim.params(), &state);
     println!(
-        "step {} of {} boids ({} preset, seed {})",
+        "step {} of {} boids ({}, seed {})",
         sim.step_count(),
         sim.len(),
-        args.flock.preset,
-        args.flock.seed
+        match &args.events {
+            Some(path) => format!("events {}", path.display()),
+            None => format!("{} preset", args.flock.preset),
+        },
+        sim.seed()
     );
     for (name, value) in METRIC_COLUMNS.iter().zip(m.values()) {
         println!("  {name:<27} {value:.6}");

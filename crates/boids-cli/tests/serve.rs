@@ -1,0 +1,244 @@
+//! `boids serve` through the real binary, and `boids run --events` replaying a session of the
+//! viewer's engine to its exact state.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+use boids_core::{ParamsBuilder, Source, Vec2};
+use boids_server::protocol::Request;
+use boids_server::{Engine, EngineConfig};
+
+fn boids(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(args)
+        .output()
+        .expect("the boids binary runs")
+}
+
+/// A command that must be refused with exit code 2 and an `error:` naming `expected`.
+fn refused(args: &[&str], expected: &str) {
+    let out = boids(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "boids {args:?}: {stderr}");
+    assert!(
+        stderr.contains("error:") && stderr.contains(expected),
+        "boids {args:?}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// Kills the server when the test ends, however it ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn http_get(addr: &str, path: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(
+        response.lines().next().unwrap().contains(" 200 "),
+        "{response:.200}"
+    );
+    response
+}
+
+#[test]
+fn serve_prints_the_url_and_serves_the_page() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args([
+            "serve", "--port", "0", "--count", "50", "--paused", "--preset", "canvas",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let server = Server(child);
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"));
+    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    assert!(line.contains("canvas preset"), "{line}");
+    assert!(http_get(addr, "/").contains("<title>boids"));
+    assert!(http_get(addr, "/app.js").contains("boidsViewer"));
+    let params = http_get(addr, "/api/params");
+    assert!(params.contains(r#""preset":"canvas""#), "{params:.300}");
+    assert!(params.contains(r#""value":50"#), "{params:.300}");
+    let toml = http_get(addr, "/api/config.toml");
+    assert!(
+        toml.contains("count = 50") && toml.contains("boundary = \"walls\""),
+        "{toml}"
+    );
+    drop(server);
+}
+
+#[test]
+fn serve_refuses_bad_flags() {
+    refused(&["serve", "--count", "300000"], "allowed [1, 200000]");
+    refused(
+        &["serve", "--max-count", "10", "--count", "11"],
+        "--max-count 10",
+    );
+    refused(&["serve", "--speed", "0"], "allowed [0.5, 1000]");
+    refused(&["serve", "--preset", "nowhere"], "nowhere");
+    refused(&["serve", "--set", "visual_range=-2"], "visual_range");
+    refused(&["serve", "--listen", "somewhere"], "invalid IP address");
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    refused(&["serve", "--port", &port], "cannot listen on 127.0.0.1");
+}
+
+#[test]
+fn run_events_refuses_flock_flags_and_bad_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.json");
+    std::fs::write(&log, "{\"format\": \"boids-events\"").unwrap();
+    let log = log.to_str().unwrap();
+    refused(
+        &["run", "--events", log, "--steps", "3", "--preset", "canvas"],
+        "cannot be used with",
+    );
+    refused(
+        &["run", "--events", log, "--steps", "3", "--seed", "4"],
+        "cannot be used with",
+    );
+    refused(
+        &["run", "--events", log, "--steps", "3"],
+        "not a boids event log",
+    );
+    refused(
+        &["run", "--events", "/nonexistent/log.json", "--steps", "3"],
+        "cannot read event log",
+    );
+}
+
+/// Drives the viewer's engine in-process (as a page would, while it runs), exports its event
+/// log, and replays it with the real binary: the final states are bit-identical.
+#[test]
+fn run_events_replays_a_viewer_session_exactly() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let params = ParamsBuilder::preset("cornell")
+        .unwrap()
+        .apply_assignment("count=120", Source::Message)
+        .unwrap()
+        .apply_assignment("dynamic_bias=true", Source::Message)
+        .unwrap()
+        .build()
+        .unwrap();
+    let engine = Engine::spawn(EngineConfig {
+        params,
+        preset: "cornell".into(),
+        seed: 5,
+        max_count: 10_000,
+        steps_per_second: 400.0,
+        running: true,
+    })
+    .unwrap();
+    let set = |key: &str, value: serde_json::Value| Request::Set {
+        key: key.into(),
+        value,
+    };
+    let session = [
+        set("visual_range", serde_json::json!(52.25)),
+        set("count", serde_json::json!(170)),
+        set("scout_group2_fraction", serde_json::json!(0.25)),
+        Request::Reset {
+            preset: None,
+            seed: Some(8),
+        },
+        set("centering_factor", serde_json::json!(0.001)),
+        set("boundary", serde_json::json!("torus")),
+        set("count", serde_json::json!(90)),
+    ];
+    let (log, state) = runtime.block_on(async {
+        // Let the flock run a few steps before each change; the log records where they land.
+        let run_a_little = async || {
+            let step = async || {
+                engine
+                    .inspect(|e| e.simulation().step_count())
+                    .await
+                    .unwrap()
+            };
+            let start = step().await;
+            while step().await < start + 3 {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+        };
+        for request in session {
+            run_a_little().await;
+            engine.request(0, request).await.unwrap();
+        }
+        run_a_little().await;
+        engine.request(0, Request::Stop {}).await.unwrap();
+        engine
+            .inspect(|e| (e.event_log(), e.simulation().state()))
+            .await
+            .unwrap()
+    });
+    let steps = log.exported_at_step.unwrap();
+    assert_eq!(log.events.len(), 8);
+    assert!(
+        log.events.iter().skip(1).all(|e| e.step >= 3),
+        "every change came mid-run"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let (log_path, save) = (dir.path().join("events.json"), dir.path().join("final.csv"));
+    std::fs::write(&log_path, serde_json::to_string_pretty(&log).unwrap()).unwrap();
+    let out = boids(&[
+        "run",
+        "--events",
+        log_path.to_str().unwrap(),
+        "--steps",
+        &steps.to_string(),
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("step {steps} of 90 boids")));
+
+    let text = std::fs::read_to_string(&save).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), state.len());
+    let f = |row: &[&str], name: &str| row[col(name)].parse::<f32>().unwrap();
+    for (k, row) in rows.iter().enumerate() {
+        assert_eq!(
+            Vec2::new(f(row, "x"), f(row, "y")),
+            state.positions[k],
+            "boid {k}"
+        );
+        assert_eq!(
+            Vec2::new(f(row, "vx"), f(row, "vy")),
+            state.velocities[k],
+            "boid {k}"
+        );
+        assert_eq!(f(row, "bias"), state.biases[k], "boid {k}");
+        assert_eq!(
+            row[col("group")].parse::<u8>().unwrap(),
+            state.groups[k],
+            "boid {k}"
+        );
+    }
+}

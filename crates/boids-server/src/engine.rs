@@ -1,0 +1,783 @@
+//! The simulation thread: owns the [`Simulation`], steps it at a fixed rate, applies requests
+//! between steps, and publishes what clients need through latest-value channels.
+//!
+//! Why a thread of its own and `watch` channels: a step of a large flock takes milliseconds of
+//! CPU (on the rayon pool), which must not block the async network tasks; and publishing must
+//! never wait for a client. A `tokio::sync::watch` channel keeps only the latest value, so a
+//! client that reads slowly skips frames and neither the simulation nor other clients notice.
+//!
+//! Published values:
+//! - a [`Snapshot`] per frame: the encoded frame, plus overlay messages when some client asked
+//!   for overlays (computed once for all clients that want the same thing);
+//! - the shared state as JSON text (parameters, preset, seed, running, speed), on every change,
+//!   so every tab shows a change made in any tab;
+//! - metrics as JSON text, measured on a second thread every [`METRICS_INTERVAL`] so that
+//!   measuring a large flock (flocks are connected components, nearest distances...) does not
+//!   hold up the steps; when a measurement takes long, the next waits [`METRICS_SPACING`] times
+//!   as long, so measuring never takes more than a small share of the CPU from the steps.
+//!
+//! Frames are published at most [`FRAME_RATE`] times a second while running (more would only be
+//! skipped), and at once after any change.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use boids_core::sim::NeighborSearch;
+use boids_core::{
+    FlockState, Metrics, Params, ParamsBuilder, RuleVectors, Simulation, Source, Vec2, rules,
+};
+use serde_json::json;
+use tokio::sync::{oneshot, watch};
+
+use crate::events::{self, Event, EventLog};
+use crate::protocol::{
+    self, FrameHeader, Overlay, OverlayMode, OverlayRecord, Rect, Request, flags, json_to_toml,
+    params_to_json,
+};
+
+/// Most frames published per second while running.
+pub const FRAME_RATE: f64 = 60.0;
+/// Time between metrics measurements while running.
+pub const METRICS_INTERVAL: Duration = Duration::from_millis(250);
+/// The time between measurements is at least this many times the last measurement's cost.
+pub const METRICS_SPACING: u32 = 5;
+/// Most boids in an "all boids" overlay; above it an evenly spread subset by id is shown.
+pub const OVERLAY_CAP: usize = 2000;
+/// Most neighbour links sent with the overlay of the boid under the mouse.
+pub const LINK_CAP: usize = 512;
+/// Most events the log holds; a reset with a full log starts a new log.
+pub const EVENT_CAP: usize = 100_000;
+
+/// A connected client, for per-client overlays.
+pub type ClientId = u64;
+
+/// How the engine starts.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Starting parameters.
+    pub params: Params,
+    /// Preset they came from (shown, logged, and the base of a reset without a preset).
+    pub preset: String,
+    /// Seed.
+    pub seed: u64,
+    /// Largest boid count a request may set.
+    pub max_count: usize,
+    /// Target steps per second.
+    pub steps_per_second: f64,
+    /// Whether to start running.
+    pub running: bool,
+}
+
+/// One published frame and the overlays computed with it.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    /// The encoded frame ([`protocol`]).
+    pub frame: Bytes,
+    /// Overlay for every boid (up to [`OVERLAY_CAP`]), when some client wants it.
+    pub all: Option<Bytes>,
+    /// Overlay of the boid under each hovering client's mouse.
+    pub hover: HashMap<ClientId, Bytes>,
+}
+
+type Job = Box<dyn FnOnce(&mut EngineState) + Send>;
+
+/// A handle on the simulation thread; the thread ends when every handle is dropped.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    jobs: mpsc::Sender<Job>,
+    /// Latest frame.
+    pub frames: watch::Receiver<Arc<Snapshot>>,
+    /// Latest shared state (JSON text).
+    pub state: watch::Receiver<Arc<str>>,
+    /// Latest metrics (JSON text).
+    pub metrics: watch::Receiver<Arc<str>>,
+}
+
+/// The engine has stopped (it panicked); nothing more can be done.
+#[derive(Debug, thiserror::Error)]
+#[error("the simulation thread has stopped")]
+pub struct Stopped;
+
+impl Engine {
+    /// Starts the simulation thread. Fails if the starting flock breaks the count cap or does
+    /// not fit in memory.
+    pub fn spawn(config: EngineConfig) -> Result<Engine, crate::ServerError> {
+        if config.params.count > config.max_count {
+            return Err(crate::ServerError::CountAboveCap {
+                count: config.params.count,
+                max: config.max_count,
+            });
+        }
+        let sim = Simulation::new(config.params.clone(), config.seed)?;
+        let (frame_tx, frames) = watch::channel(Arc::new(Snapshot::default()));
+        let (state_tx, state) = watch::channel(Arc::from("{}"));
+        let (metrics_tx, metrics) = watch::channel(Arc::from("{}"));
+        let (jobs, job_rx) = mpsc::channel::<Job>();
+        let metrics_gate = Arc::new(MetricsGate::default());
+        let (measure_tx, measure_rx) = mpsc::sync_channel::<MetricsJob>(1);
+        spawn_metrics_worker(measure_rx, metrics_tx, metrics_gate.clone());
+        let log = vec![Event::new_flock(
+            0,
+            true,
+            &config.preset,
+            config.seed,
+            &config.params,
+        )];
+        let mut engine = EngineState {
+            sim,
+            preset: config.preset,
+            max_count: config.max_count,
+            running: config.running,
+            steps_per_second: config.steps_per_second,
+            revision: 0,
+            run: 0,
+            log,
+            overlays: HashMap::new(),
+            frame_tx,
+            state_tx,
+            measure_tx,
+            metrics_gate,
+            last_frame: None,
+            last_metrics: None,
+            rate: RateMeter::default(),
+            frame_bytes: 0,
+            publish_time: Duration::ZERO,
+        };
+        engine.publish_state();
+        engine.publish_frame();
+        engine.send_metrics();
+        std::thread::Builder::new()
+            .name("boids-sim".into())
+            .spawn(move || engine.run(job_rx))
+            .map_err(crate::ServerError::Io)?;
+        Ok(Engine {
+            jobs,
+            frames,
+            state,
+            metrics,
+        })
+    }
+
+    /// Runs `f` on the simulation thread, between steps, and returns its result.
+    pub async fn inspect<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut EngineState) -> T + Send + 'static,
+    ) -> Result<T, Stopped> {
+        let (tx, rx) = oneshot::channel();
+        self.jobs
+            .send(Box::new(move |engine| {
+                let _ = tx.send(f(engine));
+            }))
+            .map_err(|_| Stopped)?;
+        rx.await.map_err(|_| Stopped)
+    }
+
+    /// Handles a request from `client`; `Err` is the message for the error reply.
+    pub async fn request(&self, client: ClientId, request: Request) -> Result<(), String> {
+        self.inspect(move |engine| engine.handle(client, request))
+            .await
+            .map_err(|e| e.to_string())?
+    }
+
+    /// Forgets a disconnected client's overlay request.
+    pub fn forget(&self, client: ClientId) {
+        let _ = self.jobs.send(Box::new(move |engine| {
+            if engine.overlays.remove(&client).is_some() {
+                engine.publish_frame();
+            }
+        }));
+    }
+}
+
+/// Steps per second, measured over about a second.
+#[derive(Debug)]
+struct RateMeter {
+    since: Instant,
+    steps: u64,
+    rate: f64,
+}
+
+impl Default for RateMeter {
+    fn default() -> Self {
+        Self {
+            since: Instant::now(),
+            steps: 0,
+            rate: 0.0,
+        }
+    }
+}
+
+impl RateMeter {
+    fn tick(&mut self) {
+        self.steps += 1;
+        let elapsed = self.since.elapsed().as_secs_f64();
+        if elapsed >= 1.0 {
+            self.rate = self.steps as f64 / elapsed;
+            self.steps = 0;
+            self.since = Instant::now();
+        }
+    }
+
+    fn paused(&mut self) {
+        *self = Self::default();
+    }
+}
+
+/// A client's overlay wish.
+#[derive(Clone, Copy, Debug)]
+struct OverlayWish {
+    mode: OverlayMode,
+    point: Option<(Vec2, f32)>,
+}
+
+struct MetricsJob {
+    params: Params,
+    state: FlockState,
+    header: serde_json::Value,
+}
+
+/// Whether the metrics thread is busy, and how long its last measurement took.
+#[derive(Debug, Default)]
+struct MetricsGate {
+    busy: AtomicBool,
+    cost_us: AtomicU64,
+}
+
+fn spawn_metrics_worker(
+    jobs: mpsc::Receiver<MetricsJob>,
+    out: watch::Sender<Arc<str>>,
+    gate: Arc<MetricsGate>,
+) {
+    std::thread::Builder::new()
+        .name("boids-metrics".into())
+        .spawn(move || {
+            for job in jobs {
+                let start = Instant::now();
+                let m = Metrics::measure(&job.params, &job.state);
+                let cost = start.elapsed();
+                gate.cost_us
+                    .store(cost.as_micros() as u64, Ordering::Relaxed);
+                let mut message = job.header;
+                message["measure_ms"] = json!(cost.as_secs_f64() * 1000.0);
+                for (name, value) in boids_core::METRIC_COLUMNS.iter().zip(m.values()) {
+                    message[*name] = if value.is_finite() {
+                        json!(value)
+                    } else {
+                        serde_json::Value::Null
+                    };
+                }
+                out.send_replace(Arc::from(message.to_string()));
+                gate.busy.store(false, Ordering::Release);
+            }
+        })
+        .expect("cannot start the metrics thread");
+}
+
+/// Everything the simulation thread owns. Reachable from [`Engine::inspect`].
+pub struct EngineState {
+    sim: Simulation,
+    preset: String,
+    max_count: usize,
+    running: bool,
+    steps_per_second: f64,
+    revision: u32,
+    run: u32,
+    log: Vec<Event>,
+    overlays: HashMap<ClientId, OverlayWish>,
+    frame_tx: watch::Sender<Arc<Snapshot>>,
+    state_tx: watch::Sender<Arc<str>>,
+    measure_tx: mpsc::SyncSender<MetricsJob>,
+    metrics_gate: Arc<MetricsGate>,
+    last_frame: Option<Instant>,
+    last_metrics: Option<Instant>,
+    rate: RateMeter,
+    frame_bytes: usize,
+    publish_time: Duration,
+}
+
+impl EngineState {
+    fn run(mut self, jobs: mpsc::Receiver<Job>) {
+        let mut next_step = Instant::now();
+        loop {
+            let job = if self.running {
+                match jobs.recv_timeout(next_step.saturating_duration_since(Instant::now())) {
+                    Ok(job) => Some(job),
+                    Err(mpsc::RecvTimeoutError::Timeout) => None,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                }
+            } else {
+                match jobs.recv() {
+                    Ok(job) => Some(job),
+                    Err(mpsc::RecvError) => return,
+                }
+            };
+            if let Some(job) = job {
+                job(&mut self);
+                // Everything that queued up during a long step, before the next one.
+                while let Ok(job) = jobs.try_recv() {
+                    job(&mut self);
+                }
+                if !self.running {
+                    continue;
+                }
+            }
+            let now = Instant::now();
+            if now < next_step {
+                continue;
+            }
+            self.sim.step();
+            self.rate.tick();
+            let period = Duration::from_secs_f64(1.0 / self.steps_per_second);
+            // A fixed rate without catch-up bursts: a late step moves the schedule instead.
+            next_step = (next_step + period).max(now);
+            let frame_due = self
+                .last_frame
+                .is_none_or(|t| t.elapsed().as_secs_f64() >= 1.0 / FRAME_RATE);
+            if frame_due {
+                self.publish_frame();
+            }
+            if self
+                .last_metrics
+                .is_none_or(|t| t.elapsed() >= self.metrics_interval())
+            {
+                self.send_metrics();
+            }
+        }
+    }
+
+    /// The simulation.
+    pub fn simulation(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// Applies one request.
+    fn handle(&mut self, client: ClientId, request: Request) -> Result<(), String> {
+        match request {
+            Request::Set { key, value } => self.set(&key, &value)?,
+            Request::Reset { preset, seed } => self.reset(preset, seed)?,
+            Request::Start {} => {
+                self.running = true;
+                self.rate.paused();
+            }
+            Request::Stop {} => self.running = false,
+            Request::Step { count } => {
+                self.running = false;
+                for _ in 0..count.unwrap_or(1) {
+                    self.sim.step();
+                }
+            }
+            Request::Speed { steps_per_second } => self.steps_per_second = steps_per_second,
+            Request::Overlay { mode, x, y, radius } => {
+                let point = match (x, y) {
+                    (Some(x), Some(y)) => Some((
+                        Vec2::new(x as f32, y as f32),
+                        radius.unwrap_or(f64::INFINITY) as f32,
+                    )),
+                    _ => None,
+                };
+                if mode == OverlayMode::Off {
+                    self.overlays.remove(&client);
+                } else {
+                    self.overlays.insert(client, OverlayWish { mode, point });
+                }
+                if !self.running {
+                    self.publish_frame();
+                }
+                return Ok(());
+            }
+        }
+        self.publish_state();
+        self.publish_frame();
+        if !self.running {
+            self.send_metrics();
+        }
+        Ok(())
+    }
+
+    fn set(&mut self, key: &str, value: &serde_json::Value) -> Result<(), String> {
+        if self.log.len() >= EVENT_CAP {
+            return Err(format!(
+                "the event log is full ({EVENT_CAP} events); reset to start a new one"
+            ));
+        }
+        let value = json_to_toml(value).map_err(|e| format!("parameter `{key}`: {e}"))?;
+        let params = events::apply_set(self.sim.params(), key, value, Source::Message)
+            .map_err(|e| e.to_string())?;
+        self.check_count(&params)?;
+        self.sim.set_params(params).map_err(|e| e.to_string())?;
+        self.log
+            .push(Event::set(self.sim.step_count(), key, self.sim.params()));
+        self.revision = self.revision.wrapping_add(1);
+        Ok(())
+    }
+
+    fn check_count(&self, params: &Params) -> Result<(), String> {
+        if params.count > self.max_count {
+            return Err(format!(
+                "count = {} is out of range: allowed [1, {}] on this server (--max-count), from viewer message",
+                params.count, self.max_count
+            ));
+        }
+        Ok(())
+    }
+
+    fn reset(&mut self, preset: Option<String>, seed: Option<u64>) -> Result<(), String> {
+        let params = match &preset {
+            // A preset's default count above the cap is lowered to the cap.
+            Some(name) => {
+                let defaults = Params::preset(name).map_err(|e| e.to_string())?;
+                let count = defaults.count.min(self.max_count) as i64;
+                events::apply_set(
+                    &defaults,
+                    "count",
+                    toml::Value::Integer(count),
+                    Source::Message,
+                )
+                .map_err(|e| e.to_string())?
+            }
+            None => self.sim.params().clone(),
+        };
+        self.check_count(&params)?;
+        let seed = seed.unwrap_or(self.sim.seed());
+        let sim = Simulation::new(params, seed).map_err(|e| e.to_string())?;
+        let previous_step = self.sim.step_count();
+        self.sim = sim;
+        if let Some(name) = preset {
+            self.preset = name;
+        }
+        if self.log.len() >= EVENT_CAP {
+            self.log.clear();
+        }
+        self.log.push(Event::new_flock(
+            previous_step,
+            false,
+            &self.preset,
+            seed,
+            self.sim.params(),
+        ));
+        self.revision = self.revision.wrapping_add(1);
+        self.run = self.run.wrapping_add(1);
+        Ok(())
+    }
+
+    /// The shared state message.
+    fn state_message(&self) -> String {
+        json!({
+            "type": "state",
+            "preset": self.preset,
+            "seed": self.sim.seed(),
+            "running": self.running,
+            "steps_per_second": self.steps_per_second,
+            "max_count": self.max_count,
+            "revision": self.revision,
+            "run": self.run,
+            "step": self.sim.step_count(),
+            "events": self.log.len(),
+            "params": params_to_json(self.sim.params()),
+        })
+        .to_string()
+    }
+
+    fn publish_state(&mut self) {
+        self.state_tx.send_replace(Arc::from(self.state_message()));
+    }
+
+    fn frame_header(&self) -> FrameHeader {
+        let p = self.sim.params();
+        let mut bits = 0;
+        if self.running {
+            bits |= flags::RUNNING;
+        }
+        if p.is_torus() {
+            bits |= flags::TORUS;
+        }
+        FrameHeader {
+            flags: bits,
+            step: self.sim.step_count(),
+            revision: self.revision,
+            world: Rect {
+                x: p.world_x_min as f32,
+                y: p.world_y_min as f32,
+                width: p.world_width as f32,
+                height: p.world_height as f32,
+            },
+        }
+    }
+
+    fn publish_frame(&mut self) {
+        let start = Instant::now();
+        let header = self.frame_header();
+        let sim = &self.sim;
+        let frame =
+            protocol::encode_frame(&header, sim.positions(), sim.velocities(), sim.groups());
+        self.frame_bytes = frame.len();
+        let mut snapshot = Snapshot {
+            frame: Bytes::from(frame),
+            all: None,
+            hover: HashMap::new(),
+        };
+        if !self.overlays.is_empty() {
+            let search = NeighborSearch::new(sim.params(), sim.positions(), sim.ids());
+            let wants_all = self.overlays.values().any(|w| w.mode == OverlayMode::All);
+            if wants_all {
+                let overlay = overlay_of(sim, &search, &all_subset(sim.ids()), false);
+                snapshot.all = Some(Bytes::from(overlay.encode()));
+            }
+            for (&client, wish) in &self.overlays {
+                if let (OverlayMode::Hover, Some((point, radius))) = (wish.mode, wish.point) {
+                    let chosen: Vec<usize> = nearest(sim, point, radius).into_iter().collect();
+                    let overlay = overlay_of(sim, &search, &chosen, true);
+                    snapshot.hover.insert(client, Bytes::from(overlay.encode()));
+                }
+            }
+        }
+        self.frame_tx.send_replace(Arc::new(snapshot));
+        self.last_frame = Some(Instant::now());
+        self.publish_time = start.elapsed();
+    }
+
+    /// Time to wait between measurements while running.
+    fn metrics_interval(&self) -> Duration {
+        let cost = Duration::from_micros(self.metrics_gate.cost_us.load(Ordering::Relaxed));
+        METRICS_INTERVAL.max(cost * METRICS_SPACING)
+    }
+
+    /// Hands the current state to the metrics thread unless it is still busy.
+    fn send_metrics(&mut self) {
+        if self.metrics_gate.busy.swap(true, Ordering::Acquire) {
+            return;
+        }
+        let (stepped_ms, rate) = {
+            let t = self.sim.phase_times();
+            (
+                (t.bin + t.gather + t.interact).as_secs_f64() * 1000.0,
+                self.rate.rate,
+            )
+        };
+        let job = MetricsJob {
+            params: self.sim.params().clone(),
+            state: self.sim.state(),
+            header: json!({
+                "type": "metrics",
+                "step": self.sim.step_count(),
+                "run": self.run,
+                "count": self.sim.len(),
+                "steps_per_second": if self.running { rate } else { 0.0 },
+                "step_ms": stepped_ms,
+                "frame_bytes": self.frame_bytes,
+                "publish_ms": self.publish_time.as_secs_f64() * 1000.0,
+            }),
+        };
+        if self.measure_tx.try_send(job).is_err() {
+            self.metrics_gate.busy.store(false, Ordering::Release);
+        }
+        self.last_metrics = Some(Instant::now());
+    }
+
+    /// The event log as exported: with the current step and the command that replays it.
+    pub fn event_log(&self) -> EventLog {
+        let step = self.sim.step_count();
+        EventLog {
+            format: events::FORMAT.to_owned(),
+            version: events::VERSION,
+            exported_at_step: Some(step),
+            replay: Some(format!(
+                "boids run --events boids-events.json --steps {step}"
+            )),
+            events: self.log.clone(),
+        }
+    }
+
+    /// The current parameters as a TOML config, with a header saying where they came from.
+    pub fn config_toml(&self) -> String {
+        format!(
+            "# boids parameters exported from the viewer (preset {}, seed {}, step {}).\n\
+             # Use with: boids run --config FILE --seed {} --steps K   (or boids serve --config FILE)\n\n{}",
+            self.preset,
+            self.sim.seed(),
+            self.sim.step_count(),
+            self.sim.seed(),
+            self.sim.params().to_toml()
+        )
+    }
+
+    /// The flock in id order, exactly, as JSON.
+    pub fn state_json(&self) -> serde_json::Value {
+        let state = self.sim.state();
+        let pairs = |v: &[Vec2]| v.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>();
+        json!({
+            "step": self.sim.step_count(),
+            "seed": self.sim.seed(),
+            "count": state.len(),
+            "positions": pairs(&state.positions),
+            "velocities": pairs(&state.velocities),
+            "groups": state.groups,
+            "biases": state.biases,
+        })
+    }
+
+    /// Description of every parameter with its current value and a slider range: what the page
+    /// builds its controls from.
+    pub fn params_description(&self) -> serde_json::Value {
+        let defaults = ParamsBuilder::preset(&self.preset)
+            .and_then(ParamsBuilder::build)
+            .unwrap_or_else(|_| self.sim.params().clone());
+        crate::describe::describe(
+            self.sim.params(),
+            &defaults,
+            &self.preset,
+            self.sim.seed(),
+            self.max_count,
+        )
+    }
+
+    /// The preset the current parameters started from.
+    pub fn preset(&self) -> &str {
+        &self.preset
+    }
+}
+
+/// Storage indices of the boids shown in an "all boids" overlay: every boid up to
+/// [`OVERLAY_CAP`], else those whose id is a multiple of a stride (the same boids every frame,
+/// spread over the flock since positions do not depend on ids).
+fn all_subset(ids: &[u32]) -> Vec<usize> {
+    let stride = ids.len().div_ceil(OVERLAY_CAP).max(1) as u32;
+    ids.iter()
+        .enumerate()
+        .filter(|(_, id)| *id % stride == 0)
+        .map(|(k, _)| k)
+        .take(OVERLAY_CAP)
+        .collect()
+}
+
+/// Storage index of the boid nearest `point` within `radius` (minimum image on a torus).
+fn nearest(sim: &Simulation, point: Vec2, radius: f32) -> Option<usize> {
+    let p = sim.params();
+    let wrap = if p.is_torus() {
+        Vec2::new(p.world_width as f32, p.world_height as f32)
+    } else {
+        Vec2::ZERO
+    };
+    sim.positions()
+        .iter()
+        .map(|&q| rules::minimum_image(q - point, wrap).length_squared())
+        .enumerate()
+        .filter(|&(_, d2)| d2 <= radius * radius)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(k, _)| k)
+}
+
+/// Overlay records of the boids at `chosen` (storage indices); with `links`, also the
+/// neighbours of the first one. The sums are those of [`Simulation::rule_vectors`], for the
+/// chosen boids only.
+fn overlay_of(sim: &Simulation, search: &NeighborSearch, chosen: &[usize], links: bool) -> Overlay {
+    let p = sim.params();
+    let kernel = rules::Kernel::new(p);
+    let (pos, vel) = (sim.positions(), sim.velocities());
+    let mut overlay = Overlay {
+        flags: if links { flags::HOVER } else { 0 } | if p.is_torus() { flags::TORUS } else { 0 },
+        step: sim.step_count(),
+        visual_range: p.visual_range as f32,
+        protected_range: p.protected_range as f32,
+        records: Vec::with_capacity(chosen.len()),
+        links: Vec::new(),
+    };
+    for (n, &i) in chosen.iter().enumerate() {
+        let mut acc = rules::Accum::default();
+        search.for_each_candidate(i, |j, d| {
+            acc.add(&kernel, d, vel[j], j == i);
+            let linked = n == 0 && links && j != i && overlay.links.len() < LINK_CAP;
+            if linked && rules::in_visual_range(&kernel, d.length_squared()) {
+                overlay.links.push(pos[i] - d);
+            }
+        });
+        overlay.records.push(OverlayRecord {
+            position: pos[i],
+            velocity: vel[i],
+            rules: RuleVectors::new(&kernel, &acc, vel[i]),
+        });
+    }
+    overlay
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sim(preset: &str, count: usize) -> Simulation {
+        let params = ParamsBuilder::preset(preset)
+            .unwrap()
+            .apply_value("count", toml::Value::Integer(count as i64), Source::Message)
+            .unwrap()
+            .build()
+            .unwrap();
+        let mut sim = Simulation::new(params, 11).unwrap();
+        for _ in 0..20 {
+            sim.step();
+        }
+        sim
+    }
+
+    #[test]
+    fn overlay_vectors_are_the_simulations_rule_vectors() {
+        let sim = sim("cornell", 300);
+        let search = NeighborSearch::new(sim.params(), sim.positions(), sim.ids());
+        let chosen: Vec<usize> = (0..sim.len()).collect();
+        let overlay = overlay_of(&sim, &search, &chosen, false);
+        let expected = sim.rule_vectors();
+        assert_eq!(overlay.records.len(), expected.len());
+        for (record, rules) in overlay.records.iter().zip(&expected) {
+            assert_eq!(&record.rules, rules);
+        }
+        assert!(overlay.links.is_empty());
+    }
+
+    #[test]
+    fn hover_links_are_the_neighbours_seen_across_seams() {
+        let sim = sim("functional", 400);
+        let p = sim.params();
+        let search = NeighborSearch::new(p, sim.positions(), sim.ids());
+        let size = Vec2::new(p.world_width as f32, p.world_height as f32);
+        for i in 0..sim.len() {
+            let overlay = overlay_of(&sim, &search, &[i], true);
+            let me = sim.positions()[i];
+            let mut expected: Vec<Vec2> = Vec::new();
+            for (j, &q) in sim.positions().iter().enumerate() {
+                let d = rules::minimum_image(me - q, size);
+                if j != i && d.length() <= p.visual_range as f32 {
+                    expected.push(me - d);
+                }
+            }
+            let key = |v: &Vec2| (v.x.to_bits(), v.y.to_bits());
+            let mut got = overlay.links.clone();
+            got.sort_by_key(key);
+            expected.sort_by_key(key);
+            assert_eq!(got, expected, "boid {i}");
+        }
+    }
+
+    #[test]
+    fn all_subset_is_capped_and_stable_by_id() {
+        let ids: Vec<u32> = (0..10_000u32).rev().collect();
+        let chosen = all_subset(&ids);
+        assert!(chosen.len() <= OVERLAY_CAP && chosen.len() >= OVERLAY_CAP / 2);
+        assert!(chosen.iter().all(|&k| ids[k].is_multiple_of(5)));
+        let small: Vec<u32> = (0..50).collect();
+        assert_eq!(all_subset(&small).len(), 50);
+    }
+
+    #[test]
+    fn nearest_picks_within_the_radius_across_the_seam() {
+        let sim = sim("functional", 200);
+        let target = sim.positions()[17];
+        assert_eq!(nearest(&sim, target, 0.0), Some(17));
+        let p = sim.params();
+        let shifted = target + Vec2::new(p.world_width as f32, 0.0);
+        assert_eq!(nearest(&sim, shifted, 1e-3), Some(17));
+        let flat = super::tests::sim("cornell", 50);
+        assert_eq!(nearest(&flat, Vec2::new(1e6, 1e6), 1.0), None);
+    }
+}

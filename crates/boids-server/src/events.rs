@@ -1,0 +1,505 @@
+//! The event log: every parameter change and reset of a viewer session, with the step at which
+//! it applied, so that `boids run --events FILE` replays the session to the same final state.
+//!
+//! A flock in the viewer is a deterministic function of its starting parameters and seed, plus
+//! the parameter changes applied between steps. Speed, start/stop and overlays only change *when*
+//! steps happen, not what they compute, so they are not logged. The log is JSON:
+//!
+//! ```json
+//! {
+//!   "format": "boids-events",
+//!   "version": 1,
+//!   "exported_at_step": 1500,
+//!   "replay": "boids run --events boids-events.json --steps 1500",
+//!   "events": [
+//!     {"step": 0, "time": "2026-11-21T10:00:00.000Z", "kind": "start",
+//!      "preset": "cornell", "seed": 0, "params": {"count": 500, "visual_range": 40.0, "...": "..."}},
+//!     {"step": 120, "time": "2026-11-21T10:00:02.000Z", "kind": "set", "key": "visual_range", "value": 55.0},
+//!     {"step": 900, "time": "2026-11-21T10:00:12.500Z", "kind": "reset",
+//!      "preset": "cornell", "seed": 4, "params": {"...": "..."}},
+//!     {"step": 30, "time": "2026-11-21T10:00:13.000Z", "kind": "set", "key": "max_speed", "value": "inf"}
+//!   ]
+//! }
+//! ```
+//!
+//! - `start` and `reset` begin a new flock at step 0 from `params` and `seed`: each key of
+//!   `params` overrides the named preset's default, so a hand-written `"params": {}` means the
+//!   preset as it is. The server always writes every parameter. A `reset`'s `step` is the step the
+//!   previous flock had reached; steps count from 0 again after it.
+//! - `set` changes one parameter after `step` steps of the current flock, before the next step,
+//!   exactly as the viewer did: the current parameters with `key = value`, validated, then
+//!   [`Simulation::set_params`] (the flock is kept; boids are added or removed to match `count`).
+//! - Infinite values are written as the strings `"inf"` and `"-inf"`.
+//!
+//! Replaying means: build the flock of the **last** `start`/`reset` event, then step, applying its
+//! `set` events at their steps. Earlier events are history. `time` is when the change was made
+//! (UTC, RFC 3339), for the record; replay ignores it.
+
+use std::collections::VecDeque;
+use std::time::SystemTime;
+
+use boids_core::{Params, ParamsBuilder, ParamsError, Simulation, Source, StateError};
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::{json_to_toml, params_to_json, toml_to_json};
+
+/// Value of the `format` field.
+pub const FORMAT: &str = "boids-events";
+/// Version of the format.
+pub const VERSION: u32 = 1;
+
+/// A whole log, as exported by the viewer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventLog {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`].
+    pub version: u32,
+    /// Step of the current flock when the log was exported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exported_at_step: Option<u64>,
+    /// The command that replays the log to the exported step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
+    /// The events, oldest first.
+    pub events: Vec<Event>,
+}
+
+/// One logged event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Step of the current flock at which the event applied (see the module docs for resets).
+    pub step: u64,
+    /// When it happened (UTC, RFC 3339).
+    pub time: String,
+    /// What happened.
+    #[serde(flatten)]
+    pub change: Change,
+}
+
+/// What an event changes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Change {
+    /// The session's first flock.
+    Start {
+        /// Preset the parameters start from.
+        preset: String,
+        /// Seed of the random streams.
+        seed: u64,
+        /// Parameter values over the preset's defaults.
+        params: serde_json::Map<String, serde_json::Value>,
+    },
+    /// A new flock replacing the current one.
+    Reset {
+        /// Preset the parameters start from.
+        preset: String,
+        /// Seed of the random streams.
+        seed: u64,
+        /// Parameter values over the preset's defaults.
+        params: serde_json::Map<String, serde_json::Value>,
+    },
+    /// One parameter changed live.
+    Set {
+        /// Parameter name.
+        key: String,
+        /// New value.
+        value: serde_json::Value,
+    },
+}
+
+/// Why a log cannot be read or replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum EventsError {
+    /// Not JSON, or not the expected shape.
+    #[error("{origin}: not a boids event log: {message}")]
+    Syntax {
+        /// File name.
+        origin: String,
+        /// The parser's message (with line and column).
+        message: String,
+    },
+    /// A well-formed log that cannot be replayed.
+    #[error("{origin}: {message}")]
+    Invalid {
+        /// File name.
+        origin: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// An event's parameters are refused.
+    #[error("{origin}, event {index} (step {step}): {source}")]
+    Params {
+        /// File name.
+        origin: String,
+        /// 0-based index of the event.
+        index: usize,
+        /// The event's step.
+        step: u64,
+        /// The validation error.
+        source: Box<ParamsError>,
+    },
+    /// The flock cannot be built (too big for memory).
+    #[error("{origin}: {source}")]
+    State {
+        /// File name.
+        origin: String,
+        /// The error.
+        source: StateError,
+    },
+}
+
+/// The current time as RFC 3339 UTC with milliseconds.
+pub fn now() -> String {
+    humantime::format_rfc3339_millis(SystemTime::now()).to_string()
+}
+
+/// `params` with `key = value` applied and validated: the one way a live change is made, in the
+/// viewer and in a replay.
+pub fn apply_set(
+    params: &Params,
+    key: &str,
+    value: toml::Value,
+    source: Source,
+) -> Result<Params, ParamsError> {
+    ParamsBuilder::from_params(params.clone(), source.clone())
+        .apply_value(key, value, source)?
+        .build()
+}
+
+impl Event {
+    /// A `start` or `reset` event for a flock of `params` from `preset` with `seed`.
+    pub fn new_flock(step: u64, first: bool, preset: &str, seed: u64, params: &Params) -> Event {
+        let (preset, params) = (preset.to_owned(), params_to_json(params));
+        Event {
+            step,
+            time: now(),
+            change: if first {
+                Change::Start {
+                    preset,
+                    seed,
+                    params,
+                }
+            } else {
+                Change::Reset {
+                    preset,
+                    seed,
+                    params,
+                }
+            },
+        }
+    }
+
+    /// A `set` event recording the value now in force in `params`.
+    pub fn set(step: u64, key: &str, params: &Params) -> Event {
+        let value = params
+            .get(key)
+            .map(|v| toml_to_json(&v))
+            .unwrap_or_default();
+        Event {
+            step,
+            time: now(),
+            change: Change::Set {
+                key: key.to_owned(),
+                value,
+            },
+        }
+    }
+}
+
+impl EventLog {
+    /// Reads a log; `origin` names it in messages.
+    pub fn parse(text: &str, origin: &str) -> Result<EventLog, EventsError> {
+        let log: EventLog = serde_json::from_str(text).map_err(|e| EventsError::Syntax {
+            origin: origin.to_owned(),
+            message: e.to_string(),
+        })?;
+        let invalid = |message: String| EventsError::Invalid {
+            origin: origin.to_owned(),
+            message,
+        };
+        if log.format != FORMAT || log.version != VERSION {
+            return Err(invalid(format!(
+                "format {:?} version {} is not {FORMAT:?} version {VERSION}",
+                log.format, log.version
+            )));
+        }
+        Ok(log)
+    }
+
+    /// Builds the flock of the last `start`/`reset` event and returns it with the `set` events
+    /// that follow, ready to be applied as the flock steps.
+    pub fn replay(&self, origin: &str) -> Result<(Simulation, Replay), EventsError> {
+        let invalid = |message: String| EventsError::Invalid {
+            origin: origin.to_owned(),
+            message,
+        };
+        let first = self
+            .events
+            .iter()
+            .rposition(|e| !matches!(e.change, Change::Set { .. }))
+            .ok_or_else(|| invalid("no \"start\" or \"reset\" event to begin from".to_owned()))?;
+        let params_error = |index: usize, source: ParamsError| EventsError::Params {
+            origin: origin.to_owned(),
+            index,
+            step: self.events[index].step,
+            source: Box::new(source),
+        };
+        let (Change::Start {
+            preset,
+            seed,
+            params,
+        }
+        | Change::Reset {
+            preset,
+            seed,
+            params,
+        }) = &self.events[first].change
+        else {
+            unreachable!("found by kind")
+        };
+        let source = Source::File {
+            name: format!("{origin}, event {first}"),
+            line: None,
+        };
+        let mut builder = ParamsBuilder::preset(preset).map_err(|e| params_error(first, e))?;
+        for (key, value) in params {
+            let value = json_to_toml(value).map_err(|message| {
+                invalid(format!("event {first}, parameter `{key}`: {message}"))
+            })?;
+            builder = builder
+                .apply_value(key, value, source.clone())
+                .map_err(|e| params_error(first, e))?;
+        }
+        let params = builder.build().map_err(|e| params_error(first, e))?;
+        let sim = Simulation::new(params, *seed).map_err(|source| EventsError::State {
+            origin: origin.to_owned(),
+            source,
+        })?;
+
+        let mut pending = VecDeque::new();
+        let mut last_step = 0;
+        for (index, event) in self.events.iter().enumerate().skip(first + 1) {
+            let Change::Set { key, value } = &event.change else {
+                unreachable!("after the last start/reset")
+            };
+            if event.step < last_step {
+                return Err(invalid(format!(
+                    "event {index} is at step {}, before the previous event's step {last_step}",
+                    event.step
+                )));
+            }
+            last_step = event.step;
+            let value = json_to_toml(value)
+                .map_err(|message| invalid(format!("event {index}, `{key}`: {message}")))?;
+            pending.push_back(Pending {
+                index,
+                step: event.step,
+                key: key.clone(),
+                value,
+            });
+        }
+        Ok((
+            sim,
+            Replay {
+                origin: origin.to_owned(),
+                pending,
+            },
+        ))
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Pending {
+    index: usize,
+    step: u64,
+    key: String,
+    value: toml::Value,
+}
+
+/// The `set` events of a replay not yet applied.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    origin: String,
+    pending: VecDeque<Pending>,
+}
+
+impl Replay {
+    /// Applies every event due at the flock's current step. Call it after each step (and once
+    /// before the first).
+    pub fn apply_due(&mut self, sim: &mut Simulation) -> Result<(), EventsError> {
+        while let Some(event) = self.pending.front().filter(|e| e.step <= sim.step_count()) {
+            if event.step < sim.step_count() {
+                return Err(EventsError::Invalid {
+                    origin: self.origin.clone(),
+                    message: format!(
+                        "event {} at step {} was passed: the replay is at step {}",
+                        event.index,
+                        event.step,
+                        sim.step_count()
+                    ),
+                });
+            }
+            let source = Source::File {
+                name: format!("{}, event {}", self.origin, event.index),
+                line: None,
+            };
+            let params = apply_set(sim.params(), &event.key, event.value.clone(), source).map_err(
+                |source| EventsError::Params {
+                    origin: self.origin.clone(),
+                    index: event.index,
+                    step: event.step,
+                    source: Box::new(source),
+                },
+            )?;
+            sim.set_params(params)
+                .map_err(|source| EventsError::State {
+                    origin: self.origin.clone(),
+                    source,
+                })?;
+            self.pending.pop_front();
+        }
+        Ok(())
+    }
+
+    /// Steps `sim` until it reaches `step`, applying events on the way (and those due at `step`).
+    pub fn run_to(&mut self, sim: &mut Simulation, step: u64) -> Result<(), EventsError> {
+        self.apply_due(sim)?;
+        while sim.step_count() < step {
+            sim.step();
+            self.apply_due(sim)?;
+        }
+        Ok(())
+    }
+
+    /// Events not yet applied (those after the last step replayed).
+    pub fn remaining(&self) -> usize {
+        self.pending.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(events: Vec<Event>) -> EventLog {
+        EventLog {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            exported_at_step: None,
+            replay: None,
+            events,
+        }
+    }
+
+    fn small() -> Params {
+        ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_assignment("count=60", Source::Message)
+            .unwrap()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn replay_applies_changes_at_their_steps() {
+        let params = small();
+        let mut live = Simulation::new(params.clone(), 5).unwrap();
+        let mut events = vec![Event::new_flock(0, true, "cornell", 5, &params)];
+        for (at, key, value) in [
+            (3, "visual_range", toml::Value::Float(55.5)),
+            (3, "count", toml::Value::Integer(80)),
+            (7, "max_speed", toml::Value::Float(f64::INFINITY)),
+        ] {
+            while live.step_count() < at {
+                live.step();
+            }
+            let next = apply_set(live.params(), key, value, Source::Message).unwrap();
+            live.set_params(next).unwrap();
+            events.push(Event::set(at, key, live.params()));
+        }
+        for _ in 0..5 {
+            live.step();
+        }
+        let text = serde_json::to_string_pretty(&log(events)).unwrap();
+        let parsed = EventLog::parse(&text, "log.json").unwrap();
+        let (mut sim, mut replay) = parsed.replay("log.json").unwrap();
+        replay.run_to(&mut sim, live.step_count()).unwrap();
+        assert_eq!(replay.remaining(), 0);
+        assert_eq!(sim.params(), live.params());
+        assert_eq!(sim.state(), live.state());
+    }
+
+    #[test]
+    fn replay_starts_from_the_last_reset() {
+        let params = small();
+        let events = vec![
+            Event::new_flock(0, true, "cornell", 1, &params),
+            Event::set(4, "avoid_factor", &params),
+            Event::new_flock(9, false, "occoids", 2, &Params::preset("occoids").unwrap()),
+        ];
+        let (sim, replay) = log(events).replay("log.json").unwrap();
+        assert_eq!(sim.seed(), 2);
+        assert_eq!(sim.params(), &Params::preset("occoids").unwrap());
+        assert_eq!(replay.remaining(), 0);
+    }
+
+    #[test]
+    fn empty_params_mean_the_preset() {
+        let text = r#"{"format":"boids-events","version":1,"events":[
+            {"step":0,"time":"t","kind":"start","preset":"canvas","seed":3,"params":{}}]}"#;
+        let (sim, _) = EventLog::parse(text, "e.json")
+            .unwrap()
+            .replay("e.json")
+            .unwrap();
+        assert_eq!(sim.params(), &Params::preset("canvas").unwrap());
+    }
+
+    #[test]
+    fn bad_logs_are_refused_with_their_place() {
+        let start =
+            r#"{"step":0,"time":"t","kind":"start","preset":"cornell","seed":3,"params":{}}"#;
+        let cases = [
+            ("{", "not a boids event log"),
+            (
+                r#"{"format":"other","version":1,"events":[]}"#,
+                "is not \"boids-events\"",
+            ),
+            (
+                r#"{"format":"boids-events","version":1,"events":[]}"#,
+                "no \"start\" or \"reset\"",
+            ),
+            (
+                &format!(
+                    r#"{{"format":"boids-events","version":1,"events":[{start},
+                    {{"step":5,"time":"t","kind":"set","key":"visual_range","value":-3}}]}}"#
+                ),
+                "event 1 (step 5)",
+            ),
+            (
+                &format!(
+                    r#"{{"format":"boids-events","version":1,"events":[{start},
+                    {{"step":5,"time":"t","kind":"set","key":"margin","value":1}},
+                    {{"step":4,"time":"t","kind":"set","key":"margin","value":2}}]}}"#
+                ),
+                "before the previous event's step 5",
+            ),
+            (
+                r#"{"format":"boids-events","version":1,"events":[
+                {"step":0,"time":"t","kind":"start","preset":"cornell","seed":3,"params":{"visual_rang":3}}]}"#,
+                "did you mean `visual_range`",
+            ),
+        ];
+        for (text, expected) in cases {
+            let err = EventLog::parse(text, "e.json")
+                .and_then(|log| {
+                    let (mut sim, mut replay) = log.replay("e.json")?;
+                    replay.run_to(&mut sim, 10)
+                })
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("e.json") && err.contains(expected), "{err}");
+        }
+    }
+}

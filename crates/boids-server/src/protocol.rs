@@ -1,0 +1,825 @@
+//! The wire format between the server and the page.
+//!
+//! Two kinds of WebSocket message flow from server to page: **binary** messages carry the flock
+//! (one per published frame) and the debug-overlay data; **text** messages are small JSON objects
+//! (the shared state with every parameter, metrics, replies). The page sends only small JSON
+//! requests ([`Request`]).
+//!
+//! Binary messages are little-endian and start with the same 8 bytes:
+//!
+//! ```text
+//! offset size  field
+//!      0    4  magic "BOID"
+//!      4    1  version (1)
+//!      5    1  kind: 1 = frame, 2 = overlay
+//!      6    2  flags: bit 0 running, bit 1 torus world, bit 2 overlay for the boid under the mouse
+//! ```
+//!
+//! **Frame** (kind 1): a 56-byte header, then 6 bytes per boid, so 100,000 boids take 600 kB.
+//!
+//! ```text
+//!      8    8  u64 step
+//!     16    4  u32 count (boids that follow)
+//!     20    4  u32 revision: changes with every parameter change or reset (see the state message)
+//!     24   16  f32 x, y, width, height: the world rectangle
+//!     40   16  f32 x, y, width, height: the quantisation rectangle (the world, grown to hold
+//!              every boid when boids have left it; equal to the world on a torus)
+//!     56  6*n  per boid: u16 qx, u16 qy, u8 heading, u8 group
+//! ```
+//!
+//! A boid's position is `x = qx / 65535 * width + x0` (likewise y) over the quantisation
+//! rectangle; with a 640-unit world that is a resolution of 0.01 units. `heading` is the direction
+//! of the velocity, `angle = heading / 256 * 2 pi` measured from +x toward +y (y grows downward on
+//! screen). `group` is the scout group: 0 none, 1 biased toward +x, 2 toward -x. Boids come in
+//! storage order (grid-cell order), which changes from frame to frame; a frame is a picture, not a
+//! list of identities.
+//!
+//! **Overlay** (kind 2): a 32-byte header, 40 bytes per boid record, then 8 bytes per link.
+//!
+//! ```text
+//!      8    8  u64 step
+//!     16    4  u32 records
+//!     20    4  u32 links
+//!     24    4  f32 visual range
+//!     28    4  f32 protected range
+//!     32 40*r  per record, f32: x, y, vx, vy, cohesion x, y, separation x, y, alignment x, y
+//!        8*l   per link, f32: x, y of a neighbour of the first record's boid, as that boid sees
+//!              it: the minimum image, which lies outside the world when the neighbour is seen
+//!              across a torus seam (a "ghost")
+//! ```
+//!
+//! The rule vectors are the weighted velocity contributions of [`boids_core::RuleVectors`]. Links
+//! come only with the overlay for the boid under the mouse (flag bit 2).
+
+use boids_core::{RuleVectors, Vec2};
+use serde::Deserialize;
+
+/// First four bytes of every binary message.
+pub const MAGIC: [u8; 4] = *b"BOID";
+/// Version of the binary format.
+pub const VERSION: u8 = 1;
+/// Message kind of a frame.
+pub const KIND_FRAME: u8 = 1;
+/// Message kind of an overlay.
+pub const KIND_OVERLAY: u8 = 2;
+/// Size of a frame header.
+pub const FRAME_HEADER_BYTES: usize = 56;
+/// Size of one boid in a frame.
+pub const FRAME_BOID_BYTES: usize = 6;
+/// Size of an overlay header.
+pub const OVERLAY_HEADER_BYTES: usize = 32;
+/// Size of one overlay record.
+pub const OVERLAY_RECORD_BYTES: usize = 40;
+/// Size of one overlay link.
+pub const OVERLAY_LINK_BYTES: usize = 8;
+
+/// Largest request the server reads; a longer one gets an error reply and changes nothing.
+pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
+
+/// Bits of the flags field.
+pub mod flags {
+    /// The simulation is running (not paused).
+    pub const RUNNING: u16 = 1;
+    /// The world is a torus.
+    pub const TORUS: u16 = 2;
+    /// The overlay is for the boid under the mouse (and carries its neighbour links).
+    pub const HOVER: u16 = 4;
+}
+
+/// An axis-aligned rectangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    /// Left edge.
+    pub x: f32,
+    /// Top edge.
+    pub y: f32,
+    /// Width.
+    pub width: f32,
+    /// Height.
+    pub height: f32,
+}
+
+impl Rect {
+    /// The smallest rectangle holding `self` and every point.
+    pub fn grown_to_hold(self, points: &[Vec2]) -> Rect {
+        let (mut min, mut max) = (
+            Vec2::new(self.x, self.y),
+            Vec2::new(self.x + self.width, self.y + self.height),
+        );
+        for &p in points {
+            min = min.min(p);
+            max = max.max(p);
+        }
+        Rect {
+            x: min.x,
+            y: min.y,
+            width: max.x - min.x,
+            height: max.y - min.y,
+        }
+    }
+}
+
+/// What a frame header says besides the boids.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameHeader {
+    /// Flags ([`flags`]).
+    pub flags: u16,
+    /// Simulation step.
+    pub step: u64,
+    /// Parameter revision.
+    pub revision: u32,
+    /// The world rectangle.
+    pub world: Rect,
+}
+
+fn put_header(out: &mut Vec<u8>, kind: u8, flags: u16, step: u64) {
+    out.extend_from_slice(&MAGIC);
+    out.push(VERSION);
+    out.push(kind);
+    out.extend_from_slice(&flags.to_le_bytes());
+    out.extend_from_slice(&step.to_le_bytes());
+}
+
+fn put_rect(out: &mut Vec<u8>, r: Rect) {
+    for v in [r.x, r.y, r.width, r.height] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// Quantises `v` in `[origin, origin + 65535 / scale]` to 16 bits.
+#[inline(always)]
+fn quantise(v: f32, origin: f32, scale: f32) -> u16 {
+    ((v - origin) * scale).round().clamp(0.0, 65535.0) as u16
+}
+
+/// `65535 / extent`, the quantisation scale of an axis (zero for an empty axis).
+fn quantisation_scale(extent: f32) -> f32 {
+    if extent > 0.0 { 65535.0 / extent } else { 0.0 }
+}
+
+/// The direction of `v` in 256ths of a turn. A polynomial arctangent (error below 1e-5 rad, far
+/// under the 0.025 rad of one unit) keeps encoding a large flock cheap.
+#[inline(always)]
+fn heading(v: Vec2) -> u8 {
+    let (ax, ay) = (v.x.abs(), v.y.abs());
+    let (small, large) = (ax.min(ay), ax.max(ay));
+    if large == 0.0 {
+        return 0;
+    }
+    let a = small / large;
+    let s = a * a;
+    let mut r = (((-0.046_496_474 * s + 0.159_314_22) * s - 0.327_622_76) * s) * a + a;
+    if ay > ax {
+        r = std::f32::consts::FRAC_PI_2 - r;
+    }
+    if v.x < 0.0 {
+        r = std::f32::consts::PI - r;
+    }
+    if v.y < 0.0 {
+        r = -r;
+    }
+    ((r * (256.0 / std::f32::consts::TAU)).round() as i32 & 255) as u8
+}
+
+/// Encodes a frame of the given boids (all slices in the same order).
+pub fn encode_frame(
+    header: &FrameHeader,
+    positions: &[Vec2],
+    velocities: &[Vec2],
+    groups: &[u8],
+) -> Vec<u8> {
+    let n = positions.len();
+    let quant = header.world.grown_to_hold(positions);
+    let mut out = Vec::with_capacity(FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n);
+    put_header(&mut out, KIND_FRAME, header.flags, header.step);
+    out.extend_from_slice(&(n as u32).to_le_bytes());
+    out.extend_from_slice(&header.revision.to_le_bytes());
+    put_rect(&mut out, header.world);
+    put_rect(&mut out, quant);
+    out.resize(FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n, 0);
+    let (sx, sy) = (
+        quantisation_scale(quant.width),
+        quantisation_scale(quant.height),
+    );
+    let boids = out[FRAME_HEADER_BYTES..].chunks_exact_mut(FRAME_BOID_BYTES);
+    for (((b, p), &v), &g) in boids.zip(positions).zip(velocities).zip(groups) {
+        let (qx, qy) = (quantise(p.x, quant.x, sx), quantise(p.y, quant.y, sy));
+        b.copy_from_slice(&[
+            qx as u8,
+            (qx >> 8) as u8,
+            qy as u8,
+            (qy >> 8) as u8,
+            heading(v),
+            g,
+        ]);
+    }
+    out
+}
+
+/// A frame read back (for tests and tools; the page has its own decoder).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecodedFrame {
+    /// Header fields.
+    pub header: FrameHeader,
+    /// The quantisation rectangle.
+    pub quant: Rect,
+    /// Positions, dequantised.
+    pub positions: Vec<Vec2>,
+    /// Headings in radians, in `[0, 2 pi)`.
+    pub headings: Vec<f32>,
+    /// Scout groups.
+    pub groups: Vec<u8>,
+}
+
+/// Why a binary message could not be decoded.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("bad binary message: {0}")]
+pub struct DecodeError(String);
+
+fn read<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
+    bytes[at..at + N].try_into().expect("length checked")
+}
+
+fn read_f32(bytes: &[u8], at: usize) -> f32 {
+    f32::from_le_bytes(read(bytes, at))
+}
+
+fn read_rect(bytes: &[u8], at: usize) -> Rect {
+    Rect {
+        x: read_f32(bytes, at),
+        y: read_f32(bytes, at + 4),
+        width: read_f32(bytes, at + 8),
+        height: read_f32(bytes, at + 12),
+    }
+}
+
+fn check_header(bytes: &[u8], kind: u8, header_len: usize) -> Result<(u16, u64), DecodeError> {
+    if bytes.len() < header_len {
+        return Err(DecodeError(format!(
+            "{} bytes, shorter than the {header_len}-byte header",
+            bytes.len()
+        )));
+    }
+    if bytes[0..4] != MAGIC || bytes[4] != VERSION || bytes[5] != kind {
+        return Err(DecodeError(format!(
+            "header {:?} is not version {VERSION} kind {kind}",
+            &bytes[0..6]
+        )));
+    }
+    Ok((
+        u16::from_le_bytes(read(bytes, 6)),
+        u64::from_le_bytes(read(bytes, 8)),
+    ))
+}
+
+/// Decodes a frame message.
+pub fn decode_frame(bytes: &[u8]) -> Result<DecodedFrame, DecodeError> {
+    let (flags, step) = check_header(bytes, KIND_FRAME, FRAME_HEADER_BYTES)?;
+    let n = u32::from_le_bytes(read(bytes, 16)) as usize;
+    if bytes.len() != FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n {
+        return Err(DecodeError(format!("{} bytes for {n} boids", bytes.len())));
+    }
+    let header = FrameHeader {
+        flags,
+        step,
+        revision: u32::from_le_bytes(read(bytes, 20)),
+        world: read_rect(bytes, 24),
+    };
+    let quant = read_rect(bytes, 40);
+    let mut frame = DecodedFrame {
+        header,
+        quant,
+        positions: Vec::with_capacity(n),
+        headings: Vec::with_capacity(n),
+        groups: Vec::with_capacity(n),
+    };
+    for boid in bytes[FRAME_HEADER_BYTES..].chunks_exact(FRAME_BOID_BYTES) {
+        let qx = f32::from(u16::from_le_bytes([boid[0], boid[1]]));
+        let qy = f32::from(u16::from_le_bytes([boid[2], boid[3]]));
+        frame.positions.push(Vec2::new(
+            quant.x + qx / 65535.0 * quant.width,
+            quant.y + qy / 65535.0 * quant.height,
+        ));
+        frame
+            .headings
+            .push(f32::from(boid[4]) / 256.0 * std::f32::consts::TAU);
+        frame.groups.push(boid[5]);
+    }
+    Ok(frame)
+}
+
+/// One boid's debug data.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OverlayRecord {
+    /// Position.
+    pub position: Vec2,
+    /// Velocity.
+    pub velocity: Vec2,
+    /// Weighted rule vectors.
+    pub rules: RuleVectors,
+}
+
+/// Debug data for a set of boids, and the neighbours of the first one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overlay {
+    /// Flags ([`flags`]).
+    pub flags: u16,
+    /// Simulation step.
+    pub step: u64,
+    /// Visual range.
+    pub visual_range: f32,
+    /// Protected range.
+    pub protected_range: f32,
+    /// One record per boid shown.
+    pub records: Vec<OverlayRecord>,
+    /// Neighbour positions of the first record's boid, as it sees them (minimum images).
+    pub links: Vec<Vec2>,
+}
+
+impl Overlay {
+    /// Encodes the overlay message.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(
+            OVERLAY_HEADER_BYTES
+                + OVERLAY_RECORD_BYTES * self.records.len()
+                + OVERLAY_LINK_BYTES * self.links.len(),
+        );
+        put_header(&mut out, KIND_OVERLAY, self.flags, self.step);
+        out.extend_from_slice(&(self.records.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.links.len() as u32).to_le_bytes());
+        out.extend_from_slice(&self.visual_range.to_le_bytes());
+        out.extend_from_slice(&self.protected_range.to_le_bytes());
+        for r in &self.records {
+            for v in [
+                r.position,
+                r.velocity,
+                r.rules.cohesion,
+                r.rules.separation,
+                r.rules.alignment,
+            ] {
+                out.extend_from_slice(&v.x.to_le_bytes());
+                out.extend_from_slice(&v.y.to_le_bytes());
+            }
+        }
+        for l in &self.links {
+            out.extend_from_slice(&l.x.to_le_bytes());
+            out.extend_from_slice(&l.y.to_le_bytes());
+        }
+        out
+    }
+
+    /// Decodes an overlay message.
+    pub fn decode(bytes: &[u8]) -> Result<Overlay, DecodeError> {
+        let (flags, step) = check_header(bytes, KIND_OVERLAY, OVERLAY_HEADER_BYTES)?;
+        let records = u32::from_le_bytes(read(bytes, 16)) as usize;
+        let links = u32::from_le_bytes(read(bytes, 20)) as usize;
+        let links_at = OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES * records;
+        if bytes.len() != links_at + OVERLAY_LINK_BYTES * links {
+            return Err(DecodeError(format!(
+                "{} bytes for {records} records and {links} links",
+                bytes.len()
+            )));
+        }
+        let vec_at = |at: usize| Vec2::new(read_f32(bytes, at), read_f32(bytes, at + 4));
+        Ok(Overlay {
+            flags,
+            step,
+            visual_range: read_f32(bytes, 24),
+            protected_range: read_f32(bytes, 28),
+            records: (0..records)
+                .map(|k| {
+                    let at = OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES * k;
+                    OverlayRecord {
+                        position: vec_at(at),
+                        velocity: vec_at(at + 8),
+                        rules: RuleVectors {
+                            cohesion: vec_at(at + 16),
+                            separation: vec_at(at + 24),
+                            alignment: vec_at(at + 32),
+                        },
+                    }
+                })
+                .collect(),
+            links: (0..links)
+                .map(|k| vec_at(links_at + OVERLAY_LINK_BYTES * k))
+                .collect(),
+        })
+    }
+}
+
+/// Which boids a client wants debug overlays for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OverlayMode {
+    /// None.
+    #[default]
+    Off,
+    /// Every boid (up to a cap; above it an evenly spread, stable subset by id).
+    All,
+    /// The boid nearest the mouse, within a pick radius.
+    Hover,
+}
+
+/// A request from the page: one JSON object with a `type` field, and optionally an `id` (a whole
+/// number) that the server echoes in its `ok` or `error` reply. Requests without an `id` get a
+/// reply only when they fail.
+///
+/// ```json
+/// {"type": "set", "key": "visual_range", "value": 50, "id": 7}
+/// {"type": "reset", "preset": "canvas", "seed": 3}
+/// {"type": "start"}  {"type": "stop"}  {"type": "step", "count": 1}
+/// {"type": "speed", "steps_per_second": 120}
+/// {"type": "overlay", "mode": "hover", "x": 320.5, "y": 200, "radius": 12}
+/// ```
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// Change one parameter live, keeping the flock. `value` is a number, boolean, string (for
+    /// choices, and `"inf"` for an unlimited maximum) or `[low, high]`.
+    Set {
+        /// Parameter name.
+        key: String,
+        /// New value.
+        value: serde_json::Value,
+    },
+    /// Start a new flock: from `preset`'s defaults if given (its count lowered to the server's
+    /// cap if above it), else from the current parameters; with `seed` if given, else the
+    /// current seed.
+    Reset {
+        /// Preset name.
+        preset: Option<String>,
+        /// Seed of the random streams.
+        seed: Option<u64>,
+    },
+    /// Run.
+    Start {},
+    /// Pause.
+    Stop {},
+    /// Advance `count` steps (default 1, at most [`MAX_STEP_REQUEST`]) and pause.
+    Step {
+        /// Steps to take.
+        count: Option<u32>,
+    },
+    /// Set the simulation speed in steps per second.
+    Speed {
+        /// Target steps per second, in [[`MIN_SPEED`], [`MAX_SPEED`]].
+        steps_per_second: f64,
+    },
+    /// Choose debug overlays. With `hover`, `x` and `y` are the mouse in world units and
+    /// `radius` the pick distance.
+    Overlay {
+        /// Which boids.
+        mode: OverlayMode,
+        /// Mouse x (world units).
+        x: Option<f64>,
+        /// Mouse y (world units).
+        y: Option<f64>,
+        /// Pick radius (world units).
+        radius: Option<f64>,
+    },
+}
+
+/// Most steps one `step` request may ask for.
+pub const MAX_STEP_REQUEST: u32 = 1000;
+/// Slowest simulation speed, steps per second.
+pub const MIN_SPEED: f64 = 0.5;
+/// Fastest simulation speed, steps per second (above what most flocks can reach).
+pub const MAX_SPEED: f64 = 1000.0;
+
+/// A request with its optional correlation id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Envelope {
+    /// Echoed in the reply.
+    pub id: Option<u64>,
+    /// The request, or why it was refused.
+    pub request: Result<Request, String>,
+}
+
+/// Reads one text message from the page. Never fails: a bad message becomes an `Err` request
+/// whose reply names the problem.
+pub fn parse_request(text: &str) -> Envelope {
+    if text.len() > MAX_REQUEST_BYTES {
+        return Envelope {
+            id: None,
+            request: Err(format!(
+                "message of {} bytes refused: at most {MAX_REQUEST_BYTES} bytes",
+                text.len()
+            )),
+        };
+    }
+    let mut value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(e) => {
+            return Envelope {
+                id: None,
+                request: Err(format!("malformed JSON message: {e}")),
+            };
+        }
+    };
+    let Some(object) = value.as_object_mut() else {
+        return Envelope {
+            id: None,
+            request: Err("a message must be a JSON object with a \"type\"".to_owned()),
+        };
+    };
+    let id = object.remove("id");
+    let (id, id_error) = match id {
+        None => (None, None),
+        Some(v) => match v.as_u64() {
+            Some(id) => (Some(id), None),
+            None => (
+                None,
+                Some(format!("\"id\" must be a whole number, not {v}")),
+            ),
+        },
+    };
+    let request = match id_error {
+        Some(e) => Err(e),
+        None => serde_json::from_value::<Request>(value)
+            .map_err(|e| format!("invalid request: {e}"))
+            .and_then(check_request),
+    };
+    Envelope { id, request }
+}
+
+/// Range checks that need no simulation state.
+fn check_request(request: Request) -> Result<Request, String> {
+    match &request {
+        Request::Step { count: Some(n) } if !(1..=MAX_STEP_REQUEST).contains(n) => Err(format!(
+            "step count = {n} is out of range: allowed [1, {MAX_STEP_REQUEST}]"
+        )),
+        Request::Speed { steps_per_second }
+            if !(MIN_SPEED..=MAX_SPEED).contains(steps_per_second) =>
+        {
+            Err(format!(
+                "steps_per_second = {steps_per_second} is out of range: allowed [{MIN_SPEED}, {MAX_SPEED}]"
+            ))
+        }
+        Request::Overlay { x, y, radius, .. } => {
+            for (name, v) in [("x", x), ("y", y), ("radius", radius)] {
+                if let Some(v) = v.filter(|v| !v.is_finite() || (name == "radius" && *v < 0.0)) {
+                    return Err(format!(
+                        "overlay {name} = {v} is out of range: allowed a finite number{}",
+                        if name == "radius" { " >= 0" } else { "" }
+                    ));
+                }
+            }
+            Ok(request)
+        }
+        _ => Ok(request),
+    }
+}
+
+/// Converts a JSON value from the page or an event log to the TOML value the parameter
+/// builder reads. The strings `"inf"`, `"+inf"`, `"-inf"` and `"nan"` are numbers, as in TOML
+/// (and as the server writes infinite values, which JSON cannot hold).
+pub fn json_to_toml(value: &serde_json::Value) -> Result<toml::Value, String> {
+    use serde_json::Value as J;
+    Ok(match value {
+        J::Bool(b) => toml::Value::Boolean(*b),
+        J::Number(n) => match n.as_i64() {
+            Some(i) => toml::Value::Integer(i),
+            None => toml::Value::Float(
+                n.as_f64()
+                    .ok_or_else(|| format!("number {n} is too large"))?,
+            ),
+        },
+        J::String(s) => match s.as_str() {
+            "inf" | "+inf" => toml::Value::Float(f64::INFINITY),
+            "-inf" => toml::Value::Float(f64::NEG_INFINITY),
+            "nan" => toml::Value::Float(f64::NAN),
+            _ => toml::Value::String(s.clone()),
+        },
+        J::Array(items) => {
+            toml::Value::Array(items.iter().map(json_to_toml).collect::<Result<_, _>>()?)
+        }
+        J::Null | J::Object(_) => {
+            return Err(format!(
+                "value {value} is not a number, boolean, string or [low, high] array"
+            ));
+        }
+    })
+}
+
+/// Converts a parameter value to JSON; infinite and NaN numbers become the strings `"inf"`,
+/// `"-inf"` and `"nan"`.
+pub fn toml_to_json(value: &toml::Value) -> serde_json::Value {
+    use serde_json::Value as J;
+    match value {
+        toml::Value::Float(f) if f.is_nan() => J::from("nan"),
+        toml::Value::Float(f) if f.is_infinite() => J::from(if *f > 0.0 { "inf" } else { "-inf" }),
+        toml::Value::Float(f) => J::from(*f),
+        toml::Value::Integer(i) => J::from(*i),
+        toml::Value::Boolean(b) => J::from(*b),
+        toml::Value::String(s) => J::from(s.as_str()),
+        toml::Value::Array(items) => J::Array(items.iter().map(toml_to_json).collect()),
+        toml::Value::Table(t) => J::Object(
+            t.iter()
+                .map(|(k, v)| (k.clone(), toml_to_json(v)))
+                .collect(),
+        ),
+        toml::Value::Datetime(d) => J::from(d.to_string()),
+    }
+}
+
+/// Every parameter of `params` as a JSON object (see [`toml_to_json`]).
+pub fn params_to_json(params: &boids_core::Params) -> serde_json::Map<String, serde_json::Value> {
+    params
+        .to_table()
+        .iter()
+        .map(|(k, v)| (k.clone(), toml_to_json(v)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_round_trips_within_quantisation() {
+        let header = FrameHeader {
+            flags: flags::RUNNING | flags::TORUS,
+            step: 12345678901,
+            revision: 7,
+            world: Rect {
+                x: -8.0,
+                y: -8.0,
+                width: 16.0,
+                height: 16.0,
+            },
+        };
+        let positions = vec![
+            Vec2::new(-8.0, -8.0),
+            Vec2::new(7.999, 0.5),
+            Vec2::new(1.25, 3.0),
+        ];
+        let velocities = vec![
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 1.0),
+            Vec2::new(-1.0, -1.0),
+        ];
+        let groups = vec![0, 1, 2];
+        let bytes = encode_frame(&header, &positions, &velocities, &groups);
+        assert_eq!(bytes.len(), FRAME_HEADER_BYTES + 3 * FRAME_BOID_BYTES);
+        let frame = decode_frame(&bytes).unwrap();
+        assert_eq!(frame.header, header);
+        assert_eq!(frame.quant, header.world);
+        assert_eq!(frame.groups, groups);
+        for (a, b) in frame.positions.iter().zip(&positions) {
+            assert!(
+                (*a - *b).abs().max_element() <= 16.0 / 65535.0,
+                "{a} vs {b}"
+            );
+        }
+        let expected = [0.0, 0.25, 0.625].map(|t: f32| t * std::f32::consts::TAU);
+        for (a, b) in frame.headings.iter().zip(expected) {
+            assert!((a - b).abs() < 1e-6, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn headings_match_the_exact_angle() {
+        for k in 0..3600 {
+            let angle = k as f32 * std::f32::consts::TAU / 3600.0;
+            let v = Vec2::new(angle.cos(), angle.sin()) * (1.0 + k as f32);
+            let exact = ((angle / std::f32::consts::TAU * 256.0).round() as i32 & 255) as u8;
+            let got = heading(v);
+            assert!(
+                got.wrapping_sub(exact) <= 1 || exact.wrapping_sub(got) <= 1,
+                "{k}: {got} vs {exact}"
+            );
+        }
+        assert_eq!(heading(Vec2::ZERO), 0);
+        assert_eq!(heading(Vec2::new(0.0, 2.0)), 64);
+        assert_eq!(heading(Vec2::new(-1.0, 0.0)), 128);
+        assert_eq!(heading(Vec2::new(0.0, -3.0)), 192);
+    }
+
+    #[test]
+    fn boids_outside_the_world_grow_the_quantisation_rectangle() {
+        let world = Rect {
+            x: 0.0,
+            y: 0.0,
+            width: 640.0,
+            height: 480.0,
+        };
+        let header = FrameHeader {
+            flags: 0,
+            step: 0,
+            revision: 0,
+            world,
+        };
+        let positions = vec![Vec2::new(-100.0, 0.0), Vec2::new(700.0, 500.0)];
+        let bytes = encode_frame(&header, &positions, &[Vec2::X; 2], &[0; 2]);
+        let frame = decode_frame(&bytes).unwrap();
+        assert_eq!(frame.header.world, world);
+        assert_eq!(
+            frame.quant,
+            Rect {
+                x: -100.0,
+                y: 0.0,
+                width: 800.0,
+                height: 500.0
+            }
+        );
+        assert_eq!(frame.positions, positions);
+    }
+
+    #[test]
+    fn truncated_or_foreign_messages_are_refused() {
+        let header = FrameHeader {
+            flags: 0,
+            step: 0,
+            revision: 0,
+            world: Rect {
+                x: 0.0,
+                y: 0.0,
+                width: 1.0,
+                height: 1.0,
+            },
+        };
+        let bytes = encode_frame(&header, &[Vec2::ZERO], &[Vec2::X], &[0]);
+        assert!(decode_frame(&bytes[..bytes.len() - 1]).is_err());
+        assert!(decode_frame(&bytes[..10]).is_err());
+        assert!(Overlay::decode(&bytes).is_err());
+    }
+
+    #[test]
+    fn overlay_round_trips_exactly() {
+        let overlay = Overlay {
+            flags: flags::HOVER,
+            step: 9,
+            visual_range: 40.0,
+            protected_range: 8.0,
+            records: vec![OverlayRecord {
+                position: Vec2::new(1.0, 2.0),
+                velocity: Vec2::new(3.0, 4.0),
+                rules: RuleVectors {
+                    cohesion: Vec2::new(5.0, 6.0),
+                    separation: Vec2::new(7.0, 8.0),
+                    alignment: Vec2::new(9.0, 10.0),
+                },
+            }],
+            links: vec![Vec2::new(-1.5, 2.5), Vec2::new(641.0, 3.0)],
+        };
+        let bytes = overlay.encode();
+        assert_eq!(
+            bytes.len(),
+            OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES + 2 * OVERLAY_LINK_BYTES
+        );
+        assert_eq!(Overlay::decode(&bytes).unwrap(), overlay);
+    }
+
+    #[test]
+    fn requests_parse_and_bad_ones_say_why() {
+        let ok = parse_request(r#"{"type":"set","key":"visual_range","value":50,"id":3}"#);
+        assert_eq!(ok.id, Some(3));
+        assert_eq!(
+            ok.request,
+            Ok(Request::Set {
+                key: "visual_range".into(),
+                value: serde_json::json!(50)
+            })
+        );
+        let cases = [
+            ("{not json", "malformed JSON"),
+            ("[1, 2]", "JSON object"),
+            (r#"{"type":"explode"}"#, "unknown variant `explode`"),
+            (r#"{"type":"start","extra":1}"#, "unknown field `extra`"),
+            (r#"{"type":"step","count":0}"#, "allowed [1, 1000]"),
+            (
+                r#"{"type":"speed","steps_per_second":1e9}"#,
+                "allowed [0.5, 1000]",
+            ),
+            (r#"{"type":"overlay","mode":"hover","radius":-1}"#, ">= 0"),
+            (r#"{"type":"start","id":-4}"#, "whole number"),
+        ];
+        for (text, expected) in cases {
+            let err = parse_request(text).request.unwrap_err();
+            assert!(err.contains(expected), "{text}: {err}");
+        }
+        let big = format!(
+            r#"{{"type":"start","pad":"{}"}}"#,
+            "x".repeat(MAX_REQUEST_BYTES)
+        );
+        assert!(
+            parse_request(&big)
+                .request
+                .unwrap_err()
+                .contains("at most 65536 bytes")
+        );
+    }
+
+    #[test]
+    fn infinite_values_survive_json() {
+        let inf = toml::Value::Float(f64::INFINITY);
+        let json = toml_to_json(&inf);
+        assert_eq!(json, serde_json::json!("inf"));
+        assert_eq!(json_to_toml(&json).unwrap(), inf);
+        let x = 0.1f64 + 0.2;
+        let text = serde_json::to_string(&toml_to_json(&toml::Value::Float(x))).unwrap();
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json_to_toml(&back).unwrap(), toml::Value::Float(x));
+        assert!(json_to_toml(&serde_json::json!({"a": 1})).is_err());
+    }
+}

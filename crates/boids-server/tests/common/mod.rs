@@ -1,0 +1,235 @@
+//! Shared helpers of the server's integration tests: a server on an ephemeral loopback port, a
+//! WebSocket client, and plain HTTP GETs.
+
+#![allow(dead_code)] // each test binary uses its own subset
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use boids_core::{Params, ParamsBuilder, Source};
+use boids_server::protocol::{DecodedFrame, Overlay, decode_frame};
+use boids_server::{EngineConfig, Server};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Long enough for a debug build on a loaded machine; only reached when something is broken.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// `preset` with `assignments` applied.
+pub fn params(preset: &str, assignments: &[&str]) -> Params {
+    let mut builder = ParamsBuilder::preset(preset).unwrap();
+    for a in assignments {
+        builder = builder.apply_assignment(a, Source::Message).unwrap();
+    }
+    builder.build().unwrap()
+}
+
+/// Starts a server on 127.0.0.1 with an ephemeral port; it runs until the test's runtime ends.
+pub async fn start(params: Params, max_count: usize, running: bool) -> SocketAddr {
+    let config = EngineConfig {
+        params,
+        preset: "cornell".into(),
+        seed: 3,
+        max_count,
+        steps_per_second: 1000.0,
+        running,
+    };
+    let server = Server::bind(config, "127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let addr = server.local_addr();
+    tokio::spawn(server.run());
+    addr
+}
+
+/// A WebSocket client that keeps the messages it read but did not want yet (a reply and a
+/// broadcast may arrive in either order): every text and overlay message, and the latest frame.
+pub struct Client {
+    ws: Ws,
+    backlog: VecDeque<Message>,
+    latest_frame: Option<Message>,
+}
+
+pub async fn connect(addr: SocketAddr) -> Client {
+    Client {
+        ws: tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+            .await
+            .unwrap()
+            .0,
+        backlog: VecDeque::new(),
+        latest_frame: None,
+    }
+}
+
+/// A client with a tiny receive buffer, for the test to never read from.
+pub async fn connect_without_reading(
+    addr: SocketAddr,
+) -> tokio_tungstenite::WebSocketStream<tokio::net::TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    tokio_tungstenite::client_async(format!("ws://{addr}/ws"), stream)
+        .await
+        .unwrap()
+        .0
+}
+
+fn is_frame(m: &Message) -> bool {
+    matches!(m, Message::Binary(b) if b.get(5) == Some(&1))
+}
+
+impl Client {
+    /// The first message, kept or new, that `f` accepts.
+    pub async fn next_matching<T>(&mut self, mut f: impl FnMut(&Message) -> Option<T>) -> T {
+        if let Some((k, t)) = self
+            .backlog
+            .iter()
+            .enumerate()
+            .find_map(|(k, m)| f(m).map(|t| (k, t)))
+        {
+            self.backlog.remove(k);
+            return t;
+        }
+        if let Some(t) = self.latest_frame.as_ref().and_then(&mut f) {
+            self.latest_frame = None;
+            return t;
+        }
+        tokio::time::timeout(PATIENCE, async {
+            loop {
+                let message = self
+                    .ws
+                    .next()
+                    .await
+                    .expect("the server closed the connection")
+                    .expect("a WebSocket error");
+                if let Some(t) = f(&message) {
+                    return t;
+                }
+                if is_frame(&message) {
+                    self.latest_frame = Some(message);
+                } else {
+                    if self.backlog.len() == 1000 {
+                        self.backlog.pop_front();
+                    }
+                    self.backlog.push_back(message);
+                }
+            }
+        })
+        .await
+        .expect("no matching message in time")
+    }
+
+    pub async fn next_frame(&mut self) -> DecodedFrame {
+        self.next_matching(|m| match m {
+            Message::Binary(b) if is_frame(m) => Some(decode_frame(b).unwrap()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next frame at or after `step`.
+    pub async fn frame_at_least(&mut self, step: u64) -> DecodedFrame {
+        loop {
+            let frame = self.next_frame().await;
+            if frame.header.step >= step {
+                return frame;
+            }
+        }
+    }
+
+    pub async fn next_overlay(&mut self) -> Overlay {
+        self.next_matching(|m| match m {
+            Message::Binary(b) if b.get(5) == Some(&2) => Some(Overlay::decode(b).unwrap()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next JSON message whose `type` is `kind` and that satisfies `pred`.
+    pub async fn next_json(&mut self, kind: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        self.next_matching(|m| match m {
+            Message::Text(t) => {
+                let v: Value = serde_json::from_str(t).unwrap();
+                (v["type"] == kind && pred(&v)).then_some(v)
+            }
+            _ => None,
+        })
+        .await
+    }
+
+    /// The reply (`ok` or `error`) to the request with `id`.
+    pub async fn reply(&mut self, id: u64) -> Value {
+        self.next_matching(|m| match m {
+            Message::Text(t) => {
+                let v: Value = serde_json::from_str(t).unwrap();
+                (matches!(v["type"].as_str(), Some("ok" | "error")) && v["id"] == id).then_some(v)
+            }
+            _ => None,
+        })
+        .await
+    }
+
+    pub async fn send_message(&mut self, message: Message) {
+        self.ws.send(message).await.unwrap();
+    }
+
+    pub async fn send(&mut self, value: Value) {
+        self.send_message(Message::Text(value.to_string().into()))
+            .await;
+    }
+
+    /// Sends a request with `id` and returns its reply.
+    pub async fn call(&mut self, id: u64, mut value: Value) -> Value {
+        value["id"] = id.into();
+        self.send(value).await;
+        self.reply(id).await
+    }
+}
+
+/// GET `path` over HTTP/1.0; returns the body.
+pub async fn get(addr: SocketAddr, path: &str) -> String {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(format!("GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    assert!(
+        head.starts_with("HTTP/1.0 200") || head.starts_with("HTTP/1.1 200"),
+        "{head}"
+    );
+    body.to_owned()
+}
+
+pub async fn get_json(addr: SocketAddr, path: &str) -> Value {
+    serde_json::from_str(&get(addr, path).await).unwrap()
+}
+
+/// The current value of a parameter, from `/api/params`.
+pub async fn param(addr: SocketAddr, name: &str) -> Value {
+    let d = get_json(addr, "/api/params").await;
+    d["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap()["value"]
+        .clone()
+}
+
+/// `[[x, y], ...]` from `/api/state`, as the `f32` vectors the server holds.
+pub fn points(v: &Value) -> Vec<boids_core::Vec2> {
+    serde_json::from_value::<Vec<[f32; 2]>>(v.clone())
+        .unwrap()
+        .into_iter()
+        .map(boids_core::Vec2::from)
+        .collect()
+}

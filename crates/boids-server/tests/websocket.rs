@@ -1,0 +1,341 @@
+//! The server over a real WebSocket on a loopback port: frames, live changes, refusals,
+//! several clients, slow clients, overlays, and replay of the event log.
+
+mod common;
+
+use boids_core::Vec2;
+use boids_server::events::{Change, EventLog};
+use boids_server::protocol::{MAX_REQUEST_BYTES, flags};
+use common::*;
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn frames_arrive_and_decode_to_the_flock() {
+    let addr = start(params("cornell", &["count=250"]), 1000, true).await;
+    let mut ws = connect(addr).await;
+    let first = ws.next_frame().await;
+    assert_eq!(first.positions.len(), 250);
+    assert_eq!(first.header.world.width, 640.0);
+    assert_eq!(first.header.world.height, 480.0);
+    assert_ne!(first.header.flags & flags::RUNNING, 0);
+    assert_eq!(first.header.flags & flags::TORUS, 0);
+    // 10% of the flock scouts each way (the cornell preset).
+    let in_group = |g| first.groups.iter().filter(|&&x| x == g).count();
+    assert_eq!((in_group(1), in_group(2)), (25, 25));
+    let q = first.quant;
+    assert!(
+        first
+            .positions
+            .iter()
+            .all(|p| { p.x >= q.x && p.x <= q.x + q.width && p.y >= q.y && p.y <= q.y + q.height })
+    );
+    let later = ws.frame_at_least(first.header.step + 3).await;
+    assert_eq!(later.positions.len(), 250);
+    assert_ne!(later.positions, first.positions, "the flock moves");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_parameter_change_applies_live_and_is_broadcast() {
+    let addr = start(params("cornell", &["count=200"]), 1000, false).await;
+    let mut ws = connect(addr).await;
+    // Start paused; take the flock's state, then limit the speed and step once.
+    let before = get_json(addr, "/api/state").await;
+    let r = ws
+        .call(1, json!({"type": "set", "key": "min_speed", "value": 0}))
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let r = ws
+        .call(2, json!({"type": "set", "key": "max_speed", "value": 0.5}))
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let state = ws
+        .next_json("state", |s| s["params"]["max_speed"] == 0.5)
+        .await;
+    assert_eq!(state["params"]["min_speed"], 0.0);
+    assert_eq!(param(addr, "max_speed").await, 0.5);
+    // The flock was kept: a live change is not a reset.
+    let kept = get_json(addr, "/api/state").await;
+    assert_eq!(kept["positions"], before["positions"]);
+    assert_eq!(kept["step"], before["step"]);
+
+    let r = ws.call(3, json!({"type": "step"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let after = get_json(addr, "/api/state").await;
+    assert_eq!(
+        after["step"].as_u64(),
+        before["step"].as_u64().map(|s| s + 1)
+    );
+    let (p0, p1) = (points(&before["positions"]), points(&after["positions"]));
+    let speeds = points(&after["velocities"]);
+    // Every boid now moves at most 0.5 per step, where the preset's minimum speed is 3.
+    assert!(speeds.iter().all(|v| v.length() <= 0.5 + 1e-6));
+    assert!(
+        p0.iter()
+            .zip(&p1)
+            .all(|(a, b)| (*a - *b).length() <= 0.5 + 1e-4)
+    );
+
+    // A count change shows in the next frame.
+    let r = ws
+        .call(4, json!({"type": "set", "key": "count", "value": 321}))
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let frame = ws
+        .next_matching(|m| match m {
+            Message::Binary(b) if b.get(5) == Some(&1) => {
+                let f = boids_server::protocol::decode_frame(b).unwrap();
+                (f.positions.len() == 321).then_some(f)
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(frame.positions.len(), 321);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_messages_are_refused_and_the_server_keeps_streaming() {
+    let addr = start(params("cornell", &["count=100"]), 450, true).await;
+    let mut ws = connect(addr).await;
+    let initial = get_json(addr, "/api/params").await["params"].clone();
+    let oversized = json!({"type": "set", "key": "margin", "value": 50, "id": 9,
+        "pad": "x".repeat(MAX_REQUEST_BYTES)});
+    let cases: Vec<(String, &str)> = vec![
+        ("{\"type\": \"set\", ".to_owned(), "malformed JSON"),
+        (oversized.to_string(), "at most 65536 bytes"),
+        (
+            r#"{"type":"teleport"}"#.to_owned(),
+            "unknown variant `teleport`",
+        ),
+        (
+            r#"{"type":"set","key":"visual_rang","value":3}"#.to_owned(),
+            "did you mean `visual_range`",
+        ),
+        (
+            r#"{"type":"set","key":"visual_range","value":-1}"#.to_owned(),
+            "allowed",
+        ),
+        (
+            r#"{"type":"set","key":"visual_range","value":"far"}"#.to_owned(),
+            "a number",
+        ),
+        (
+            r#"{"type":"set","key":"protected_range","value":100}"#.to_owned(),
+            "must not exceed visual_range",
+        ),
+        (
+            r#"{"type":"set","key":"count","value":451}"#.to_owned(),
+            "allowed [1, 450]",
+        ),
+        (
+            r#"{"type":"set","key":"count","value":1e12}"#.to_owned(),
+            "count",
+        ),
+        (
+            r#"{"type":"reset","preset":"nowhere"}"#.to_owned(),
+            "unknown preset",
+        ),
+        (
+            r#"{"type":"speed","steps_per_second":0}"#.to_owned(),
+            "allowed [0.5, 1000]",
+        ),
+        (
+            r#"{"type":"set","key":"margin","value":{"a":1}}"#.to_owned(),
+            "not a number, boolean",
+        ),
+    ];
+    for (text, expected) in &cases {
+        ws.send_message(Message::Text(text.clone().into())).await;
+        let error = ws.next_json("error", |_| true).await;
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains(expected), "{text:.80}: {message}");
+    }
+    ws.send_message(Message::Binary(vec![1, 2, 3].into())).await;
+    let error = ws.next_json("error", |_| true).await;
+    assert!(
+        error["message"].as_str().unwrap().contains("binary"),
+        "{error}"
+    );
+    // An error carries the request's id when it has one.
+    let r = ws
+        .call(77, json!({"type": "set", "key": "bias", "value": 2}))
+        .await;
+    assert_eq!(
+        (r["type"].as_str(), r["id"].as_u64()),
+        (Some("error"), Some(77))
+    );
+
+    // Nothing changed, nothing was logged, and frames keep coming.
+    assert_eq!(get_json(addr, "/api/params").await["params"], initial);
+    let log = get_json(addr, "/api/events").await;
+    assert_eq!(log["events"].as_array().unwrap().len(), 1, "{log}");
+    let f1 = ws.next_frame().await;
+    let f2 = ws.frame_at_least(f1.header.step + 2).await;
+    assert_eq!(f2.positions.len(), 100);
+    let r = ws
+        .call(78, json!({"type": "set", "key": "margin", "value": 90}))
+        .await;
+    assert_eq!(r["type"], "ok", "the connection still works: {r}");
+    // A preset whose default count (500) is above the cap starts at the cap.
+    let r = ws
+        .call(79, json!({"type": "reset", "preset": "functional"}))
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let state = ws.next_json("state", |s| s["preset"] == "functional").await;
+    assert_eq!(state["params"]["count"], 450);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_client_sees_a_change_made_in_another() {
+    let addr = start(params("cornell", &["count=80"]), 1000, true).await;
+    let (mut a, mut b) = (connect(addr).await, connect(addr).await);
+    b.next_frame().await;
+    let r = a
+        .call(
+            1,
+            json!({"type": "set", "key": "matching_factor", "value": 0.125}),
+        )
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let seen = b
+        .next_json("state", |s| s["params"]["matching_factor"] == 0.125)
+        .await;
+    assert_eq!(seen["events"], 2);
+    b.call(2, json!({"type": "stop"})).await;
+    a.next_json("state", |s| s["running"] == false).await;
+    // A client arriving later gets the current state at once.
+    let mut c = connect(addr).await;
+    let state = c.next_json("state", |_| true).await;
+    assert_eq!(state["params"]["matching_factor"], 0.125);
+    assert_eq!(state["running"], false);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_does_not_stall_the_others() {
+    // 20,000 boids make 120 kB frames. The stuck client's receive buffer is pinned small, so the
+    // server's send buffer toward it (at most 4 MB here) is full after a few dozen frames and its
+    // writer blocks for good. The simulation is paused so that frames come from requests (each
+    // one publishes a frame) rather than from steps, which are slow in a debug build.
+    let flock = params(
+        "occoids",
+        &["count=20000", "world_width=4", "world_height=4"],
+    );
+    let addr = start(flock, 50_000, false).await;
+    let _stuck = connect_without_reading(addr).await;
+    let mut live = connect(addr).await;
+    let step = live.next_frame().await.header.step;
+    for id in 0..100 {
+        let r = live
+            .call(id, json!({"type": "overlay", "mode": "off"}))
+            .await;
+        assert_eq!(r["type"], "ok", "{r}");
+        assert_eq!(live.next_frame().await.positions.len(), 20_000);
+    }
+    let r = live.call(100, json!({"type": "step", "count": 2})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    assert_eq!(live.frame_at_least(step + 1).await.header.step, step + 2);
+    let mut late = connect(addr).await;
+    assert_eq!(late.next_json("state", |_| true).await["step"], step + 2);
+    assert_eq!(late.next_frame().await.header.step, step + 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn overlays_carry_rule_vectors_and_ghost_neighbours() {
+    let addr = start(params("functional", &["count=300"]), 1000, false).await;
+    let mut ws = connect(addr).await;
+    let r = ws.call(1, json!({"type": "overlay", "mode": "all"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let all = ws.next_overlay().await;
+    assert_eq!(all.records.len(), 300);
+    assert_eq!(all.visual_range, 0.4);
+    assert!(all.links.is_empty());
+    assert!(all.records.iter().any(|r| r.rules.cohesion != Vec2::ZERO));
+
+    // Hover at a point just inside the world's left edge: the boid there sees neighbours
+    // across the seam, whose images lie left of the world.
+    let state = get_json(addr, "/api/state").await;
+    let edge = points(&state["positions"])
+        .into_iter()
+        .min_by(|a, b| a.x.total_cmp(&b.x))
+        .unwrap();
+    let r = ws
+        .call(
+            2,
+            json!({"type": "overlay", "mode": "hover", "x": edge.x, "y": edge.y, "radius": 0.01}),
+        )
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let hover = ws.next_overlay().await;
+    assert_ne!(hover.flags & flags::HOVER, 0);
+    assert_eq!(hover.records.len(), 1);
+    assert_eq!(hover.records[0].position, edge);
+    for link in &hover.links {
+        assert!(
+            (*link - edge).length() <= 0.4 + 1e-5,
+            "{link} is a neighbour of {edge}"
+        );
+    }
+    let r = ws.call(3, json!({"type": "overlay", "mode": "off"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_event_log_replays_to_the_servers_exact_state() {
+    let addr = start(
+        params("cornell", &["count=150", "dynamic_bias=true"]),
+        1000,
+        true,
+    )
+    .await;
+    let mut ws = connect(addr).await;
+    let mut id = 0;
+    let mut change = async |ws: &mut Client, key: &str, value: Value| {
+        let step = ws.next_frame().await.header.step;
+        ws.frame_at_least(step + 7).await;
+        id += 1;
+        let r = ws
+            .call(id, json!({"type": "set", "key": key, "value": value}))
+            .await;
+        assert_eq!(r["type"], "ok", "{key}: {r}");
+    };
+    change(&mut ws, "visual_range", json!(47.5)).await;
+    change(&mut ws, "count", json!(190)).await;
+    change(&mut ws, "scout_group1_fraction", json!(0.3)).await;
+    let r = ws.call(100, json!({"type": "reset", "seed": 12})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    change(&mut ws, "avoid_factor", json!(0.08)).await;
+    change(&mut ws, "max_speed", json!("inf")).await;
+    change(&mut ws, "boundary", json!("torus")).await;
+    let r = ws.call(101, json!({"type": "stop"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+
+    let text = get(addr, "/api/events").await;
+    let state = get_json(addr, "/api/state").await;
+    let log = EventLog::parse(&text, "boids-events.json").unwrap();
+    let kinds: Vec<&str> = log
+        .events
+        .iter()
+        .map(|e| match e.change {
+            Change::Start { .. } => "start",
+            Change::Reset { .. } => "reset",
+            Change::Set { .. } => "set",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["start", "set", "set", "set", "reset", "set", "set", "set"]
+    );
+    let (mut sim, mut replay) = log.replay("boids-events.json").unwrap();
+    replay
+        .run_to(&mut sim, log.exported_at_step.unwrap())
+        .unwrap();
+    assert_eq!(replay.remaining(), 0);
+    assert_eq!(sim.step_count(), state["step"].as_u64().unwrap());
+    let expected = sim.state();
+    assert_eq!(points(&state["positions"]), expected.positions);
+    assert_eq!(points(&state["velocities"]), expected.velocities);
+    assert_eq!(state["groups"], json!(expected.groups));
+    let biases: Vec<f32> = serde_json::from_value(state["biases"].clone()).unwrap();
+    assert_eq!(biases, expected.biases);
+    assert!(sim.params().max_speed.is_infinite());
+}

@@ -1,0 +1,178 @@
+// Browser test of the live viewer, in headless Debian chromium driven by playwright-core.
+//
+//   node viewer.test.mjs http://127.0.0.1:PORT/
+//
+// The server must run a small `cornell` flock (crates/boids-server/tests/browser.rs starts one).
+// Environment: BOIDS_CHROMIUM (default /usr/bin/chromium), BOIDS_RENDERER=webgl or 2d to force a
+// renderer (by default the page picks canvas 2D where WebGL2 runs in software, as in headless
+// chromium), BOIDS_SCREENSHOT=path.png to save a picture of the page with overlays on.
+// Exits 0 when every check passes, 1 with a message otherwise.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const base = process.argv[2];
+if (!base) {
+  console.error('usage: node viewer.test.mjs http://127.0.0.1:PORT/');
+  process.exit(2);
+}
+const executablePath = process.env.BOIDS_CHROMIUM || '/usr/bin/chromium';
+const renderer = process.env.BOIDS_RENDERER;
+const screenshot = process.env.BOIDS_SCREENSHOT;
+
+function check(condition, message) {
+  if (!condition) throw new Error(`check failed: ${message}`);
+  console.log(`ok - ${message}`);
+}
+
+async function serverParams() {
+  const desc = await (await fetch(new URL('api/params', base))).json();
+  return Object.fromEntries(desc.params.map((p) => [p.name, p.value]));
+}
+
+// Counts pixels of the stage (both canvases, without the HTML legend and boxes) by colour.
+async function pixelStats(page) {
+  await page.evaluate(() => {
+    for (const id of ['legend', 'info', 'keys', 'toasts']) document.getElementById(id).style.visibility = 'hidden';
+  });
+  const png = await page.locator('#stage').screenshot(process.env.BOIDS_DEBUG_SHOT ? { path: process.env.BOIDS_DEBUG_SHOT } : {});
+  await page.evaluate(() => {
+    for (const id of ['legend', 'info', 'keys', 'toasts']) document.getElementById(id).style.visibility = '';
+  });
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const n = { total: c.width * c.height, bright: 0, red: 0, green: 0, blue: 0, cyan: 0 };
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
+      if (r + g + b > 450) n.bright++;
+      if (r > 150 && r > g + 100 && r > b + 100) n.red++;
+      if (g > 150 && g > r + 80 && g > b + 80) n.green++;
+      if (b > 150 && b > r + 80 && b > g + 60) n.blue++;
+      if (g > 60 && Math.abs(g - b) < 30 && g > r + 25) n.cyan++;
+    }
+    return n;
+  }, png.toString('base64'));
+}
+
+const userDataDir = mkdtempSync(join(tmpdir(), 'boids-chromium-'));
+const context = await chromium.launchPersistentContext(userDataDir, {
+  executablePath,
+  headless: true,
+  viewport: { width: 1280, height: 800 },
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+let failed = false;
+try {
+  const page = context.pages()[0] || (await context.newPage());
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(new URL(renderer ? `?renderer=${renderer}` : '', base).href);
+
+  // 1. The page loads and draws the flock.
+  await page.waitForFunction(() => window.boidsViewer?.framesDrawn > 0 && window.boidsViewer.server, null, { timeout: 20000 });
+  if (!(await page.evaluate(() => boidsViewer.server.running))) await page.click('#play');
+  await page.waitForFunction(() => boidsViewer.framesDrawn > 20, null, { timeout: 20000 });
+  const info = await page.evaluate(() => ({ renderer: boidsViewer.renderer, frame: boidsViewer.frame, count: boidsViewer.server.params.count }));
+  console.log(`# renderer ${info.renderer}, ${info.frame.count} boids at step ${info.frame.step}`);
+  const expected = { webgl: 'webgl2', '2d': 'canvas2d' }[renderer];
+  check(!expected || info.renderer === expected, `the page draws with ${info.renderer}`);
+  check(info.frame.count === info.count, `frame holds all ${info.count} boids`);
+  let plain = await pixelStats(page);
+  for (let i = 0; i < 10 && plain.bright <= 200; i++) {
+    await page.waitForTimeout(300);
+    plain = await pixelStats(page);
+  }
+  check(plain.bright > 200, `boids are drawn (${plain.bright} bright pixels)`);
+  check(plain.red + plain.green + plain.blue < 20, `no overlay colours while overlays are off (${plain.red}/${plain.green}/${plain.blue})`);
+  const controls = await page.locator('#params input, #params select').count();
+  check(controls >= 30, `a control for every parameter (${controls} inputs)`);
+
+  // 2. Moving a slider changes the server's parameter, live.
+  const before = (await serverParams()).visual_range;
+  const slider = page.locator('input[type=range][data-param="visual_range"]');
+  await slider.scrollIntoViewIfNeeded();
+  const box = await slider.boundingBox();
+  const thumbX = box.x + (box.width * Number(await slider.inputValue())) / 1000;
+  await page.mouse.move(thumbX, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(thumbX + box.width * 0.2, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  const shown = Number(await page.locator('[data-param-text="visual_range"]').inputValue());
+  let after = before;
+  for (let i = 0; i < 50 && after !== shown; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    after = (await serverParams()).visual_range;
+  }
+  check(shown !== before && after === shown, `slider moved visual_range from ${before} to ${after} on the server`);
+  await page.waitForFunction((v) => boidsViewer.server.params.visual_range === v, after, { timeout: 5000 });
+  check(true, 'the change came back in the state broadcast');
+  const toml = await (await fetch(new URL('api/config.toml', base))).text();
+  check(toml.includes(`visual_range = ${after}`), 'the TOML export has the new value');
+  const log = await (await fetch(new URL('api/events', base))).json();
+  const last = log.events[log.events.length - 1];
+  check(last.kind === 'set' && last.key === 'visual_range' && last.value === after, 'the event log recorded the change');
+
+  // 3. Overlays for all boids draw radius circles and the three rule vectors in their colours.
+  await page.click('#overlay-mode button[data-mode="all"]');
+  await page.waitForFunction(() => boidsViewer.overlay?.records > 0, null, { timeout: 10000 });
+  await page.waitForTimeout(400);
+  const all = await pixelStats(page);
+  console.log(`# overlay pixels: ${JSON.stringify(all)}`);
+  check(all.red > 40, `cohesion vectors drawn in red (${all.red} px)`);
+  check(all.green > 40, `separation vectors drawn in green (${all.green} px)`);
+  check(all.blue > 40, `alignment vectors drawn in blue (${all.blue} px)`);
+  check(all.cyan > plain.cyan + 200, `visual-radius circles drawn in cyan (${all.cyan} px)`);
+
+  // 4. The overlay for the boid under the mouse.
+  await page.click('#overlay-mode button[data-mode="hover"]');
+  await page.evaluate(() => boidsViewer.server.running && document.getElementById('play').click());
+  await page.waitForFunction(() => !boidsViewer.server.running, null, { timeout: 5000 });
+  // A boid well inside the stage (boids may fly off the view in the margins preset).
+  const at = await page.evaluate(() => {
+    const r = document.getElementById('stage').getBoundingClientRect();
+    for (let i = 0; i < boidsViewer.frame.count; i++) {
+      const p = boidsViewer.boidClientPosition(i);
+      if (p.x > r.left + 40 && p.x < r.right - 40 && p.y > r.top + 40 && p.y < r.bottom - 80) return p;
+    }
+    return null;
+  });
+  check(at !== null, 'a boid is in view to hover over');
+  await page.mouse.move(at.x, at.y);
+  await page.waitForFunction(() => boidsViewer.overlay?.hover && boidsViewer.overlay.records === 1, null, { timeout: 10000 });
+  await page.locator('#info').waitFor({ state: 'visible', timeout: 5000 });
+  check(true, 'the boid under the mouse is described');
+
+  if (screenshot) {
+    await page.click('#overlay-mode button[data-mode="all"]');
+    await page.click('#play');
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: screenshot });
+    console.log(`# screenshot ${screenshot}`);
+  }
+  check(errors.length === 0, `no errors in the page${errors.length ? `: ${errors.join('; ')}` : ''}`);
+} catch (e) {
+  failed = true;
+  console.error(e.message);
+} finally {
+  await context.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
