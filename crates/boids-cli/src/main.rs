@@ -1,13 +1,17 @@
 //! The `boids` command: a thin front end over `boids-core`. Flags become one validated `Params`
 //! before anything runs; every error is printed as `error: ...` with exit code 2.
 
+mod bench;
+mod experiment;
 mod flock_args;
 mod info;
 mod output;
+mod plot;
 mod render;
 mod run;
 mod serve;
 mod state_csv;
+mod sweep;
 mod trajectory;
 
 use std::process::ExitCode;
@@ -35,6 +39,12 @@ enum Command {
     Params(info::ParamsArgs),
     /// Render a flock to a PNG (last frame), looping GIF or MP4 (by extension), with overlays.
     Render(render::RenderArgs),
+    /// Time the step on workload W3 (torus sized for K neighbours): ms per step, phases, memory.
+    Bench(bench::BenchArgs),
+    /// Run a published experiment (couzin-accuracy, couzin-conflict, scouts, vicsek): CSV + PNG.
+    Experiment(experiment::ExperimentArgs),
+    /// Run a parameter grid in parallel: CSV of time-averaged metrics, heatmap for two keys.
+    Sweep(sweep::SweepArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +59,9 @@ fn main() -> ExitCode {
         }
         Some(Command::Params(args)) => info::params(&args),
         Some(Command::Render(args)) => render::render(&args),
+        Some(Command::Bench(args)) => bench::bench(&args),
+        Some(Command::Experiment(args)) => experiment::run(&args),
+        Some(Command::Sweep(args)) => sweep::run(&args),
         None => default_serve(),
     };
     match result {

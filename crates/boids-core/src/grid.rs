@@ -3,7 +3,11 @@
 //! Cells are at least as wide as the largest interaction radius, so every neighbour of a boid lies
 //! in its own cell or one of the eight around it. The index is an `order` array listing boids
 //! cell by cell (by id within a cell) and a `cell_start` array of span boundaries; the simulation
-//! gathers boid data into that order so a neighbour scan reads contiguous memory.
+//! gathers boid data into that order so a neighbour scan reads contiguous memory. Cells are
+//! numbered row by row, so the three cells of a row around a boid are one contiguous span
+//! ([`GridGeometry::neighbor_runs`]); at a million boids the three rows a scan touches are a
+//! few hundred kilobytes, which stay in a core's L2 cache, so a space-filling curve would gain
+//! little here. The sort itself runs in parallel over blocks of cells ([`CellIndex`]).
 //!
 //! On a torus the block of cells wraps, and each wrapped cell carries the shift (±world size)
 //! that turns its positions into ghost positions beside the boid: minimum-image distances without
@@ -12,10 +16,14 @@
 //! cell count is capped so a straggler far away cannot blow up memory (cells just get wider:
 //! still exact).
 
+use std::collections::TryReserveError;
+
 use glam::Vec2;
 
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
+
+use crate::par;
 
 /// Relative slack that keeps a cell strictly wider than the radius despite rounding.
 const CELL_SLACK: f64 = 1.0 + 1e-4;
@@ -28,6 +36,18 @@ pub struct GridGeometry {
     dims: [u32; 2],
     /// World size on a torus, `None` in an open world.
     torus: Option<Vec2>,
+}
+
+/// Consecutive cells `first..end` that share one torus shift (see
+/// [`GridGeometry::neighbor_runs`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellRun {
+    /// First cell index.
+    pub first: u32,
+    /// One past the last cell index.
+    pub end: u32,
+    /// Subtract from `p_i - p_j` to get the minimum-image offset (zero unless wrapped).
+    pub shift: Vec2,
 }
 
 /// A neighbouring cell of a boid's cell, and the shift to subtract from a neighbour's offset.
@@ -98,9 +118,12 @@ impl GridGeometry {
     /// The cell containing `p`.
     #[inline]
     pub fn cell_of(&self, p: Vec2) -> u32 {
+        // Truncation after clamping at zero is the floor, without a libm call where the target
+        // has no rounding instruction; `as u32` saturates, so a far straggler lands in the edge
+        // cell instead of wrapping.
         let axis = |a: usize, x: f32| {
-            let i = ((f64::from(x) - self.origin[a]) * self.inv_cell[a]).floor();
-            (i.max(0.0) as u32).min(self.dims[a] - 1)
+            let t = (f64::from(x) - self.origin[a]) * self.inv_cell[a];
+            (t.max(0.0) as u32).min(self.dims[a] - 1)
         };
         axis(0, p.x) + self.dims[0] * axis(1, p.y)
     }
@@ -132,6 +155,54 @@ impl GridGeometry {
             }
         }
         (out, len)
+    }
+
+    /// The up to nine cells around `cell`, in the order of [`GridGeometry::neighbor_cells`],
+    /// merged into runs of consecutive cell indices with the same torus shift: a boid's
+    /// candidates then lie in at most six contiguous spans of cell-ordered data (one per row,
+    /// two where the row wraps), which a vector loop can scan without per-cell overhead.
+    #[inline]
+    pub fn neighbor_runs(&self, cell: u32) -> ([CellRun; 6], usize) {
+        let [nx, ny] = self.dims;
+        let (cx, cy) = (cell % nx, cell / nx);
+        let mut runs = [CellRun {
+            first: 0,
+            end: 0,
+            shift: Vec2::ZERO,
+        }; 6];
+        let mut count = 0;
+        let mut push = |first: u32, end: u32, shift: Vec2| {
+            if count > 0 && runs[count - 1].end == first && runs[count - 1].shift == shift {
+                runs[count - 1].end = end;
+            } else {
+                runs[count] = CellRun { first, end, shift };
+                count += 1;
+            }
+        };
+        for oy in offsets(ny) {
+            let Some((y, shift_y)) = self.wrap_axis(i64::from(cy) + oy, ny, 1) else {
+                continue;
+            };
+            let row = y * nx;
+            let shift = |x: f32| Vec2::new(x, shift_y);
+            match self.torus {
+                _ if nx == 1 => push(row, row + 1, shift(0.0)),
+                Some(size) if cx == 0 => {
+                    push(row + nx - 1, row + nx, shift(-size.x));
+                    push(row, row + 2, shift(0.0));
+                }
+                Some(size) if cx == nx - 1 => {
+                    push(row + cx - 1, row + nx, shift(0.0));
+                    push(row, row + 1, shift(size.x));
+                }
+                _ => push(
+                    row + cx.saturating_sub(1),
+                    row + (cx + 2).min(nx),
+                    shift(0.0),
+                ),
+            }
+        }
+        (runs, count)
     }
 
     /// Calls `f` for every cell at Chebyshev distance `ring` from `cell`: wrapped (possibly
@@ -178,12 +249,12 @@ impl GridGeometry {
         match self.torus {
             Some(size) => {
                 let extent = if axis == 0 { size.x } else { size.y };
-                let shift = match c {
-                    c if c < 0 => -extent,
-                    c if c >= n => extent,
-                    _ => 0.0,
+                let (shift, wrapped) = match c {
+                    c if c < 0 => (-extent, c.rem_euclid(n)),
+                    c if c >= n => (extent, c.rem_euclid(n)),
+                    _ => (0.0, c),
                 };
-                Some((c.rem_euclid(n) as u32, shift))
+                Some((wrapped as u32, shift))
             }
             None => (0..n).contains(&c).then_some((c as u32, 0.0)),
         }
@@ -225,54 +296,172 @@ fn bounding_box(positions: &[Vec2]) -> ([f64; 2], [f64; 2]) {
     )
 }
 
+/// Boids per source chunk of the sort: the unit whose range of cells is recorded, so that a
+/// block of cells reads only the chunks that can hold its boids.
+const SOURCE_CHUNK: usize = 4096;
+
+/// Average boids per block of cells in the parallel sort.
+const BLOCK_BOIDS: usize = 16384;
+
+/// The parallel sort may read each boid's cell at most this many times in all (summed over
+/// blocks); a flock stored far from cell order (the first step after loading a file in id
+/// order) is sorted as one block instead.
+const MAX_SCANS: usize = 3;
+
 /// Boids listed cell by cell: the result of one counting sort.
+///
+/// The sort is a stable counting sort from storage order, then an insertion sort by id within
+/// each cell (spans are short and mostly sorted already, since storage order is the previous
+/// step's cell order). It runs in parallel over blocks of consecutive cells: each block counts
+/// and places only its own boids, writing a disjoint part of `order`, so no two threads write
+/// the same memory and the result is the same for any number of blocks. A block finds its boids
+/// by reading the source chunks whose cell range overlaps it; in a flock kept in cell order that
+/// is about one chunk per block more than its own boids.
 #[derive(Clone, Debug, Default)]
 pub struct CellIndex {
     /// `cell_start[c]..cell_start[c + 1]` is cell `c`'s span in `order`.
     pub cell_start: Vec<u32>,
     /// Storage indices of the boids, cell by cell, ascending id within a cell.
     pub order: Vec<u32>,
+    /// Cell of each boid, in storage order.
     cell_of: Vec<u32>,
+    /// Lowest and highest cell of each source chunk.
+    chunk_cells: Vec<[u32; 2]>,
+    /// Per cell: the count, then the next free slot while placing.
     cursor: Vec<u32>,
+    /// Per block: its boid count, then its first slot in `order`.
+    block_start: Vec<u32>,
+    /// Cells per block.
+    block_cells: usize,
 }
 
 impl CellIndex {
+    /// Reserves room for `n` boids in up to `cells` cells, so that rebuilding never allocates.
+    pub fn reserve(&mut self, n: usize, cells: usize) -> Result<(), TryReserveError> {
+        reserve_to(&mut self.order, n)?;
+        reserve_to(&mut self.cell_of, n)?;
+        reserve_to(&mut self.cell_start, cells + 1)?;
+        reserve_to(&mut self.cursor, cells)?;
+        reserve_to(&mut self.chunk_cells, n.div_ceil(SOURCE_CHUNK))?;
+        reserve_to(&mut self.block_start, n / BLOCK_BOIDS + 2)
+    }
+
     /// Sorts `positions` into the cells of `geometry`. Within a cell, boids are ordered by
     /// `ids`, so the order is a function of the flock alone, never of how it was stored.
     pub fn rebuild(&mut self, geometry: &GridGeometry, positions: &[Vec2], ids: &[u32]) {
+        self.bin(geometry, positions);
+        self.sort(ids);
+    }
+
+    /// The first half of [`CellIndex::rebuild`]: the cell of every boid, and how many boids
+    /// each cell holds.
+    pub fn bin(&mut self, geometry: &GridGeometry, positions: &[Vec2]) {
         let n = positions.len();
         let cells = geometry.cell_count();
         self.cell_of.resize(n, 0);
-        #[cfg(feature = "parallel")]
-        self.cell_of
-            .par_iter_mut()
-            .zip(positions.par_iter())
-            .with_min_len(4096)
-            .for_each(|(c, p)| *c = geometry.cell_of(*p));
-        #[cfg(not(feature = "parallel"))]
-        for (c, p) in self.cell_of.iter_mut().zip(positions) {
-            *c = geometry.cell_of(*p);
-        }
+        self.chunk_cells.resize(n.div_ceil(SOURCE_CHUNK), [0, 0]);
+        par::for_each_chunk_zip(
+            &mut self.cell_of,
+            SOURCE_CHUNK,
+            &mut self.chunk_cells,
+            |k, cell_of, range| {
+                let mut low = u32::MAX;
+                let mut high = 0;
+                for (c, p) in cell_of.iter_mut().zip(&positions[k * SOURCE_CHUNK..]) {
+                    *c = geometry.cell_of(*p);
+                    low = low.min(*c);
+                    high = high.max(*c);
+                }
+                *range = [low, high];
+            },
+        );
 
-        self.cell_start.clear();
+        self.block_cells = self.plan_blocks(n, cells);
+        let blocks = cells.div_ceil(self.block_cells);
+        self.cursor.resize(cells, 0);
+        self.block_start.resize(blocks + 1, 0);
+        let scan = Scan {
+            cell_of: &self.cell_of,
+            chunk_cells: &self.chunk_cells,
+            block_start: &[],
+            block_cells: self.block_cells,
+            cells,
+        };
+        par::for_each_chunk_zip(
+            &mut self.cursor,
+            self.block_cells,
+            &mut self.block_start[..blocks],
+            |block, counts, total| {
+                counts.fill(0);
+                let first = block * scan.block_cells;
+                scan.for_each_in_block(first, counts.len(), |_, local| counts[local] += 1);
+                *total = counts.iter().sum();
+            },
+        );
+        let mut start = 0;
+        for slot in &mut self.block_start {
+            (*slot, start) = (start, start + *slot);
+        }
+    }
+
+    /// The second half of [`CellIndex::rebuild`]: every boid placed in its cell's span, by id
+    /// within the cell.
+    pub fn sort(&mut self, ids: &[u32]) {
+        let n = self.cell_of.len();
+        let cells = self.cursor.len();
         self.cell_start.resize(cells + 1, 0);
-        for &c in &self.cell_of {
-            self.cell_start[c as usize + 1] += 1;
-        }
-        for c in 0..cells {
-            self.cell_start[c + 1] += self.cell_start[c];
-        }
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.cell_start[..cells]);
+        self.cell_start[cells] = n as u32;
         self.order.resize(n, 0);
-        for (i, &c) in self.cell_of.iter().enumerate() {
-            let slot = &mut self.cursor[c as usize];
-            self.order[*slot as usize] = i as u32;
-            *slot += 1;
+        let mut cursor = std::mem::take(&mut self.cursor);
+        let mut cell_start = std::mem::take(&mut self.cell_start);
+        let mut order = std::mem::take(&mut self.order);
+        let blocks = self.block_start.len() - 1;
+        self.scan(cells).place(
+            0..blocks,
+            ids,
+            Placing {
+                order: &mut order,
+                cursor: &mut cursor,
+                cell_start: &mut cell_start[..cells],
+            },
+        );
+        (self.cursor, self.cell_start, self.order) = (cursor, cell_start, order);
+    }
+
+    /// Cells per block: enough blocks to share the work, unless one thread does it all or the
+    /// flock is so far from cell order that blocks would read most chunks many times.
+    fn plan_blocks(&self, n: usize, cells: usize) -> usize {
+        let blocks = if par::threads() > 1 {
+            (n / BLOCK_BOIDS).min(cells)
+        } else {
+            1
+        };
+        if blocks <= 1 {
+            return cells.max(1);
         }
-        for c in 0..cells {
-            let span = self.span(c as u32);
-            sort_by_id(&mut self.order[span], ids);
+        let block_cells = cells.div_ceil(blocks);
+        let reads: usize = self
+            .chunk_cells
+            .iter()
+            .map(|&[low, high]| {
+                let spanned = high as usize / block_cells - low as usize / block_cells + 1;
+                spanned * SOURCE_CHUNK
+            })
+            .sum();
+        if reads > MAX_SCANS * n.max(1) {
+            cells.max(1)
+        } else {
+            block_cells
+        }
+    }
+
+    fn scan(&self, cells: usize) -> Scan<'_> {
+        Scan {
+            cell_of: &self.cell_of,
+            chunk_cells: &self.chunk_cells,
+            block_start: &self.block_start,
+            block_cells: self.block_cells,
+            cells,
         }
     }
 
@@ -281,6 +470,105 @@ impl CellIndex {
     pub fn span(&self, c: u32) -> std::ops::Range<usize> {
         self.cell_start[c as usize] as usize..self.cell_start[c as usize + 1] as usize
     }
+}
+
+/// What every block of the sort reads.
+#[derive(Clone, Copy)]
+struct Scan<'a> {
+    cell_of: &'a [u32],
+    chunk_cells: &'a [[u32; 2]],
+    block_start: &'a [u32],
+    block_cells: usize,
+    cells: usize,
+}
+
+/// The parts of the index that a run of blocks writes, split as the blocks are.
+struct Placing<'a> {
+    order: &'a mut [u32],
+    cursor: &'a mut [u32],
+    cell_start: &'a mut [u32],
+}
+
+impl Scan<'_> {
+    /// Calls `f(boid, cell - first)` for every boid whose cell lies in `first..first + len`, in
+    /// storage order.
+    #[inline]
+    fn for_each_in_block(&self, first: usize, len: usize, mut f: impl FnMut(u32, usize)) {
+        let (low, high) = (first as u32, (first + len) as u32);
+        for (k, &[chunk_low, chunk_high]) in self.chunk_cells.iter().enumerate() {
+            if chunk_high < low || chunk_low >= high {
+                continue;
+            }
+            let start = k * SOURCE_CHUNK;
+            let end = (start + SOURCE_CHUNK).min(self.cell_of.len());
+            for (i, &c) in (start..end).zip(&self.cell_of[start..end]) {
+                let local = c.wrapping_sub(low) as usize;
+                if local < len {
+                    f(i as u32, local);
+                }
+            }
+        }
+    }
+
+    /// Places the boids of `blocks`, halving the run of blocks between two tasks until one
+    /// block is left.
+    fn place(&self, blocks: std::ops::Range<usize>, ids: &[u32], out: Placing<'_>) {
+        if blocks.len() > 1 {
+            let mid = blocks.start + blocks.len() / 2;
+            let boids = (self.block_start[mid] - self.block_start[blocks.start]) as usize;
+            let cells = (mid - blocks.start) * self.block_cells;
+            let (order_a, order_b) = out.order.split_at_mut(boids);
+            let (cursor_a, cursor_b) = out.cursor.split_at_mut(cells);
+            let (start_a, start_b) = out.cell_start.split_at_mut(cells);
+            par::join(
+                || {
+                    let out = Placing {
+                        order: order_a,
+                        cursor: cursor_a,
+                        cell_start: start_a,
+                    };
+                    self.place(blocks.start..mid, ids, out)
+                },
+                || {
+                    let out = Placing {
+                        order: order_b,
+                        cursor: cursor_b,
+                        cell_start: start_b,
+                    };
+                    self.place(mid..blocks.end, ids, out)
+                },
+            );
+            return;
+        }
+        let Placing {
+            order,
+            cursor,
+            cell_start,
+        } = out;
+        let base = self.block_start[blocks.start];
+        let mut next = base;
+        for (count, start) in cursor.iter_mut().zip(cell_start.iter_mut()) {
+            *start = next;
+            next += *count;
+            *count = *start - base;
+        }
+        let first = blocks.start * self.block_cells;
+        let len = cursor.len().min(self.cells - first);
+        self.for_each_in_block(first, len, |boid, local| {
+            let slot = &mut cursor[local];
+            order[*slot as usize] = boid;
+            *slot += 1;
+        });
+        let mut from = 0;
+        for &end in &cursor[..] {
+            sort_by_id(&mut order[from..end as usize], ids);
+            from = end as usize;
+        }
+    }
+}
+/// Reserves capacity for `len` items in all (not `len` more).
+pub(crate) fn reserve_to<T>(v: &mut Vec<T>, len: usize) -> Result<(), TryReserveError> {
+    v.try_reserve_exact(len.saturating_sub(v.len()))
 }
 
 /// Insertion sort by id: spans are short and nearly sorted already.
@@ -329,11 +617,112 @@ mod tests {
     }
 
     #[test]
+    fn runs_cover_the_neighbour_cells_in_order() {
+        let grids = [
+            GridGeometry::torus([0.0, 0.0], [10.0, 7.0], 1.0, usize::MAX),
+            GridGeometry::torus([0.0, 0.0], [3.5, 3.5], 1.0, usize::MAX),
+            GridGeometry::torus([0.0, 0.0], [10.0, 2.5], 1.0, usize::MAX),
+            GridGeometry::torus([0.0, 0.0], [2.5, 10.0], 1.0, usize::MAX),
+            GridGeometry::bounding(&[Vec2::ZERO, Vec2::new(6.0, 4.5)], 1.0, usize::MAX),
+            GridGeometry::bounding(&[Vec2::ZERO, Vec2::new(1.5, 0.5)], 1.0, usize::MAX),
+        ];
+        for g in grids {
+            for cell in 0..g.cell_count() as u32 {
+                let (cells, len) = g.neighbor_cells(cell);
+                let (runs, count) = g.neighbor_runs(cell);
+                let expanded: Vec<(u32, Vec2)> = runs[..count]
+                    .iter()
+                    .flat_map(|r| (r.first..r.end).map(move |c| (c, r.shift)))
+                    .collect();
+                let want: Vec<(u32, Vec2)> =
+                    cells[..len].iter().map(|n| (n.cell, n.shift)).collect();
+                assert_eq!(expanded, want, "{:?} cell {cell}", g.dims());
+                assert!(count <= 3 * 2);
+            }
+        }
+    }
+
+    #[test]
     fn open_grid_drops_cells_off_the_edge() {
         let pts = [Vec2::new(0.0, 0.0), Vec2::new(10.0, 10.0)];
         let g = GridGeometry::bounding(&pts, 1.0, usize::MAX);
         assert_eq!(g.neighbor_cells(0).1, 4);
         assert_eq!(g.cell_of(Vec2::new(10.0, 10.0)), g.cell_count() as u32 - 1);
+    }
+
+    /// Checks that `index` lists every boid once, cells ascending, ids ascending within a cell.
+    fn assert_sorted(index: &CellIndex, g: &GridGeometry, pts: &[Vec2], ids: &[u32]) {
+        let mut seen = vec![false; pts.len()];
+        for c in 0..g.cell_count() as u32 {
+            let span = &index.order[index.span(c)];
+            for pair in span.windows(2) {
+                assert!(ids[pair[0] as usize] < ids[pair[1] as usize], "cell {c}");
+            }
+            for &i in span {
+                assert_eq!(g.cell_of(pts[i as usize]), c);
+                assert!(!std::mem::replace(&mut seen[i as usize], true));
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    #[cfg(feature = "parallel")]
+    fn parallel_blocks_sort_exactly_as_one_block() {
+        // Enough boids for many blocks; the second sort starts from (nearly) cell order, as in
+        // a running simulation, so the blocked path is taken.
+        let n = 5 * BLOCK_BOIDS + 123;
+        let g = GridGeometry::torus([0.0, 0.0], [300.0, 200.0], 1.0, usize::MAX);
+        let mut state = 12345u32;
+        let mut random = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as f32 / u32::MAX as f32
+        };
+        let pts: Vec<Vec2> = (0..n)
+            .map(|_| Vec2::new(random() * 300.0, random() * 200.0))
+            .collect();
+        let ids: Vec<u32> = (0..n as u32).rev().collect();
+        let mut first = CellIndex::default();
+        first.rebuild(&g, &pts, &ids);
+        let near: Vec<Vec2> = first
+            .order
+            .iter()
+            .map(|&i| {
+                let p = pts[i as usize] + Vec2::new(random() - 0.5, random() - 0.5) * 0.3;
+                p.clamp(Vec2::ZERO, Vec2::new(299.9, 199.9))
+            })
+            .collect();
+        let near_ids: Vec<u32> = first.order.iter().map(|&i| ids[i as usize]).collect();
+        let sorted = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut index = CellIndex::default();
+            pool.install(|| index.rebuild(&g, &near, &near_ids));
+            index
+        };
+        let one = sorted(1);
+        assert_eq!(one.block_cells, g.cell_count(), "one thread: one block");
+        assert_sorted(&one, &g, &near, &near_ids);
+        for threads in [2, 3] {
+            let many = sorted(threads);
+            assert!(g.cell_count() / many.block_cells >= 4, "blocked path taken");
+            assert_eq!(many.order, one.order, "{threads} threads");
+            assert_eq!(many.cell_start, one.cell_start, "{threads} threads");
+        }
+        // Far from cell order (random storage), the blocked path would read every chunk for
+        // every block: one block instead.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut index = CellIndex::default();
+        pool.install(|| index.rebuild(&g, &pts, &ids));
+        assert_eq!(index.block_cells, g.cell_count());
+        assert_sorted(&index, &g, &pts, &ids);
     }
 
     #[test]
@@ -349,6 +738,7 @@ mod tests {
         let mut index = CellIndex::default();
         index.rebuild(&g, &pts, &ids);
         assert_eq!(index.order, vec![2, 1, 3, 0]);
+        assert_sorted(&index, &g, &pts, &ids);
         assert_eq!(index.span(0), 0..2);
         assert_eq!(*index.cell_start.last().unwrap(), 4);
     }

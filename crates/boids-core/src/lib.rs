@@ -33,11 +33,15 @@
 //! - **Units.** Each preset fixes its own world, units and time step, as its seed does
 //!   ([`presets`]). State is `f32`; parameters are `f64` and rounded once per step setup.
 //!
-//! The rules themselves are documented in [`rules`].
+//! The rules themselves are documented in [`rules`]; the Vicsek and Couzin models, topological
+//! (k-nearest) neighbours and the blind angle in [`models`]; experiments that reproduce published
+//! results in [`experiments`], and parameter sweeps in [`sweep`].
 
 pub mod error;
+pub mod experiments;
 pub mod grid;
 pub mod metrics;
+pub mod models;
 mod par;
 pub mod params;
 pub mod presets;
@@ -45,12 +49,15 @@ pub mod reference;
 pub mod rng;
 pub mod rules;
 pub mod sim;
+pub mod sweep;
 pub mod workload;
 
 pub use error::{ParamsError, StateError};
 pub use glam::Vec2;
 pub use metrics::{METRIC_COLUMNS, Metrics};
-pub use params::{Boundary, PARAMS, ParamInfo, Params, ParamsBuilder, Source};
+pub use params::{
+    Boundary, Model, NoiseDistribution, PARAMS, ParamInfo, Params, ParamsBuilder, Source,
+};
 pub use presets::{DEFAULT_PRESET, PRESETS, Preset};
 pub use rules::{RuleVectors, group};
 pub use sim::{FlockState, PhaseTimes, Simulation};

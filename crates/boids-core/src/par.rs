@@ -49,28 +49,110 @@ where
     (0..n).map(f).collect()
 }
 
-/// Calls `f(start, a, b, c)` on matching chunks of three equally long slices, `start` being the
-/// chunk's first index; chunks run in parallel when the feature is on.
-pub fn for_each_chunk3<A, B, C, F>(a: &mut [A], b: &mut [B], c: &mut [C], f: F)
+/// A mutable slice, or a tuple of equally long mutable slices, that can be cut in two: the
+/// unit of work of [`for_each_part`].
+pub trait Split: Sized + Send {
+    /// Number of items (of each slice).
+    fn len(&self) -> usize;
+    /// The items before `mid` and the rest.
+    fn split_at(self, mid: usize) -> (Self, Self);
+}
+
+impl<T: Send> Split for &mut [T] {
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        self.split_at_mut(mid)
+    }
+}
+
+macro_rules! split_tuple {
+    ($first:ident $(, $rest:ident)*) => {
+        impl<$first: Split $(, $rest: Split)*> Split for ($first, $($rest,)*) {
+            fn len(&self) -> usize {
+                self.0.len()
+            }
+
+            #[allow(non_snake_case)]
+            fn split_at(self, mid: usize) -> (Self, Self) {
+                let ($first, $($rest,)*) = self;
+                let $first = $first.split_at(mid);
+                $(let $rest = $rest.split_at(mid);)*
+                (($first.0, $($rest.0,)*), ($first.1, $($rest.1,)*))
+            }
+        }
+    };
+}
+
+split_tuple!(A, B, C);
+split_tuple!(A, B, C, D, E, F, G);
+
+/// Calls `f(start, part)` on consecutive parts of about [`MIN_CHUNK`] items of `data` (a slice
+/// or a tuple of equally long slices), `start` being the part's first index; parts run in
+/// parallel when the feature is on.
+pub fn for_each_part<S, F>(data: S, f: F)
+where
+    S: Split,
+    F: Fn(usize, S) + Sync + Send,
+{
+    fn halve<S: Split, F: Fn(usize, S) + Sync + Send>(start: usize, data: S, f: &F) {
+        let len = data.len();
+        if len <= MIN_CHUNK {
+            f(start, data);
+            return;
+        }
+        let mid = len / 2;
+        let (a, b) = data.split_at(mid);
+        join(|| halve(start, a, f), || halve(start + mid, b, f));
+    }
+    halve(0, data, &f);
+}
+
+/// Threads that parallel work is shared among (1 without the feature).
+pub fn threads() -> usize {
+    #[cfg(feature = "parallel")]
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    1
+}
+
+/// Runs `a` and `b`, in parallel when the feature is on.
+pub fn join<A, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B)
 where
     A: Send,
     B: Send,
-    C: Send,
-    F: Fn(usize, &mut [A], &mut [B], &mut [C]) + Sync + Send,
 {
-    assert!(
-        a.len() == b.len() && b.len() == c.len(),
-        "chunked slices differ in length"
+    #[cfg(feature = "parallel")]
+    return rayon::join(a, b);
+    #[cfg(not(feature = "parallel"))]
+    (a(), b())
+}
+
+/// Calls `f(k, chunk_k, &mut b[k])` for the chunks of `chunk` items of `a` (the last may be
+/// shorter) with the matching items of `b`, in parallel when the feature is on.
+pub fn for_each_chunk_zip<A, B, F>(a: &mut [A], chunk: usize, b: &mut [B], f: F)
+where
+    A: Send,
+    B: Send,
+    F: Fn(usize, &mut [A], &mut B) + Sync + Send,
+{
+    assert_eq!(
+        a.len().div_ceil(chunk),
+        b.len(),
+        "one item of b per chunk of a"
     );
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        a.par_chunks_mut(MIN_CHUNK)
-            .zip(b.par_chunks_mut(MIN_CHUNK))
-            .zip(c.par_chunks_mut(MIN_CHUNK))
+        a.par_chunks_mut(chunk)
+            .zip(b.par_iter_mut())
             .enumerate()
-            .for_each(|(i, ((a, b), c))| f(i * MIN_CHUNK, a, b, c));
+            .for_each(|(k, (a, b))| f(k, a, b));
     }
     #[cfg(not(feature = "parallel"))]
-    f(0, a, b, c);
+    for (k, (a, b)) in a.chunks_mut(chunk).zip(b.iter_mut()).enumerate() {
+        f(k, a, b);
+    }
 }

@@ -39,6 +39,39 @@ impl Boundary {
     pub const NAMES: [&str; 3] = ["torus", "margins", "walls"];
 }
 
+/// Which update rule moves the boids (see [`crate::models`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    /// Reynolds' rules as the seeds give them ([`crate::rules`]).
+    Boids,
+    /// Vicsek et al. (1995): constant speed, mean heading of neighbours, angular noise.
+    Vicsek,
+    /// Couzin et al. (2002, 2005): zone of repulsion first, else orientation and attraction;
+    /// limited turning rate, constant speed, angular noise.
+    Couzin,
+}
+
+impl Model {
+    /// Every model name accepted in a config.
+    pub const NAMES: [&str; 3] = ["boids", "vicsek", "couzin"];
+}
+
+/// Shape of the angular noise of the Vicsek and Couzin models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NoiseDistribution {
+    /// Uniform in `[-noise/2, noise/2]` (Vicsek's eta).
+    Uniform,
+    /// Normal with standard deviation `noise` (Couzin's sigma), wrapped onto the circle.
+    Gaussian,
+}
+
+impl NoiseDistribution {
+    /// Every distribution name accepted in a config.
+    pub const NAMES: [&str; 2] = ["uniform", "gaussian"];
+}
+
 /// The full parameter set of a simulation. Build one with [`ParamsBuilder`] (or
 /// [`Params::preset`]) so that it is validated; see [`PARAMS`] for what each field means.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,6 +115,16 @@ pub struct Params {
     pub init_y: [f64; 2],
     pub init_vx: [f64; 2],
     pub init_vy: [f64; 2],
+    pub model: Model,
+    pub topological_k: u64,
+    pub blind_angle: f64,
+    pub speed: f64,
+    pub noise: f64,
+    pub noise_distribution: NoiseDistribution,
+    pub turn_rate: f64,
+    pub informed_weight: f64,
+    pub preferred_angle1: f64,
+    pub preferred_angle2: f64,
 }
 
 /// The type and allowed values of one parameter.
@@ -128,6 +171,11 @@ const fn number(min: f64, max: f64) -> Kind {
 const NON_NEGATIVE: Kind = number(0.0, f64::INFINITY);
 const FRACTION: Kind = number(0.0, 1.0);
 const ANY: Kind = number(f64::MIN, f64::MAX);
+const NON_NEGATIVE_FINITE: Kind = number(0.0, f64::MAX);
+
+/// Largest `topological_k`: more than any published topological range (about 7 in starlings),
+/// small enough that a neighbour list stays cheap.
+pub const MAX_TOPOLOGICAL_K: u64 = 10_000;
 
 /// Every parameter, in the order `boids params` prints them.
 pub const PARAMS: &[ParamInfo] = &[
@@ -359,6 +407,69 @@ pub const PARAMS: &[ParamInfo] = &[
         unit: "length/time",
         meaning: "initial vy drawn uniformly from [low, high]",
     },
+    ParamInfo {
+        name: "model",
+        kind: Kind::Choice(&Model::NAMES),
+        unit: "",
+        meaning: "update rule: boids (Reynolds, the seeds), vicsek (Vicsek 1995), couzin (Couzin 2002/2005)",
+    },
+    ParamInfo {
+        name: "topological_k",
+        kind: Kind::Integer {
+            min: 0,
+            max: MAX_TOPOLOGICAL_K,
+        },
+        unit: "boids",
+        meaning: "0: neighbours within a metric range; k > 0: the k nearest boids in view, at any distance, replace visual_range (short-range repulsion stays metric)",
+    },
+    ParamInfo {
+        name: "blind_angle",
+        kind: number(0.0, std::f64::consts::TAU),
+        unit: "rad",
+        meaning: "width of the blind sector centred behind each boid: neighbours there are not seen",
+    },
+    ParamInfo {
+        name: "speed",
+        kind: NON_NEGATIVE_FINITE,
+        unit: "length/time",
+        meaning: "vicsek and couzin: the constant speed (v0, s)",
+    },
+    ParamInfo {
+        name: "noise",
+        kind: number(0.0, std::f64::consts::TAU),
+        unit: "rad",
+        meaning: "vicsek and couzin: angular noise per step, its width (uniform, Vicsek's eta) or standard deviation (gaussian, Couzin's sigma)",
+    },
+    ParamInfo {
+        name: "noise_distribution",
+        kind: Kind::Choice(&NoiseDistribution::NAMES),
+        unit: "",
+        meaning: "vicsek and couzin: uniform in [-noise/2, noise/2], or gaussian with s.d. noise",
+    },
+    ParamInfo {
+        name: "turn_rate",
+        kind: NON_NEGATIVE,
+        unit: "rad/time",
+        meaning: "vicsek and couzin: largest turn per unit time (a step turns at most turn_rate * dt; inf: no limit)",
+    },
+    ParamInfo {
+        name: "informed_weight",
+        kind: NON_NEGATIVE_FINITE,
+        unit: "",
+        meaning: "vicsek and couzin: weight omega of a scout's preferred direction g: d' = (d + omega g) / |d + omega g|",
+    },
+    ParamInfo {
+        name: "preferred_angle1",
+        kind: ANY,
+        unit: "rad",
+        meaning: "preferred direction of scout group 1 (0: +x, the seed's choice)",
+    },
+    ParamInfo {
+        name: "preferred_angle2",
+        kind: ANY,
+        unit: "rad",
+        meaning: "preferred direction of scout group 2 (pi: -x, the seed's choice)",
+    },
 ];
 
 /// Looks up a parameter's description by name.
@@ -428,6 +539,12 @@ impl Params {
     /// Whether the world wraps around.
     pub fn is_torus(&self) -> bool {
         self.boundary == Boundary::Torus
+    }
+
+    /// Whether the step can take the grid fast path: the boids model with metric neighbours
+    /// seen all around. Anything else runs the general path of [`crate::models`].
+    pub fn uses_fast_path(&self) -> bool {
+        self.model == Model::Boids && self.topological_k == 0 && self.blind_angle == 0.0
     }
 }
 

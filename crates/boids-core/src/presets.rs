@@ -10,7 +10,7 @@
 //! synchronous (seeds 001 and 002 update boids in place while they loop, so later boids there see
 //! earlier boids' new state), and numbers are `f32` in the hot loop.
 
-use crate::params::{Boundary, Params};
+use crate::params::{Boundary, Model, NoiseDistribution, Params};
 
 /// A named parameter set reproducing one seed document.
 #[derive(Clone, Copy, Debug)]
@@ -78,6 +78,25 @@ Its bias counter runs 0..100 before turning, so the heading turns every 101 fram
 Our choices where the seed is silent: 300 boids, positions uniform on the torus, velocity components uniform in [-0.007, 0.007].",
         params: occoids,
     },
+    Preset {
+        name: "vicsek",
+        source: "Vicsek, Czirok, Ben-Jacob, Cohen, Shochet: Novel type of phase transition in a system of self-driven particles, PRL 75, 1226 (1995)",
+        summary: "400 particles on a 10x10 torus (density 4), radius r = 1, speed v0 = 0.03, uniform angular noise eta = 2",
+        deviations: "None in the rule (synchronous, self included, new velocity moves the particle, as in the paper). \
+Our choice: eta = 2 by default, inside the ordered phase for this N; the paper sweeps eta over [0, 5] (see `boids experiment vicsek`). \
+Initial headings come from velocity components uniform in [-1, 1], so they are not exactly uniform in angle; the first step sets every speed to v0.",
+        params: vicsek,
+    },
+    Preset {
+        name: "couzin",
+        source: "Couzin, Krause, Franks, Levin: Effective leadership and decision-making in animal groups on the move, Nature 433, 513 (2005)",
+        summary: "100 individuals in the open plane, repulsion within 1, orientation and attraction within 6, speed 1, turning rate 2 rad per unit time, dt 0.2, gaussian noise 0.01 rad; 10% informed toward +x with omega = 0.5",
+        deviations: "The open plane is the margins boundary with zero margin and turn (nothing turns a boid back). \
+The individual's own heading counts in the orientation sum (`include_self = true`), as in the paper's sum over the zone. \
+Our choices where the paper is silent or gives a range: individuals start in a 20x20 square (spacing about 2, one connected group) with random headings; \
+10% informed in scout group 1 (the paper varies this; see `boids experiment couzin-accuracy`).",
+        params: couzin,
+    },
 ];
 
 /// Finds a preset by name.
@@ -133,6 +152,16 @@ fn neutral() -> Params {
         init_y: [0.0, 1.0],
         init_vx: [0.0, 0.0],
         init_vy: [0.0, 0.0],
+        model: Model::Boids,
+        topological_k: 0,
+        blind_angle: 0.0,
+        speed: 1.0,
+        noise: 0.0,
+        noise_distribution: NoiseDistribution::Uniform,
+        turn_rate: f64::INFINITY,
+        informed_weight: 0.5,
+        preferred_angle1: 0.0,
+        preferred_angle2: std::f64::consts::PI,
     }
 }
 
@@ -234,6 +263,51 @@ fn allegheny() -> Params {
         init_y: [0.0, 480.0],
         init_vx: [-100.0, 100.0],
         init_vy: [-100.0, 100.0],
+        ..neutral()
+    }
+}
+
+fn vicsek() -> Params {
+    Params {
+        count: 400,
+        world_width: 10.0,
+        world_height: 10.0,
+        boid_size: 0.03,
+        visual_range: 1.0,
+        include_self: true,
+        model: Model::Vicsek,
+        speed: 0.03,
+        noise: 2.0,
+        init_x: [0.0, 10.0],
+        init_y: [0.0, 10.0],
+        init_vx: [-1.0, 1.0],
+        init_vy: [-1.0, 1.0],
+        ..neutral()
+    }
+}
+
+fn couzin() -> Params {
+    Params {
+        count: 100,
+        boundary: Boundary::Margins,
+        world_width: 20.0,
+        world_height: 20.0,
+        boid_size: 0.2,
+        visual_range: 6.0,
+        protected_range: 1.0,
+        include_self: true,
+        model: Model::Couzin,
+        speed: 1.0,
+        dt: 0.2,
+        turn_rate: 2.0,
+        noise: 0.01,
+        noise_distribution: NoiseDistribution::Gaussian,
+        informed_weight: 0.5,
+        scout_group1_fraction: 0.1,
+        init_x: [0.0, 20.0],
+        init_y: [0.0, 20.0],
+        init_vx: [-1.0, 1.0],
+        init_vy: [-1.0, 1.0],
         ..neutral()
     }
 }

@@ -56,7 +56,8 @@ pub fn step(params: &Params, state: &FlockState, step: u64) -> FlockState {
     }
 }
 
-fn wander_heading(params: &Params, step: u64) -> Vec2 {
+/// The shared wandering heading of seed 004 at step number `step` (unit vector).
+pub fn wander_heading(params: &Params, step: u64) -> Vec2 {
     let angle = params.wander_angle + params.wander_turn * (step / params.wander_period) as f64;
     Vec2::new(angle.cos() as f32, angle.sin() as f32)
 }

@@ -64,6 +64,8 @@ pub struct Kernel {
     bias_increment: f32,
     dynamic_bias: bool,
     wander_weight: f32,
+    /// Preferred direction of each scout group (unit vectors, indexed by group).
+    pub goal: [Vec2; 3],
 }
 
 impl Kernel {
@@ -98,6 +100,11 @@ impl Kernel {
             bias_increment: p.bias_increment as f32,
             dynamic_bias: p.dynamic_bias,
             wander_weight: p.wander_weight as f32,
+            goal: [
+                Vec2::ZERO,
+                unit_at(p.preferred_angle1),
+                unit_at(p.preferred_angle2),
+            ],
         }
     }
 
@@ -109,6 +116,22 @@ impl Kernel {
             self.bias_base
         }
     }
+}
+
+/// The unit vector at `angle` (radians), with components within 1e-15 of 0 or ±1 snapped there,
+/// so that the axis directions (seed 001's +x and -x) are exact and the scout bias along them
+/// touches only vx, as the seed's rule does.
+pub fn unit_at(angle: f64) -> Vec2 {
+    let snap = |c: f64| {
+        if c.abs() < 1e-15 {
+            0.0
+        } else if (c.abs() - 1.0).abs() < 1e-15 {
+            c.signum()
+        } else {
+            c
+        }
+    };
+    Vec2::new(snap(angle.cos()) as f32, snap(angle.sin()) as f32)
 }
 
 /// Whether the offset `d` (squared length `d2`) puts a boid in the visual range.
@@ -213,12 +236,16 @@ pub fn advance(
         + wander * (kernel.wander_weight * kernel.gain);
     let mut v = (v + steer) * kernel.boost;
     v += boundary_steer(kernel, p);
-    let bias = scout_bias(kernel, group, v.x, bias);
-    v.x = match group {
-        group::RIGHT => (1.0 - bias) * v.x + bias,
-        group::LEFT => (1.0 - bias) * v.x - bias,
-        _ => v.x,
-    };
+    let bias = scout_bias(kernel, group, v, bias);
+    if group != group::NONE {
+        // Seed 001's vx = (1 - bias) vx + bias * (+1 or -1), generalised to the group's
+        // preferred direction g: the component along g is pulled toward 1, the component
+        // across g is untouched (bit-identical to the seed's rule when g is +x or -x).
+        let g = kernel.goal[usize::from(group)];
+        let across_axis = g.perp();
+        let along = (1.0 - bias) * v.dot(g) + bias;
+        v = g * along + across_axis * v.dot(across_axis);
+    }
     let v = clamp_speed(kernel, v);
     let (position, velocity) = move_boid(kernel, p, v);
     BoidState {
@@ -230,7 +257,7 @@ pub fn advance(
 
 /// Velocity change from the margins (turn) or walls (push inward); zero on a torus.
 #[inline(always)]
-fn boundary_steer(k: &Kernel, p: Vec2) -> Vec2 {
+pub fn boundary_steer(k: &Kernel, p: Vec2) -> Vec2 {
     let low = k.world_min;
     let high = k.world_min + k.world_size;
     match k.boundary {
@@ -265,18 +292,14 @@ fn boundary_steer(k: &Kernel, p: Vec2) -> Vec2 {
     }
 }
 
-/// Seed 001's dynamic bias: grows while the scout moves its preferred way, shrinks otherwise.
+/// Seed 001's dynamic bias: grows while the scout moves its preferred way (a positive component
+/// along its preferred direction), shrinks otherwise.
 #[inline(always)]
-fn scout_bias(k: &Kernel, group: u8, vx: f32, bias: f32) -> f32 {
+fn scout_bias(k: &Kernel, group: u8, v: Vec2, bias: f32) -> f32 {
     if !k.dynamic_bias || group == group::NONE {
         return bias;
     }
-    let preferred = if group == group::RIGHT {
-        vx > 0.0
-    } else {
-        vx < 0.0
-    };
-    if preferred {
+    if v.dot(k.goal[usize::from(group)]) > 0.0 {
         k.max_bias.min(bias + k.bias_increment)
     } else {
         k.bias_increment.max(bias - k.bias_increment)
@@ -302,7 +325,7 @@ fn clamp_speed(k: &Kernel, v: Vec2) -> Vec2 {
 /// disc would cross a wall is placed against it with that velocity component reflected, and
 /// does not move that step).
 #[inline(always)]
-fn move_boid(k: &Kernel, p: Vec2, v: Vec2) -> (Vec2, Vec2) {
+pub fn move_boid(k: &Kernel, p: Vec2, v: Vec2) -> (Vec2, Vec2) {
     let moved = p + v * k.dt;
     match k.boundary {
         Boundary::Margins => (moved, v),

@@ -41,7 +41,10 @@ pub fn w3(
     let flag = || Source::Flag(source.to_owned());
     let interval = toml::Value::Array(vec![0.0.into(), side.into()]);
     let world: [(&str, toml::Value); 8] = [
-        ("count", toml::Value::Integer(count.min(i64::MAX as usize) as i64)),
+        (
+            "count",
+            toml::Value::Integer(count.min(i64::MAX as usize) as i64),
+        ),
         ("boundary", "torus".into()),
         ("world_x_min", 0.0.into()),
         ("world_y_min", 0.0.into()),
@@ -62,8 +65,8 @@ pub fn w3(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::NeighborSearch;
     use crate::FlockState;
+    use crate::sim::NeighborSearch;
 
     #[test]
     fn uniform_start_has_the_asked_mean_neighbour_count() {
@@ -84,13 +87,20 @@ mod tests {
         let mean = total as f64 / p.count as f64;
         assert!((mean - 25.0).abs() < 0.5, "mean neighbours {mean}");
         let side = p.world_width as f32;
-        assert!(state.positions.iter().all(|q| q.min_element() >= 0.0 && q.max_element() < side));
+        assert!(
+            state
+                .positions
+                .iter()
+                .all(|q| q.min_element() >= 0.0 && q.max_element() < side)
+        );
     }
 
     #[test]
     fn too_many_neighbours_for_the_count_is_refused_with_the_range() {
         let base = Params::preset("cornell").unwrap();
-        let err = w3(&base, 100, 500.0, "--neighbors 500").unwrap_err().to_string();
+        let err = w3(&base, 100, 500.0, "--neighbors 500")
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("--neighbors 500") && err.contains("(0, 34.6]"),
             "{err}"

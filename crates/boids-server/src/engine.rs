@@ -552,10 +552,7 @@ impl EngineState {
         }
         let (stepped_ms, rate) = {
             let t = self.sim.phase_times();
-            (
-                (t.bin + t.gather + t.interact).as_secs_f64() * 1000.0,
-                self.rate.rate,
-            )
+            (t.total().as_secs_f64() * 1000.0, self.rate.rate)
         };
         let job = MetricsJob {
             params: self.sim.params().clone(),

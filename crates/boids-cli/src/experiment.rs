@@ -1,0 +1,149 @@
+//! `boids experiment NAME`: runs one of the published experiments ([`boids_core::experiments`])
+//! across all cores, writes a tidy CSV (one row per run) and the figure beside it as PNG, and
+//! prints the numbers behind the figure.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use boids_core::experiments::{self, EXPERIMENTS, Figure, Mode, Options, Row};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::output::{AtomicFile, check_outputs};
+use crate::plot;
+
+/// Flags of `boids experiment`.
+#[derive(Args, Debug)]
+pub struct ExperimentArgs {
+    /// couzin-accuracy, couzin-conflict, scouts or vicsek (`boids experiment list` describes them).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The reduced version: seconds on two cores (what CI runs).
+    #[arg(long)]
+    pub quick: bool,
+    /// CSV file of results, one row per run; the plot is written beside it as FILE.png
+    /// [default: NAME.csv].
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// Replicates per parameter point (default: the experiment's own).
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub replicates: Option<u32>,
+    /// Steps per run (default: the experiment's own).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(2..))]
+    pub steps: Option<u64>,
+    /// Base seed: replicate r uses seed + r.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// Runs `boids experiment`.
+pub fn run(args: &ExperimentArgs) -> Result<()> {
+    if args.name == "list" {
+        for (name, what) in EXPERIMENTS {
+            println!("{name:<16} {what}");
+        }
+        return Ok(());
+    }
+    crate::set_threads(args.threads)?;
+    let options = Options {
+        quick: args.quick,
+        replicates: args.replicates,
+        steps: args.steps,
+        seed: args.seed,
+    };
+    let plan = experiments::plan(&args.name, &options)?;
+    let csv = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}.csv", plan.name)));
+    let png = png_beside(&csv)?;
+    check_outputs(&[], &[("--out", &csv), ("the plot", &png)])?;
+
+    let start = Instant::now();
+    let progress = progress_bar(plan.runs.len() as u64);
+    let rows = experiments::run_all(&plan, &|| progress.inc(1));
+    progress.finish_and_clear();
+    write_rows(&csv, &rows)?;
+    let figure = experiments::figure(plan.name, &rows)?;
+    plot::figure(&figure, &png)?;
+
+    println!(
+        "{}: {} runs in {:.1} s -> {}, {}",
+        plan.name,
+        rows.len(),
+        start.elapsed().as_secs_f64(),
+        csv.display(),
+        png.display()
+    );
+    print_figure(&figure);
+    Ok(())
+}
+
+/// `FILE.png` beside `FILE.csv`; refuses an output named `.png` itself.
+pub fn png_beside(csv: &Path) -> Result<PathBuf> {
+    if csv
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    {
+        bail!(
+            "--out {} names the plot's file; give the CSV file (the plot goes beside it)",
+            csv.display()
+        );
+    }
+    Ok(csv.with_extension("png"))
+}
+
+/// Writes rows as CSV: a header of the first row's names, then one line per row.
+fn write_rows(path: &Path, rows: &[Row]) -> Result<()> {
+    let mut file = AtomicFile::create(path)?;
+    if let Some(first) = rows.first() {
+        let names: Vec<&str> = first.iter().map(|(n, _)| *n).collect();
+        writeln!(file.writer(), "{}", names.join(","))?;
+    }
+    for row in rows {
+        let cells: Vec<String> = row.iter().map(|(_, v)| v.to_string()).collect();
+        writeln!(file.writer(), "{}", cells.join(","))?;
+    }
+    file.commit()
+}
+
+/// Prints each panel's series: the numbers the figure shows.
+fn print_figure(figure: &Figure) {
+    for panel in &figure.panels {
+        println!("\n{} ({} -> {})", panel.title, panel.x_label, panel.y_label);
+        for series in &panel.series {
+            if series.mode != Mode::Line {
+                continue;
+            }
+            let points: Vec<String> = series
+                .points
+                .iter()
+                .map(|(x, y)| format!("{}:{:.3}", trim(*x), y))
+                .collect();
+            println!("  {:<28} {}", series.label, points.join("  "));
+        }
+    }
+}
+
+fn trim(x: f64) -> String {
+    format!("{}", (x * 1e4).round() / 1e4)
+}
+
+/// A progress bar over runs on stderr; hidden when stderr is not a terminal.
+pub fn progress_bar(runs: u64) -> ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(runs);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} runs (eta {eta})")
+            .expect("valid progress template")
+            .progress_chars("=> "),
+    );
+    bar
+}

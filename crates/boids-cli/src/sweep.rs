@@ -1,0 +1,209 @@
+//! `boids sweep`: a grid of runs over varied parameters, in parallel across cores; a tidy CSV of
+//! time-averaged metrics per run, and a plot beside it (a heatmap for two varied keys, a curve
+//! for one numeric key).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use boids_core::METRIC_COLUMNS;
+use boids_core::experiments::{self, Figure, Mode, Panel, Series};
+use boids_core::sweep::{self, Axis};
+use clap::Args;
+
+use crate::experiment::{png_beside, progress_bar};
+use crate::flock_args::FlockArgs;
+use crate::output::{AtomicFile, check_outputs};
+use crate::plot;
+
+/// Flags of `boids sweep`.
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub flock: FlockArgs,
+    /// A parameter to vary: KEY=A:B:STEPS (STEPS values from A to B) or KEY=V1,V2,...
+    /// (repeatable; the grid is the product).
+    #[arg(long = "vary", value_name = "KEY=A:B:STEPS", required = true)]
+    pub vary: Vec<String>,
+    /// Runs per grid point; replicate r uses seed --seed + r.
+    #[arg(long, value_name = "R", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub replicates: u32,
+    /// Steps per run.
+    #[arg(long, value_name = "K")]
+    pub steps: u64,
+    /// Measure the metrics every E steps.
+    #[arg(long, value_name = "E", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// First step of the time averages [default: half the steps].
+    #[arg(long, value_name = "STEP")]
+    pub burn_in: Option<u64>,
+    /// CSV file of results, one row per run; the plot goes beside it as FILE.png
+    /// [default: sweep.csv].
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// Metric of the plot (one of the metric columns).
+    #[arg(long, value_name = "NAME", default_value = "polarization")]
+    pub metric: String,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// Runs `boids sweep`.
+pub fn run(args: &SweepArgs) -> Result<()> {
+    let burn_in = args.burn_in.unwrap_or(args.steps / 2);
+    if burn_in > args.steps {
+        bail!(
+            "--burn-in {burn_in} is not allowed: allowed range is [0, --steps {}]",
+            args.steps
+        );
+    }
+    let Some(metric) = METRIC_COLUMNS.iter().position(|m| *m == args.metric) else {
+        bail!(
+            "--metric {} is not allowed: valid metrics: {}",
+            args.metric,
+            METRIC_COLUMNS.join(", ")
+        );
+    };
+    let axes = args
+        .vary
+        .iter()
+        .map(|spec| Axis::parse(spec))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (i, axis) in axes.iter().enumerate() {
+        if axes[..i].iter().any(|a| a.key == axis.key) {
+            bail!("--vary names `{}` twice", axis.key);
+        }
+    }
+    crate::set_threads(args.threads)?;
+    let runs = sweep::plan(
+        &args.flock.builder()?,
+        &axes,
+        args.replicates,
+        args.flock.seed,
+    )?;
+    let csv = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("sweep.csv"));
+    let png = png_beside(&csv)?;
+    let inputs: Vec<&std::path::Path> = args.flock.config.iter().map(PathBuf::as_path).collect();
+    check_outputs(&inputs, &[("--out", &csv), ("the plot", &png)])?;
+
+    let start = Instant::now();
+    let progress = progress_bar(runs.len() as u64);
+    let averages = experiments::par_map(&runs, |_, run| {
+        let values = sweep::time_averaged(run, args.steps, args.every, burn_in);
+        progress.inc(1);
+        values
+    });
+    progress.finish_and_clear();
+
+    let mut file = AtomicFile::create(&csv)?;
+    let keys: Vec<&str> = axes.iter().map(|a| a.key.as_str()).collect();
+    writeln!(
+        file.writer(),
+        "run,replicate,seed,{},{}",
+        keys.join(","),
+        METRIC_COLUMNS.join(",")
+    )?;
+    for (index, (run, values)) in runs.iter().zip(&averages).enumerate() {
+        let point: Vec<String> = run.point.iter().map(plain).collect();
+        let values: Vec<String> = values.iter().map(f64::to_string).collect();
+        writeln!(
+            file.writer(),
+            "{index},{},{},{},{}",
+            run.replicate,
+            run.seed,
+            point.join(","),
+            values.join(",")
+        )?;
+    }
+    file.commit()?;
+
+    let plotted = match axes.len() {
+        2 => {
+            let map = sweep::heatmap(&axes, &runs, &averages, metric);
+            plot::heatmap(&map, &png)?;
+            true
+        }
+        1 => match curve(&axes[0], &runs, &averages, metric, &args.metric) {
+            Some(figure) => {
+                plot::figure(&figure, &png)?;
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    };
+    println!(
+        "sweep: {} runs of {} steps in {:.1} s -> {}{}",
+        runs.len(),
+        args.steps,
+        start.elapsed().as_secs_f64(),
+        csv.display(),
+        if plotted {
+            format!(", {}", png.display())
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
+}
+
+/// A value as written in the CSV (strings without quotes).
+fn plain(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The mean of `metric` against a numeric axis (`None` when the axis is not numeric).
+fn curve(
+    axis: &Axis,
+    runs: &[sweep::SweepRun],
+    averages: &[Vec<f64>],
+    metric: usize,
+    name: &str,
+) -> Option<Figure> {
+    let numbers: Option<Vec<f64>> = axis
+        .values
+        .iter()
+        .map(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
+        .collect();
+    let numbers = numbers?;
+    let points: Vec<(f64, f64)> = axis
+        .values
+        .iter()
+        .zip(&numbers)
+        .map(|(value, &x)| {
+            let values = runs
+                .iter()
+                .zip(averages)
+                .filter(|(run, _)| &run.point[0] == value)
+                .map(|(_, v)| v[metric]);
+            (x, experiments::mean(values))
+        })
+        .collect();
+    let low = numbers.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = numbers.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let top = points
+        .iter()
+        .map(|p| p.1)
+        .filter(|y| y.is_finite())
+        .fold(0.0, f64::max);
+    let pad = if high > low { 0.0 } else { 0.5 };
+    Some(Figure {
+        title: format!("mean {name} against {}", axis.key),
+        panels: vec![Panel {
+            title: "time average, mean over replicates".into(),
+            x_label: axis.key.clone(),
+            y_label: name.to_owned(),
+            x_range: (low - pad, high + pad),
+            y_range: (0.0, (top * 1.1).max(1e-9)),
+            series: vec![Series::new(name, points, Mode::Line)],
+        }],
+    })
+}

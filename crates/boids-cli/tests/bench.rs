@@ -1,0 +1,85 @@
+//! `boids bench` through the real binary: it builds the asked workload, reports what it timed,
+//! and refuses what it cannot do with a clear message.
+
+use std::process::{Command, Output};
+
+fn boids(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(args)
+        .output()
+        .expect("the boids binary runs")
+}
+
+fn refused(args: &[&str], expected: &[&str]) {
+    let out = boids(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "boids {args:?}: {stderr}");
+    assert!(stderr.starts_with("error:"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for e in expected {
+        assert!(stderr.contains(e), "expected {e:?} in: {stderr}");
+    }
+}
+
+#[test]
+fn json_report_describes_the_measured_workload() {
+    let out = boids(&[
+        "bench",
+        "--count",
+        "3000",
+        "--neighbors",
+        "12",
+        "--steps",
+        "3",
+        "--warmup",
+        "1",
+        "--threads",
+        "1",
+        "--json",
+        "--vs-naive",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(report["count"], 3000);
+    assert_eq!(report["threads"], 1);
+    assert_eq!(report["steps"], 3);
+    let start = report["mean_neighbors_start"].as_f64().unwrap();
+    assert!(
+        (start - 12.0).abs() < 1.0,
+        "mean neighbours at start {start}"
+    );
+    let median = report["ms_per_step"]["median"].as_f64().unwrap();
+    assert!(median > 0.0 && median <= report["ms_per_step"]["max"].as_f64().unwrap());
+    let phases = report["phases_ms"].as_object().unwrap();
+    for phase in ["bin", "sort", "gather", "interact"] {
+        assert!(phases.contains_key(phase), "{phase} missing: {phases:?}");
+    }
+    let rate = report["boid_steps_per_second"].as_f64().unwrap();
+    assert!((rate - 3000.0 / (median / 1e3)).abs() < 1e-6 * rate);
+    assert!(report["naive"]["ms_per_step"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn impossible_workloads_are_refused() {
+    refused(
+        &["bench", "--count", "100", "--neighbors", "500"],
+        &["--neighbors 500", "(0, 34.6]"],
+    );
+    refused(
+        &[
+            "bench",
+            "--count",
+            "500000",
+            "--neighbors",
+            "25",
+            "--vs-naive",
+        ],
+        &["--vs-naive", "100000"],
+    );
+    refused(&["bench", "--neighbors", "25"], &["--count"]);
+}

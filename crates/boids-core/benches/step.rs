@@ -1,0 +1,71 @@
+//! Wall-clock benchmarks of the step on workload W3 (the `cornell` rules on a torus sized for a
+//! mean of 25 neighbours, uniform random start; see `boids_core::workload`) at 10k, 100k and 1M
+//! boids: the whole step, and each phase as timed inside real steps (`Simulation::phase_times`).
+//!
+//! Every measured step starts from the same flock (10 steps after the start, cloned outside the
+//! timing), so the work does not drift as the flock clusters. Criterion reports time per step
+//! and, as throughput, boid-steps per second. Run with
+//!
+//! ```text
+//! cargo bench -p boids-core --bench step            # all sizes
+//! cargo bench -p boids-core --bench step -- w3_100k # one size
+//! ```
+//!
+//! Threads: rayon's default (all cores); set `RAYON_NUM_THREADS=1` for one.
+
+use std::time::{Duration, Instant};
+
+use boids_core::{Params, Simulation, workload};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+/// A W3 flock of `n` boids after 10 warm-up steps.
+fn warm_flock(n: usize) -> Simulation {
+    let base = Params::preset("cornell").expect("cornell is a preset");
+    let params = workload::w3(&base, n, 25.0, "benchmark").expect("W3 fits these counts");
+    let mut sim = Simulation::new(params, 1).expect("a valid flock");
+    for _ in 0..10 {
+        sim.step();
+    }
+    sim
+}
+
+fn steps(c: &mut Criterion) {
+    for (label, n) in [("10k", 10_000), ("100k", 100_000), ("1M", 1_000_000)] {
+        let warm = warm_flock(n);
+        let mut group = c.benchmark_group(format!("w3_{label}"));
+        group
+            .throughput(Throughput::Elements(n as u64))
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        // Each phase (and "step", the whole) summed over `iters` fresh steps of the warm flock.
+        let phases = warm.phase_times().named().map(|(name, _)| name);
+        for phase in std::iter::once("step").chain(phases) {
+            group.bench_function(BenchmarkId::from_parameter(phase), |b| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        let mut sim = warm.clone();
+                        let start = Instant::now();
+                        sim.step();
+                        let whole = start.elapsed();
+                        total += match phase {
+                            "step" => whole,
+                            name => sim
+                                .phase_times()
+                                .named()
+                                .iter()
+                                .find(|(n, _)| *n == name)
+                                .map_or(Duration::ZERO, |(_, d)| *d),
+                        };
+                    }
+                    total
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, steps);
+criterion_main!(benches);

@@ -1,0 +1,383 @@
+//! Experiments that reproduce published collective-motion results, and parameter sweeps.
+//!
+//! An experiment is a [`Plan`]: a list of independent runs ([`RunSpec`]: validated parameters,
+//! seed, steps, what to measure). [`run_all`] runs them in parallel across cores (each run is
+//! deterministic, so the results do not depend on the thread count) and returns one tidy
+//! [`Row`] per run: the experiment's parameters, the replicate and seed, then the metrics.
+//! [`figure`] summarises the rows into the published figure's axes ([`Figure`]), which the
+//! `boids` command draws. Nothing here reads or writes files.
+//!
+//! | name | reproduces |
+//! |---|---|
+//! | `couzin-accuracy` | Couzin et al. 2005: accuracy against the proportion informed, by group size |
+//! | `couzin-conflict` | Couzin et al. 2005: compromise or choice between two informed subgroups |
+//! | `scouts` | both questions asked of seed 001's scout bias (static and dynamic) |
+//! | `vicsek` | Vicsek et al. 1995, Fig. 2a: order parameter against noise at density 4 |
+
+mod figure;
+mod leadership;
+mod vicsek;
+
+pub use figure::{Figure, Mode, Panel, Series};
+pub use leadership::{Outcome, accuracy_curves, classify, required_proportion};
+
+use std::fmt;
+
+use glam::{DVec2, Vec2};
+
+use crate::models::neighborhood::Neighborhood;
+use crate::params::Params;
+use crate::rules::Kernel;
+use crate::sim::{FlockState, Simulation};
+
+/// The experiments and what each reproduces.
+pub const EXPERIMENTS: [(&str, &str); 4] = [
+    (
+        "couzin-accuracy",
+        "Couzin et al. 2005: accuracy of group direction against the proportion informed, N = 10..200",
+    ),
+    (
+        "couzin-conflict",
+        "Couzin et al. 2005: two informed subgroups theta apart, compromise below a threshold angle, choice above",
+    ),
+    (
+        "scouts",
+        "the same two questions asked of seed 001's scout bias, static and dynamic",
+    ),
+    (
+        "vicsek",
+        "Vicsek et al. 1995 Fig. 2a: order parameter v_a against noise eta at density 4 for several N",
+    ),
+];
+
+/// How big an experiment is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// The reduced version that runs in seconds (for CI).
+    pub quick: bool,
+    /// Replicates per parameter point (`None`: the experiment's default).
+    pub replicates: Option<u32>,
+    /// Steps per run (`None`: the experiment's default); measurement windows shrink to fit.
+    pub steps: Option<u64>,
+    /// Base seed: replicate `r` uses seed `seed + r`, the same at every parameter point, so
+    /// points are compared on the same initial flocks.
+    pub seed: u64,
+}
+
+/// A cell of a result row.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// A whole number.
+    Int(i64),
+    /// A number (`NaN` where undefined).
+    Num(f64),
+    /// A category.
+    Text(&'static str),
+    /// Not applicable to this row.
+    Empty,
+}
+
+impl Value {
+    /// The value as a number (`NaN` for text and empty cells).
+    pub fn number(&self) -> f64 {
+        match self {
+            Value::Int(i) => *i as f64,
+            Value::Num(x) => *x,
+            Value::Text(_) | Value::Empty => f64::NAN,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Num(x) => write!(f, "{x}"),
+            Value::Text(s) => f.write_str(s),
+            Value::Empty => Ok(()),
+        }
+    }
+}
+
+/// One run's row: named cells, the same names in the same order for every row of a plan.
+pub type Row = Vec<(&'static str, Value)>;
+
+/// The value of column `name` in `row` (`Empty` when absent).
+pub fn cell<'a>(row: &'a Row, name: &str) -> &'a Value {
+    row.iter()
+        .find(|(n, _)| *n == name)
+        .map_or(&Value::Empty, |(_, v)| v)
+}
+
+/// What a run measures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Task {
+    /// Direction of travel of the group's centroid over the last `window` steps, judged against
+    /// the preferred direction of scout group 1 (leadership accuracy).
+    Accuracy {
+        /// Steps at the end over which the centroid's displacement is measured.
+        window: u64,
+    },
+    /// Direction of travel over the last `window` steps, classified against two preferred
+    /// directions `+theta/2` and `-theta/2` ([`classify`]).
+    Conflict {
+        /// Steps at the end over which the centroid's displacement is measured.
+        window: u64,
+        /// Angle between the two preferred directions (radians).
+        theta: f64,
+    },
+    /// Time average of the order parameter from step `from` to the end.
+    Order {
+        /// First step of the average.
+        from: u64,
+    },
+}
+
+/// One run of a plan.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// Validated parameters.
+    pub params: Params,
+    /// Seed of the random streams.
+    pub seed: u64,
+    /// Steps to run.
+    pub steps: u64,
+    /// The experiment's parameter columns (replicate included), in column order.
+    pub labels: Row,
+    /// What to measure.
+    pub task: Task,
+}
+
+/// The runs of one experiment.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The experiment's name.
+    pub name: &'static str,
+    /// Its runs, in row order.
+    pub runs: Vec<RunSpec>,
+}
+
+/// No experiment has this name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown experiment `{0}`; valid experiments: couzin-accuracy, couzin-conflict, scouts, vicsek"
+)]
+pub struct UnknownExperiment(pub String);
+
+/// The runs of experiment `name`.
+pub fn plan(name: &str, options: &Options) -> Result<Plan, UnknownExperiment> {
+    let (name, runs) = match name {
+        "couzin-accuracy" => ("couzin-accuracy", leadership::couzin_accuracy(options)),
+        "couzin-conflict" => ("couzin-conflict", leadership::couzin_conflict(options)),
+        "scouts" => ("scouts", leadership::scouts(options)),
+        "vicsek" => ("vicsek", vicsek::plan(options)),
+        other => return Err(UnknownExperiment(other.to_owned())),
+    };
+    Ok(Plan { name, runs })
+}
+
+/// Runs every run of `plan` (in parallel when the `parallel` feature is on) and returns their
+/// rows in plan order. `done` is called after each run (for a progress bar).
+pub fn run_all(plan: &Plan, done: &(dyn Fn() + Sync)) -> Vec<Row> {
+    par_map(&plan.runs, |index, spec| {
+        let row = run_one(index, spec);
+        done();
+        row
+    })
+}
+
+/// `f(index, item)` for every item, one task per item (runs are long and uneven, so rayon
+/// balances them item by item), in parallel when the `parallel` feature is on; results in item
+/// order.
+pub fn par_map<T, R, F>(items: &[T], f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(usize, &T) -> R + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        items.par_iter().enumerate().map(|(i, t)| f(i, t)).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    items.iter().enumerate().map(|(i, t)| f(i, t)).collect()
+}
+
+/// Runs one run: its row is `run`, the labels, `seed`, `steps`, then the metrics.
+pub fn run_one(index: usize, spec: &RunSpec) -> Row {
+    let mut row: Row = vec![("run", Value::Int(index as i64))];
+    row.extend(spec.labels.iter().cloned());
+    row.push(("seed", Value::Int(spec.seed as i64)));
+    row.push(("steps", Value::Int(spec.steps as i64)));
+    let mut sim = Simulation::new(spec.params.clone(), spec.seed)
+        .expect("experiment flocks are small and valid");
+    match spec.task {
+        Task::Accuracy { window } | Task::Conflict { window, .. } => {
+            let travel = travel(&mut sim, spec.steps, window);
+            row.extend(leadership::measure(spec, &travel));
+        }
+        Task::Order { from } => row.extend(vicsek::measure(&mut sim, spec.steps, from)),
+    }
+    row
+}
+
+/// How a group travelled at the end of a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Travel {
+    /// Mean velocity of the flock over the window: in an open world the centroid's
+    /// displacement divided by the time, and still meaningful on a torus.
+    pub velocity: DVec2,
+    /// Share of the flock in its largest group (boids linked by chains within visual range).
+    pub largest_share: f64,
+    /// Polarization at the end.
+    pub polarization: f64,
+}
+
+/// Runs `sim` for `steps` and measures the flock's mean velocity over the last `window` steps
+/// (each boid moves by its new velocity, so in an open world this is the centroid's
+/// displacement over the window divided by its duration).
+fn travel(sim: &mut Simulation, steps: u64, window: u64) -> Travel {
+    let window = window.clamp(1, steps.max(1));
+    let mut sum = DVec2::ZERO;
+    for k in 1..=steps {
+        sim.step();
+        if k + window > steps {
+            sum += sim
+                .velocities()
+                .iter()
+                .fold(DVec2::ZERO, |s, v| s + v.as_dvec2());
+        }
+    }
+    let end = sim.state();
+    Travel {
+        velocity: sum / (window as f64 * end.len() as f64),
+        largest_share: largest_share(sim.params(), &end),
+        polarization: polarization(&end.velocities),
+    }
+}
+
+/// `|mean unit heading|`: Vicsek's `v_a` when every speed is `v0`.
+pub fn polarization(velocities: &[Vec2]) -> f64 {
+    let sum = velocities
+        .iter()
+        .fold(DVec2::ZERO, |s, v| s + v.as_dvec2().normalize_or_zero());
+    sum.length() / velocities.len() as f64
+}
+
+/// Share of the flock in its largest group: boids linked by chains of neighbours within the
+/// visual range (whatever the field of view), by union-find.
+pub fn largest_share(params: &Params, state: &FlockState) -> f64 {
+    let metric = Params {
+        topological_k: 0,
+        blind_angle: 0.0,
+        ..params.clone()
+    };
+    let below = Kernel::new(&metric).visual_below;
+    let hood = Neighborhood::new(&metric, &state.positions, &state.velocities);
+    let n = state.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for i in 0..n {
+        for j in hood.within(i, below) {
+            let (a, b) = (root(&mut parent, i), root(&mut parent, j as usize));
+            if a != b {
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut sizes = vec![0usize; n];
+    for i in 0..n {
+        sizes[root(&mut parent, i)] += 1;
+    }
+    sizes.into_iter().max().unwrap_or(0) as f64 / n as f64
+}
+
+/// The summary figure of experiment `name` from its rows.
+pub fn figure(name: &str, rows: &[Row]) -> Result<Figure, UnknownExperiment> {
+    match name {
+        "couzin-accuracy" => Ok(leadership::accuracy_figure(rows)),
+        "couzin-conflict" => Ok(leadership::conflict_figure(rows)),
+        "scouts" => Ok(leadership::scouts_figure(rows)),
+        "vicsek" => Ok(vicsek::figure(rows)),
+        other => Err(UnknownExperiment(other.to_owned())),
+    }
+}
+
+/// Mean of the finite values (`NaN` when there are none).
+pub fn mean(values: impl IntoIterator<Item = f64>) -> f64 {
+    let (sum, count) = values
+        .into_iter()
+        .filter(|x| x.is_finite())
+        .fold((0.0, 0usize), |(s, c), x| (s + x, c + 1));
+    if count == 0 {
+        f64::NAN
+    } else {
+        sum / count as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::group;
+
+    #[test]
+    fn largest_share_counts_chains_within_visual_range() {
+        let p = Params::preset("couzin").unwrap();
+        // A chain 0-1-2 (links of 5 < rho = 6), and 3 far away.
+        let state = FlockState {
+            positions: vec![
+                Vec2::ZERO,
+                Vec2::new(5.0, 0.0),
+                Vec2::new(10.0, 0.0),
+                Vec2::new(100.0, 0.0),
+            ],
+            velocities: vec![Vec2::X; 4],
+            groups: vec![group::NONE; 4],
+            biases: vec![0.0; 4],
+        };
+        assert_eq!(largest_share(&p, &state), 0.75);
+        assert!((polarization(&state.velocities) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn every_named_experiment_plans_valid_runs() {
+        for (name, _) in EXPERIMENTS {
+            for quick in [true, false] {
+                let options = Options {
+                    quick,
+                    replicates: None,
+                    steps: None,
+                    seed: 0,
+                };
+                let plan = plan(name, &options).unwrap();
+                assert!(!plan.runs.is_empty());
+                for run in &plan.runs {
+                    run.params.validate().unwrap();
+                    assert_eq!(
+                        run.labels.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+                        plan.runs[0]
+                            .labels
+                            .iter()
+                            .map(|(n, _)| *n)
+                            .collect::<Vec<_>>()
+                    );
+                }
+            }
+        }
+        let options = Options {
+            quick: true,
+            replicates: None,
+            steps: None,
+            seed: 0,
+        };
+        assert!(plan("nope", &options).is_err());
+    }
+}

@@ -1,0 +1,106 @@
+//! Couzin's zonal model (Couzin, Krause, James, Ruxton and Franks, J. theor. Biol. 218, 2002;
+//! in the form of Couzin, Krause, Franks and Levin, Nature 433, 513, 2005).
+//!
+//! Each individual `i` at `c_i` with unit heading `v_i` moves at constant speed `s` (`speed`).
+//! Its desired direction `d_i` is, with `r_ij = (c_j - c_i) / |c_j - c_i|`:
+//!
+//! ```text
+//! repulsion first:  d_i = - sum_{j != i, |c_j - c_i| < alpha} r_ij        if any such j
+//! otherwise:        d_i =   sum_{j != i, |c_j - c_i| < rho} r_ij
+//!                         + sum_{j, |c_j - c_i| < rho} v_j              (i itself included)
+//! no neighbour:     d_i = v_i
+//! ```
+//!
+//! with `alpha` = `protected_range` (1 in the paper) and `rho` = `visual_range` (6). Whether the
+//! individual's own heading joins the orientation sum is `include_self` (the 2005 paper's sum
+//! runs over all `j` in the zone, `i` included). With `topological_k = k` the `k` nearest in
+//! view replace the zone of orientation and attraction; the zone of repulsion stays metric.
+//!
+//! Informed individuals, the turning limit, the noise and the move are shared with the Vicsek
+//! model ([`super`]): `d_i` is normalised, informed individuals blend it with their preferred
+//! direction `g` (`d' = (d + omega g) / |d + omega g|`), it is turned by the angular noise, and
+//! the heading turns toward it by at most `turn_rate * dt`.
+
+use glam::Vec2;
+
+use super::neighborhood::Neighborhood;
+use crate::params::Params;
+use crate::rules::Kernel;
+
+/// Boid `i`'s desired direction before normalisation (zero when it has no neighbour and no
+/// heading; the caller then keeps its heading).
+pub fn social_direction(params: &Params, kernel: &Kernel, hood: &Neighborhood, i: usize) -> Vec2 {
+    let away = |j: u32| {
+        let d = hood.offset(i, j as usize);
+        d.normalize_or_zero()
+    };
+    let repel = hood.within(i, kernel.protected_below);
+    if !repel.is_empty() {
+        return repel
+            .iter()
+            .map(|&j| away(j))
+            .fold(Vec2::ZERO, |s, a| s + a);
+    }
+    let zone = super::interaction_set(params, hood, i, kernel.visual_below);
+    if zone.is_empty() {
+        return hood.heading(i);
+    }
+    let mut attraction = Vec2::ZERO;
+    let mut orientation = Vec2::ZERO;
+    let mut own = params.include_self.then_some(i as u32);
+    for &j in &zone {
+        if let Some(me) = own.filter(|&me| me < j) {
+            orientation += hood.heading(me as usize);
+            own = None;
+        }
+        attraction -= away(j);
+        orientation += hood.heading(j as usize);
+    }
+    if let Some(me) = own {
+        orientation += hood.heading(me as usize);
+    }
+    attraction + orientation
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hood_of<'a>(p: &Params, positions: &'a [Vec2], velocities: &[Vec2]) -> Neighborhood<'a> {
+        Neighborhood::new(p, positions, velocities)
+    }
+
+    #[test]
+    fn repulsion_takes_priority_over_orientation_and_attraction() {
+        let p = Params::preset("couzin").unwrap();
+        let k = Kernel::new(&p);
+        // Boid 0 at the origin heading +x; boid 1 at (0.5, 0) inside alpha = 1; boid 2 at
+        // (0, 3) heading +y inside rho = 6. Only the repulsion counts: away from boid 1, -x.
+        let positions = [Vec2::ZERO, Vec2::new(0.5, 0.0), Vec2::new(0.0, 3.0)];
+        let velocities = [Vec2::X, Vec2::X, Vec2::Y];
+        let hood = hood_of(&p, &positions, &velocities);
+        let d = social_direction(&p, &k, &hood, 0);
+        assert!((d - Vec2::new(-1.0, 0.0)).length() < 1e-6, "{d}");
+    }
+
+    #[test]
+    fn orientation_and_attraction_within_rho_by_hand() {
+        let p = Params::preset("couzin").unwrap();
+        let k = Kernel::new(&p);
+        // Boid 0 at the origin heading +x; boid 1 at (0, 3) heading +y; boid 2 at (4, 0)
+        // heading -y; boid 3 at (10, 0) beyond rho. Attraction: (0, 1) + (1, 0); orientation
+        // (self included): (1, 0) + (0, 1) + (0, -1).
+        let positions = [
+            Vec2::ZERO,
+            Vec2::new(0.0, 3.0),
+            Vec2::new(4.0, 0.0),
+            Vec2::new(10.0, 0.0),
+        ];
+        let velocities = [Vec2::X, Vec2::Y, -Vec2::Y, Vec2::Y];
+        let hood = hood_of(&p, &positions, &velocities);
+        let d = social_direction(&p, &k, &hood, 0);
+        assert!((d - Vec2::new(2.0, 1.0)).length() < 1e-6, "{d}");
+        // Boid 3 has no neighbour within rho: it keeps its heading.
+        assert_eq!(social_direction(&p, &k, &hood, 3), Vec2::Y);
+    }
+}

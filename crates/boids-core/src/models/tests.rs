@@ -1,0 +1,363 @@
+//! Update rules against hand-worked values, and determinism of the general path.
+
+use glam::Vec2;
+
+use super::*;
+use crate::params::Boundary;
+use crate::sim::Simulation;
+
+fn preset(name: &str, edit: impl FnOnce(&mut Params)) -> Params {
+    let mut p = Params::preset(name).unwrap();
+    edit(&mut p);
+    p.validate().unwrap();
+    p
+}
+
+fn flock(points: &[(f32, f32, f32, f32)], groups: &[u8]) -> FlockState {
+    FlockState {
+        positions: points.iter().map(|p| Vec2::new(p.0, p.1)).collect(),
+        velocities: points.iter().map(|p| Vec2::new(p.2, p.3)).collect(),
+        groups: groups.to_vec(),
+        biases: vec![0.0; points.len()],
+    }
+}
+
+fn close(a: Vec2, b: Vec2) -> bool {
+    (a - b).length() < 1e-6
+}
+
+#[test]
+fn vicsek_step_by_hand() {
+    let p = preset("vicsek", |p| p.noise = 0.0);
+    // Boid 0 heading +x and boid 1 (0.6 away) heading +y align to 45 degrees; boid 2 is alone
+    // and keeps heading -x. Every speed becomes v0 = 0.03 and positions move by the new
+    // velocity; boid 2 wraps across the seam at x = 0.
+    let s = flock(
+        &[
+            (5.0, 5.0, 1.0, 0.0),
+            (5.0, 5.6, 0.0, 2.0),
+            (0.01, 2.0, -0.5, 0.0),
+        ],
+        &[0, 0, 0],
+    );
+    let next = super::step(&p, 7, 0, &s);
+    let diagonal = Vec2::new(1.0, 1.0).normalize() * 0.03;
+    assert!(
+        close(next.velocities[0], diagonal),
+        "{}",
+        next.velocities[0]
+    );
+    assert!(close(next.velocities[1], diagonal));
+    assert!(close(next.positions[0], Vec2::new(5.0, 5.0) + diagonal));
+    assert!(close(next.velocities[2], Vec2::new(-0.03, 0.0)));
+    assert!(
+        close(next.positions[2], Vec2::new(9.98, 2.0)),
+        "{}",
+        next.positions[2]
+    );
+}
+
+#[test]
+fn vicsek_noise_is_uniform_in_half_eta() {
+    // Lone particles all heading +x: the new heading angle is exactly the noise.
+    let eta = 2.0;
+    let p = preset("vicsek", |p| {
+        p.noise = eta;
+        p.count = 2000;
+        p.world_width = 1000.0;
+        p.world_height = 1000.0;
+    });
+    let points: Vec<_> = (0..2000)
+        .map(|i| ((i % 40) as f32 * 20.0, (i / 40) as f32 * 20.0, 1.0, 0.0))
+        .collect();
+    let next = super::step(&p, 3, 11, &flock(&points, &[0; 2000]));
+    let angles: Vec<f64> = next
+        .velocities
+        .iter()
+        .map(|v| f64::from(v.y.atan2(v.x)))
+        .collect();
+    assert!(angles.iter().all(|a| a.abs() <= eta / 2.0 + 1e-6));
+    let mean = angles.iter().sum::<f64>() / angles.len() as f64;
+    let var = angles.iter().map(|a| a * a).sum::<f64>() / angles.len() as f64;
+    assert!(mean.abs() < 0.05, "mean {mean}");
+    // Uniform on [-1, 1]: variance 1/3.
+    assert!((var - 1.0 / 3.0).abs() < 0.03, "variance {var}");
+}
+
+#[test]
+fn couzin_gaussian_noise_has_its_standard_deviation() {
+    let sigma = 0.3;
+    let p = preset("couzin", |p| {
+        p.noise = sigma;
+        p.scout_group1_fraction = 0.0;
+        p.turn_rate = f64::INFINITY;
+    });
+    let points: Vec<_> = (0..2000)
+        .map(|i| ((i % 40) as f32 * 20.0, (i / 40) as f32 * 20.0, 1.0, 0.0))
+        .collect();
+    let next = super::step(&p, 5, 2, &flock(&points, &[0; 2000]));
+    let angles: Vec<f64> = next
+        .velocities
+        .iter()
+        .map(|v| f64::from(v.y.atan2(v.x)))
+        .collect();
+    let sd = (angles.iter().map(|a| a * a).sum::<f64>() / angles.len() as f64).sqrt();
+    assert!((sd - sigma).abs() < 0.02, "s.d. {sd}");
+}
+
+#[test]
+fn couzin_step_by_hand_turn_limit_and_informed_blend() {
+    let p = preset("couzin", |p| {
+        p.noise = 0.0;
+        p.turn_rate = 2.0;
+        p.dt = 0.2;
+    });
+    // Boid 0 heads +x; boid 1 sits 0.5 ahead of it (repulsion: desired -x, a half turn); the
+    // turn is limited to 2 * 0.2 = 0.4 rad, counter-clockwise (angle_to of an exact reversal).
+    // Boid 1 heads +y with boid 0 behind it: repulsion away, +x, a right turn, limited to 0.4.
+    // Boid 2, alone and informed (g = +x, omega = 0.5) heading +y, wants (0.5, 1) / |(0.5, 1)|:
+    // 0.4636 rad, more than 0.4, so it turns 0.4.
+    let s = flock(
+        &[
+            (0.0, 0.0, 1.0, 0.0),
+            (0.5, 0.0, 0.0, 1.0),
+            (50.0, 50.0, 0.0, 1.0),
+        ],
+        &[0, 0, group::RIGHT],
+    );
+    let next = super::step(&p, 1, 0, &s);
+    let angle = |v: Vec2| f64::from(v.y.atan2(v.x));
+    assert!((angle(next.velocities[0]).abs() - 0.4).abs() < 1e-5);
+    assert!((angle(next.velocities[1]) - (std::f64::consts::FRAC_PI_2 - 0.4)).abs() < 1e-5);
+    assert!((angle(next.velocities[2]) - (std::f64::consts::FRAC_PI_2 - 0.4)).abs() < 1e-5);
+    for v in &next.velocities {
+        assert!((v.length() - 1.0).abs() < 1e-6);
+    }
+    // The move is v' dt.
+    assert!(close(
+        next.positions[2],
+        Vec2::new(50.0, 50.0) + next.velocities[2] * 0.2
+    ));
+    // Without the limit the informed boid takes the blended direction exactly.
+    let free = preset("couzin", |p| {
+        p.noise = 0.0;
+        p.turn_rate = f64::INFINITY;
+    });
+    let next = super::step(&free, 1, 0, &s);
+    assert!(close(next.velocities[2], Vec2::new(0.5, 1.0).normalize()));
+}
+
+#[test]
+fn turn_toward_stops_at_the_limit_and_reaches_close_targets() {
+    let to = Vec2::new(0.0, 1.0);
+    assert!(close(
+        turn_toward(Vec2::X, to, 0.1),
+        Vec2::new(0.1f32.cos(), 0.1f32.sin())
+    ));
+    assert!(close(turn_toward(Vec2::X, to, 2.0), to));
+    let right = Vec2::new(0.0, -1.0);
+    assert!(close(
+        turn_toward(Vec2::X, right, 0.1),
+        Vec2::new(0.1f32.cos(), -0.1f32.sin())
+    ));
+}
+
+#[test]
+fn general_boids_path_matches_the_brute_force_reference() {
+    // Metric neighbours and no blind angle: the same rules as the fast path, summed in another
+    // order, so equal up to rounding.
+    for name in ["cornell", "functional", "occoids"] {
+        let p = Params::preset(name).unwrap();
+        let mut state = FlockState::initial(&p, 9);
+        for step in 0..5 {
+            let general = super::step(&p, 9, step, &state);
+            let brute = crate::reference::step(&p, &state, step);
+            for i in 0..state.len() {
+                let scale = p.max_speed.min(1e3) as f32 + 1.0;
+                assert!(
+                    (general.velocities[i] - brute.velocities[i]).length() < 1e-4 * scale,
+                    "{name} boid {i}"
+                );
+            }
+            state = brute;
+        }
+    }
+}
+
+#[test]
+fn blind_angle_hides_a_neighbour_behind_from_the_boids_rules() {
+    // Boid 0 heads +x; boid 1 is behind it (27 degrees off straight behind) and fast. With a
+    // tiny blind angle boid 0 sees it and matches its velocity; with a 90 degree blind angle
+    // (45 degrees each side of straight behind) it does not.
+    let s = flock(
+        &[(300.0, 200.0, 4.0, 0.0), (290.0, 205.0, 6.0, 0.0)],
+        &[0, 0],
+    );
+    let seeing = preset("cornell", |p| {
+        p.count = 2;
+        p.blind_angle = 1e-3;
+        p.scout_group1_fraction = 0.0;
+        p.scout_group2_fraction = 0.0;
+    });
+    let next = super::step(&seeing, 0, 0, &s);
+    // cohesion (-10, 5) * 0.0005 = (-0.005, 0.0025), matching (6 - 4, 0) * 0.05 = (0.1, 0).
+    assert!(
+        close(next.velocities[0], Vec2::new(4.095, 0.0025)),
+        "{}",
+        next.velocities[0]
+    );
+    let blind = Params {
+        blind_angle: std::f64::consts::FRAC_PI_2,
+        ..seeing
+    };
+    let next = super::step(&blind, 0, 0, &s);
+    assert_eq!(next.velocities[0], Vec2::new(4.0, 0.0));
+}
+
+#[test]
+fn topological_boids_average_over_the_k_nearest_at_any_distance() {
+    // Boid 0 with neighbours at 100 px (beyond the visual range of 40) and 200 px: with k = 1
+    // only the nearer one counts, wherever it is.
+    let s = flock(
+        &[
+            (300.0, 200.0, 4.0, 0.0),
+            (400.0, 200.0, 4.0, 2.0),
+            (300.0, 400.0, 4.0, -2.0),
+        ],
+        &[0, 0, 0],
+    );
+    let p = preset("cornell", |p| {
+        p.count = 3;
+        p.topological_k = 1;
+        p.scout_group1_fraction = 0.0;
+        p.scout_group2_fraction = 0.0;
+    });
+    let next = super::step(&p, 0, 0, &s);
+    // cohesion (100, 0) * 0.0005 = (0.05, 0); matching (0, 2) * 0.05 = (0, 0.1).
+    assert!(
+        close(next.velocities[0], Vec2::new(4.05, 0.1)),
+        "{}",
+        next.velocities[0]
+    );
+}
+
+#[test]
+fn scout_bias_toward_any_preferred_direction() {
+    // Seed 001's rule along g = +y: vy = (1 - b) vy + b; vx untouched.
+    let p = preset("cornell", |p| {
+        p.count = 1;
+        p.preferred_angle1 = std::f64::consts::FRAC_PI_2;
+        p.bias = 0.5;
+    });
+    let s = FlockState {
+        biases: vec![0.5],
+        ..flock(&[(300.0, 200.0, 3.0, 4.0)], &[group::RIGHT])
+    };
+    let mut sim = Simulation::from_state(p, 0, s, 0).unwrap();
+    sim.step();
+    assert!(
+        close(sim.velocities()[0], Vec2::new(3.0, 2.5)),
+        "{}",
+        sim.velocities()[0]
+    );
+}
+
+fn run_in_pool(threads: usize, params: &Params, steps: u64) -> FlockState {
+    let run = || {
+        let mut sim = Simulation::new(params.clone(), 42).unwrap();
+        for _ in 0..steps {
+            sim.step();
+        }
+        sim.state()
+    };
+    #[cfg(feature = "parallel")]
+    {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(run)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = threads;
+        run()
+    }
+}
+
+#[test]
+fn noisy_models_are_bit_identical_across_thread_counts_and_restarts() {
+    let cases = [
+        preset("vicsek", |p| {
+            p.count = 5000;
+            p.world_width = 35.0;
+            p.world_height = 35.0;
+            p.noise = 3.0;
+        }),
+        preset("couzin", |p| {
+            p.count = 4200;
+            p.init_x = [0.0, 130.0];
+            p.init_y = [0.0, 130.0];
+            p.blind_angle = 1.0;
+            p.noise = 0.2;
+        }),
+        preset("functional", |p| {
+            p.count = 4200;
+            p.topological_k = 7;
+            p.blind_angle = 0.8;
+        }),
+    ];
+    for p in cases {
+        let one = run_in_pool(1, &p, 3);
+        let three = run_in_pool(3, &p, 3);
+        assert_eq!(one, three, "{:?}", p.model);
+        // Stopping after 2 steps and continuing from the saved state gives the same step 3.
+        let two = run_in_pool(2, &p, 2);
+        let mut resumed = Simulation::from_state(p.clone(), 42, two, 2).unwrap();
+        resumed.step();
+        assert_eq!(resumed.state(), one, "{:?} resumed", p.model);
+    }
+}
+
+#[test]
+fn vicsek_orders_without_noise_and_not_with_full_noise() {
+    let quiet = preset("vicsek", |p| {
+        p.count = 100;
+        p.world_width = 5.0;
+        p.world_height = 5.0;
+        p.noise = 0.1;
+    });
+    let polarization = |p: &Params| {
+        let mut sim = Simulation::new(p.clone(), 1).unwrap();
+        for _ in 0..300 {
+            sim.step();
+        }
+        crate::Metrics::measure(sim.params(), &sim.state()).polarization
+    };
+    assert!(polarization(&quiet) > 0.95);
+    let loud = Params {
+        noise: std::f64::consts::TAU,
+        ..quiet
+    };
+    assert!(polarization(&loud) < 0.35);
+}
+
+#[test]
+fn walls_keep_heading_models_inside() {
+    let p = preset("couzin", |p| {
+        p.boundary = Boundary::Walls;
+        p.wall_buffer = 3.0;
+        p.avoid_factor = 0.5;
+        p.count = 30;
+    });
+    let mut sim = Simulation::new(p, 4).unwrap();
+    for _ in 0..500 {
+        sim.step();
+    }
+    for q in sim.positions() {
+        assert!(
+            q.x >= 0.0 && q.x <= 20.0 && q.y >= 0.0 && q.y <= 20.0,
+            "{q}"
+        );
+    }
+}

@@ -1,0 +1,74 @@
+//! The Vicsek model (Vicsek, Czirók, Ben-Jacob, Cohen and Shochet, PRL 75, 1226, 1995).
+//!
+//! Every particle moves at the constant speed `v0` (`speed`); each step its heading becomes the
+//! mean heading of the particles within radius `r` (`visual_range`), itself included, turned by
+//! a random angle uniform in `[-eta/2, eta/2]` (`noise`):
+//!
+//! ```text
+//! theta_i(t+1) = arg( sum_{|x_j - x_i| < r} e^{i theta_j(t)} ) + xi_i(t)
+//! x_i(t+1)     = x_i(t) + v0 (cos theta_i(t+1), sin theta_i(t+1)) dt
+//! ```
+//!
+//! The update is synchronous and the world a torus of side `L`. The order parameter
+//! `v_a = |sum v_i| / (N v0)` (our polarization) goes from near 1 at low noise to about
+//! `1/sqrt(N)` at high noise, the drop sharpening as `N` grows at fixed density `N / L^2`.
+//! With `topological_k = k` the `k` nearest particles in view replace the radius.
+//!
+//! The noise and the rest of the heading pipeline (informed scouts, boundaries, turning limit)
+//! are shared with the Couzin model: see [`super`].
+
+use glam::Vec2;
+
+use super::neighborhood::Neighborhood;
+use crate::params::Params;
+
+/// The sum of the unit headings of boid `i` and its neighbours: the direction Vicsek's rule
+/// aligns with (its length does not matter). Boids at rest add nothing.
+pub fn social_direction(params: &Params, hood: &Neighborhood, i: usize, below: f32) -> Vec2 {
+    let neighbours = super::interaction_set(params, hood, i, below);
+    let mut sum = Vec2::ZERO;
+    let mut own = Some(i as u32);
+    for &j in &neighbours {
+        // The boid itself joins the sum in id order, like every neighbour.
+        if let Some(me) = own.filter(|&me| me < j) {
+            sum += hood.heading(me as usize);
+            own = None;
+        }
+        sum += hood.heading(j as usize);
+    }
+    if let Some(me) = own {
+        sum += hood.heading(me as usize);
+    }
+    sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Params;
+
+    #[test]
+    fn mean_heading_of_neighbours_within_r_self_included() {
+        let p = Params::preset("vicsek").unwrap();
+        // Boid 0 at (1, 1) heading +x; boid 1 at distance 0.5 heading +y; boid 2 at distance
+        // 1.5 (outside r = 1) heading -x.
+        let positions = [
+            Vec2::new(1.0, 1.0),
+            Vec2::new(1.0, 1.5),
+            Vec2::new(2.5, 1.0),
+        ];
+        let velocities = [
+            Vec2::new(0.03, 0.0),
+            Vec2::new(0.0, 0.03),
+            Vec2::new(-0.03, 0.0),
+        ];
+        let hood = Neighborhood::new(&p, &positions, &velocities);
+        let below = crate::rules::Kernel::new(&p).visual_below;
+        let d = social_direction(&p, &hood, 0, below);
+        // (1, 0) + (0, 1): the mean heading is 45 degrees.
+        assert!((d - Vec2::new(1.0, 1.0)).length() < 1e-6, "{d}");
+        // Boid 2 sees no one within r: it keeps its own heading.
+        let d = social_direction(&p, &hood, 2, below);
+        assert!((d - Vec2::new(-1.0, 0.0)).length() < 1e-6, "{d}");
+    }
+}

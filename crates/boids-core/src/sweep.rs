@@ -1,0 +1,312 @@
+//! Parameter sweeps: a grid of runs over one or more parameters, each run summarised by its
+//! time-averaged [`Metrics`].
+//!
+//! An axis is written `KEY=A:B:STEPS` (STEPS evenly spaced numbers from A to B, rounded for
+//! whole-number parameters) or `KEY=V1,V2,...` (any values, TOML syntax: `model=vicsek,couzin`).
+//! The grid is the product of the axes; every point is built through [`ParamsBuilder`] with the
+//! axis as its source, so a bad value is refused with the flag that asked for it. Replicate `r`
+//! of every point uses seed `seed + r`: points are compared on the same initial flocks.
+
+use std::collections::BTreeMap;
+
+use crate::error::ParamsError;
+use crate::metrics::{METRIC_COLUMNS, Metrics};
+use crate::params::{Kind, ParamsBuilder, Source, param_info, parse_value};
+use crate::sim::Simulation;
+use crate::{Params, experiments};
+
+/// A `--vary` value that cannot be read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SweepError {
+    /// The axis is not `KEY=A:B:STEPS` or `KEY=V1,V2,...`.
+    #[error("--vary {spec}: {reason} (expected KEY=A:B:STEPS or KEY=V1,V2,...)")]
+    BadAxis {
+        /// The axis as typed.
+        spec: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A grid point's parameters are invalid.
+    #[error(transparent)]
+    Params(#[from] ParamsError),
+}
+
+/// One varied parameter and its values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    /// Parameter name.
+    pub key: String,
+    /// Its values, in order.
+    pub values: Vec<toml::Value>,
+    /// The axis as typed (for messages).
+    pub spec: String,
+}
+
+/// Largest number of values on one axis.
+pub const MAX_STEPS: u64 = 10_000;
+
+impl Axis {
+    /// Reads `KEY=A:B:STEPS` or `KEY=V1,V2,...`.
+    pub fn parse(spec: &str) -> Result<Axis, SweepError> {
+        let bad = |reason: String| SweepError::BadAxis {
+            spec: spec.to_owned(),
+            reason,
+        };
+        let (key, rest) = spec.split_once('=').ok_or_else(|| bad("no `=`".into()))?;
+        let key = key.trim();
+        let info = param_info(key).ok_or_else(|| bad(format!("unknown parameter `{key}`")))?;
+        let parts: Vec<&str> = rest.split(':').map(str::trim).collect();
+        let values = match parts.as_slice() {
+            [a, b, steps] => {
+                let number = |s: &str| {
+                    parse_value(s)
+                        .as_float()
+                        .or_else(|| parse_value(s).as_integer().map(|i| i as f64))
+                        .filter(|x| x.is_finite())
+                        .ok_or_else(|| bad(format!("`{s}` is not a finite number")))
+                };
+                let (a, b) = (number(a)?, number(b)?);
+                let steps: u64 = steps
+                    .parse()
+                    .ok()
+                    .filter(|s| (1..=MAX_STEPS).contains(s))
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "STEPS = `{steps}` must be a whole number in [1, {MAX_STEPS}]"
+                        ))
+                    })?;
+                let at = |k: u64| {
+                    if steps == 1 {
+                        a
+                    } else {
+                        a + (b - a) * k as f64 / (steps - 1) as f64
+                    }
+                };
+                let mut values: Vec<toml::Value> = (0..steps)
+                    .map(|k| match info.kind {
+                        Kind::Integer { .. } => toml::Value::Integer(at(k).round() as i64),
+                        _ => toml::Value::Float(at(k)),
+                    })
+                    .collect();
+                values.dedup();
+                values
+            }
+            [list] => list.split(',').map(|v| parse_value(v.trim())).collect(),
+            _ => return Err(bad("a range needs exactly A:B:STEPS".into())),
+        };
+        if values.is_empty() {
+            return Err(bad("no values".into()));
+        }
+        Ok(Axis {
+            key: key.to_owned(),
+            values,
+            spec: spec.to_owned(),
+        })
+    }
+}
+
+/// One run of a sweep.
+#[derive(Clone, Debug)]
+pub struct SweepRun {
+    /// The value of each axis at this grid point, in axis order.
+    pub point: Vec<toml::Value>,
+    /// Replicate number.
+    pub replicate: u32,
+    /// Seed of the random streams.
+    pub seed: u64,
+    /// Validated parameters.
+    pub params: Params,
+}
+
+/// Every run of the grid: points in row-major order (the last axis varies fastest), then
+/// replicates.
+pub fn plan(
+    base: &ParamsBuilder,
+    axes: &[Axis],
+    replicates: u32,
+    seed: u64,
+) -> Result<Vec<SweepRun>, SweepError> {
+    let mut points: Vec<Vec<toml::Value>> = vec![Vec::new()];
+    for axis in axes {
+        points = points
+            .into_iter()
+            .flat_map(|point| {
+                axis.values.iter().map(move |v| {
+                    let mut next = point.clone();
+                    next.push(v.clone());
+                    next
+                })
+            })
+            .collect();
+    }
+    let mut runs = Vec::new();
+    for point in points {
+        let mut builder = base.clone();
+        for (axis, value) in axes.iter().zip(&point) {
+            builder = builder.apply_value(
+                &axis.key,
+                value.clone(),
+                Source::Flag(format!("--vary {}", axis.spec)),
+            )?;
+        }
+        let params = builder.build()?;
+        for replicate in 0..replicates {
+            runs.push(SweepRun {
+                point: point.clone(),
+                replicate,
+                seed: seed + u64::from(replicate),
+                params: params.clone(),
+            });
+        }
+    }
+    Ok(runs)
+}
+
+/// Runs `run` for `steps` and averages each metric (in [`METRIC_COLUMNS`] order) over the
+/// states at steps `from, from + every, ...` up to `steps`; undefined values (`NaN`) are left
+/// out of an average, which is `NaN` only when every sample was undefined.
+pub fn time_averaged(run: &SweepRun, steps: u64, every: u64, from: u64) -> Vec<f64> {
+    let mut sim =
+        Simulation::new(run.params.clone(), run.seed).expect("validated parameters build a flock");
+    let mut samples: Vec<[f64; METRIC_COLUMNS.len()]> = Vec::new();
+    for k in 0..=steps {
+        if k > 0 {
+            sim.step();
+        }
+        if k >= from && (k - from).is_multiple_of(every.max(1)) {
+            samples.push(Metrics::measure(sim.params(), &sim.state()).values());
+        }
+    }
+    (0..METRIC_COLUMNS.len())
+        .map(|c| experiments::mean(samples.iter().map(|s| s[c])))
+        .collect()
+}
+
+/// A two-parameter heatmap: the mean of one metric over replicates at each grid point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heatmap {
+    /// Parameter on the x axis and its values.
+    pub x: (String, Vec<toml::Value>),
+    /// Parameter on the y axis and its values.
+    pub y: (String, Vec<toml::Value>),
+    /// The metric.
+    pub metric: String,
+    /// `cells[iy][ix]`: mean over replicates (`NaN` when undefined).
+    pub cells: Vec<Vec<f64>>,
+}
+
+/// The heatmap of `metric` (a column index into each run's averages) over the first two axes.
+pub fn heatmap(axes: &[Axis], runs: &[SweepRun], averages: &[Vec<f64>], metric: usize) -> Heatmap {
+    let mut sums: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
+    let index = |axis: &Axis, v: &toml::Value| axis.values.iter().position(|x| x == v).unwrap_or(0);
+    for (run, values) in runs.iter().zip(averages) {
+        let ix = index(&axes[0], &run.point[0]);
+        let iy = index(&axes[1], &run.point[1]);
+        sums.entry((ix, iy)).or_default().push(values[metric]);
+    }
+    let cells = (0..axes[1].values.len())
+        .map(|iy| {
+            (0..axes[0].values.len())
+                .map(|ix| {
+                    sums.get(&(ix, iy))
+                        .map_or(f64::NAN, |v| experiments::mean(v.iter().copied()))
+                })
+                .collect()
+        })
+        .collect();
+    Heatmap {
+        x: (axes[0].key.clone(), axes[0].values.clone()),
+        y: (axes[1].key.clone(), axes[1].values.clone()),
+        metric: METRIC_COLUMNS[metric].to_owned(),
+        cells,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axes_read_ranges_and_lists() {
+        let a = Axis::parse("bias=0:0.01:3").unwrap();
+        assert_eq!(a.key, "bias");
+        assert_eq!(
+            a.values,
+            vec![
+                toml::Value::Float(0.0),
+                toml::Value::Float(0.005),
+                toml::Value::Float(0.01)
+            ]
+        );
+        let a = Axis::parse("count=10:20:4").unwrap();
+        assert_eq!(
+            a.values,
+            [10, 13, 17, 20].map(toml::Value::Integer).to_vec()
+        );
+        let a = Axis::parse("model=vicsek,couzin").unwrap();
+        assert_eq!(a.values[1], toml::Value::String("couzin".into()));
+        assert_eq!(Axis::parse("noise=1:2:1").unwrap().values.len(), 1);
+        for bad in ["bias", "bias=0:1", "bias=0:1:0", "bias=a:1:3", "nope=1:2:3"] {
+            let err = Axis::parse(bad).unwrap_err().to_string();
+            assert!(err.contains(bad), "{err}");
+        }
+    }
+
+    #[test]
+    fn grid_is_the_product_and_bad_points_name_their_flag() {
+        let base = ParamsBuilder::preset("vicsek").unwrap();
+        let axes = [
+            Axis::parse("noise=0:1:2").unwrap(),
+            Axis::parse("count=10,20,30").unwrap(),
+        ];
+        let runs = plan(&base, &axes, 2, 5).unwrap();
+        assert_eq!(runs.len(), 12);
+        assert_eq!(runs[0].seed, 5);
+        assert_eq!(runs[1].seed, 6);
+        assert_eq!(runs[2].params.count, 20);
+        assert_eq!(runs[11].params.noise, 1.0);
+        let err = plan(&base, &[Axis::parse("noise=-1:1:3").unwrap()], 1, 0)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("--vary noise=-1:1:3") && err.contains("allowed"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn heatmap_averages_replicates_per_cell() {
+        let base = ParamsBuilder::preset("vicsek").unwrap();
+        let axes = [
+            Axis::parse("noise=0,1").unwrap(),
+            Axis::parse("count=10,20,30").unwrap(),
+        ];
+        let runs = plan(&base, &axes, 2, 0).unwrap();
+        let averages: Vec<Vec<f64>> = (0..runs.len())
+            .map(|k| vec![k as f64; METRIC_COLUMNS.len()])
+            .collect();
+        let map = heatmap(&axes, &runs, &averages, 0);
+        assert_eq!(map.cells.len(), 3);
+        // noise 0, count 10: runs 0 and 1; noise 1, count 30: runs 10 and 11.
+        assert_eq!(map.cells[0][0], 0.5);
+        assert_eq!(map.cells[2][1], 10.5);
+        assert_eq!(map.metric, "polarization");
+    }
+
+    #[test]
+    fn time_averages_skip_the_burn_in() {
+        let base = ParamsBuilder::preset("vicsek")
+            .unwrap()
+            .apply_toml(
+                "count = 50\nworld_width = 3.5\nworld_height = 3.5\nnoise = 0.0",
+                "t",
+            )
+            .unwrap();
+        let runs = plan(&base, &[Axis::parse("noise=0").unwrap()], 1, 0).unwrap();
+        let late = time_averaged(&runs[0], 200, 10, 150);
+        let all = time_averaged(&runs[0], 200, 10, 0);
+        // Without noise the flock orders: the late average is higher than one over the start.
+        assert!(late[0] > all[0], "{late:?} {all:?}");
+        assert!((late[2] - 0.03).abs() < 1e-6, "speed v0: {}", late[2]);
+    }
+}

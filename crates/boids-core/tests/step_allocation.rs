@@ -1,0 +1,50 @@
+//! A running flock steps without touching the heap: every buffer is reserved when the flock is
+//! built and reused by every step, at any thread count and in open worlds whose grid changes
+//! size every step. (An allocation per step would cost time and fragment memory at scale.)
+
+use boids_core::{Params, ParamsBuilder, Simulation, Source, workload};
+
+#[global_allocator]
+static ALLOC: dhat::Alloc = dhat::Alloc;
+
+fn steps_allocate(params: &Params, threads: usize) -> u64 {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let mut sim = Simulation::new(params.clone(), 3).unwrap();
+    pool.install(|| {
+        for _ in 0..3 {
+            sim.step();
+        }
+    });
+    let before = dhat::HeapStats::get().total_blocks;
+    pool.install(|| {
+        for _ in 0..5 {
+            sim.step();
+        }
+    });
+    dhat::HeapStats::get().total_blocks - before
+}
+
+#[test]
+fn steady_state_steps_do_not_allocate() {
+    let _profiler = dhat::Profiler::builder().testing().build();
+    let cornell = Params::preset("cornell").unwrap();
+    // Enough boids for the parallel sort to cut the grid into blocks.
+    let torus = workload::w3(&cornell, 40_000, 25.0, "test").unwrap();
+    let open = ParamsBuilder::from_params(cornell, Source::Message)
+        .apply_assignment("count=3000", Source::Message)
+        .unwrap()
+        .build()
+        .unwrap();
+    for (world, params) in [("torus", &torus), ("margins", &open)] {
+        for threads in [1, 2] {
+            let blocks = steps_allocate(params, threads);
+            assert_eq!(
+                blocks, 0,
+                "{world}, {threads} threads: {blocks} allocations"
+            );
+        }
+    }
+}
