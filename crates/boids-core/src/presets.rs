@@ -94,7 +94,9 @@ Initial headings come from velocity components uniform in [-1, 1], so they are n
         deviations: "The open plane is the margins boundary with zero margin and turn (nothing turns a boid back). \
 The individual's own heading counts in the orientation sum (`include_self = true`), as in the paper's sum over the zone. \
 Our choices where the paper is silent or gives a range: individuals start in a 20x20 square (spacing about 2, one connected group) with random headings; \
-10% informed in scout group 1 (the paper varies this; see `boids experiment couzin-accuracy`).",
+10% informed in scout group 1 (the paper varies this; see `boids experiment couzin-accuracy`). \
+The time step (0.2), turning rate (2 rad per unit time) and noise (0.01 rad) follow published re-implementations of the model; \
+they have not been checked against the paper's Methods section, which was not at hand.",
         params: couzin,
     },
 ];
