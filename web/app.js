@@ -214,6 +214,13 @@
 
   const sx = (x) => (x - S.view.x0) * S.view.scale;
   const sy = (y) => (y - S.view.y0) * S.view.scale;
+  /** Screen position of quantised coordinates: x = ox + qx * kx, y = oy + qy * ky. */
+  const quantToScreen = (q) => ({
+    kx: (q.w / 65535) * S.view.scale,
+    ky: (q.h / 65535) * S.view.scale,
+    ox: sx(q.x),
+    oy: sy(q.y),
+  });
 
   function clientToWorld(cx, cy) {
     const dpr = window.devicePixelRatio || 1;
@@ -446,11 +453,7 @@
       const [x0, x1, y0, y1] = [clampX(sx(r.x)), clampX(sx(r.x + r.w)), clampY(sy(r.y)), clampY(sy(r.y + r.h))];
       for (let y = y0; y < y1; y++) pixels.fill(world, y * w + x0, y * w + x1);
       const b = frame.boids;
-      const q = frame.quant;
-      const kx = (q.w / 65535) * S.view.scale;
-      const ky = (q.h / 65535) * S.view.scale;
-      const ox = sx(q.x);
-      const oy = sy(q.y);
+      const { kx, ky, ox, oy } = quantToScreen(frame.quant);
       const reach = sprites[0].reach;
       for (let i = 0, o = 0; i < frame.count; i++, o += 6) {
         const x = Math.round(ox + (b[o] | (b[o + 1] << 8)) * kx);
@@ -484,11 +487,7 @@
       ctx.fillRect(sx(r.x), sy(r.y), r.w * S.view.scale, r.h * S.view.scale);
       const paths = [new Path2D(), new Path2D(), new Path2D()];
       const b = frame.boids;
-      const q = frame.quant;
-      const kx = (q.w / 65535) * S.view.scale;
-      const ky = (q.h / 65535) * S.view.scale;
-      const ox = sx(q.x);
-      const oy = sy(q.y);
+      const { kx, ky, ox, oy } = quantToScreen(frame.quant);
       const [nx, lx, ly, cx] = [DART[0] * rad, DART[2] * rad, DART[3] * rad, DART[4] * rad];
       const margin = 3 * rad;
       const w = canvas.width + margin;

@@ -585,6 +585,7 @@ fn sort_by_id(span: &mut [u32], ids: &[u32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
 
     #[test]
     fn torus_cells_are_at_least_the_radius_wide() {
@@ -673,13 +674,8 @@ mod tests {
         // a running simulation, so the blocked path is taken.
         let n = 5 * BLOCK_BOIDS + 123;
         let g = GridGeometry::torus([0.0, 0.0], [300.0, 200.0], 1.0, usize::MAX);
-        let mut state = 12345u32;
-        let mut random = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state as f32 / u32::MAX as f32
-        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12345);
+        let mut random = || rng.random::<f32>();
         let pts: Vec<Vec2> = (0..n)
             .map(|_| Vec2::new(random() * 300.0, random() * 200.0))
             .collect();

@@ -818,6 +818,7 @@ impl<'a> NeighborSearch<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
 
     /// The lane scan adds up exactly the candidates `Accum::add` would, for spans of any length
     /// and alignment, with the boid itself inside or outside the span, for every combination of
@@ -825,13 +826,8 @@ mod tests {
     #[test]
     fn lane_scan_sums_what_accum_adds() {
         let n = 120;
-        let mut state = 7u32;
-        let mut random = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state as f32 / u32::MAX as f32
-        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut random = || rng.random::<f32>();
         let mut field =
             |scale: f32| -> Vec<f32> { (0..n + LANES).map(|_| (random() - 0.5) * scale).collect() };
         let prev = Gathered {
