@@ -354,7 +354,7 @@ pub fn move_boid(k: &Kernel, p: Vec2, v: Vec2) -> (Vec2, Vec2) {
 #[inline(always)]
 pub fn wrap(p: Vec2, min: Vec2, size: Vec2) -> Vec2 {
     let axis = |x: f32, lo: f32, extent: f32| {
-        let mut r = (x - lo).rem_euclid(extent);
+        let mut r = wrap_offset(x - lo, extent);
         if r >= extent {
             r = 0.0;
         }
@@ -366,6 +366,25 @@ pub fn wrap(p: Vec2, min: Vec2, size: Vec2) -> Vec2 {
         if w.x >= min.x + size.x { min.x } else { w.x },
         if w.y >= min.y + size.y { min.y } else { w.y },
     )
+}
+
+/// `t.rem_euclid(extent)` for a positive `extent`, bit for bit, without the `fmodf` call when
+/// `t` is less than one extent outside `[0, extent)` (a boid moves far less than a world per
+/// step). On that range the remainder is exact and the fast paths compute it exactly too:
+/// `fmod(t, e)` is `t` for `|t| < e` (then `rem_euclid` adds `e` to a negative remainder, as
+/// here), and `t - e` for `e <= t < 2e`, where the subtraction is exact (Sterbenz). `-0.0`
+/// stays `-0.0` as in `rem_euclid`; `t == -e`, NaN and far-out values take the library path.
+#[inline(always)]
+fn wrap_offset(t: f32, extent: f32) -> f32 {
+    if t >= 0.0 && t < extent {
+        t
+    } else if t < 0.0 && t > -extent {
+        t + extent
+    } else if t >= extent && t < 2.0 * extent {
+        t - extent
+    } else {
+        t.rem_euclid(extent)
+    }
 }
 
 /// Minimum-image offset along axes whose `wrap` is non-zero.
@@ -572,9 +591,59 @@ mod tests {
         assert_eq!(wrap(Vec2::new(8.0, -8.5), min, size), Vec2::new(-8.0, 7.5));
         let w = wrap(Vec2::new(-8.0 - 1e-7, 0.0), min, size);
         assert!(w.x >= -8.0 && w.x < 8.0);
+        // Less than one world outside: the fast path, same answers as rem_euclid.
+        assert_eq!(
+            wrap(Vec2::new(8.25, -9.0), min, size),
+            Vec2::new(-7.75, 7.0)
+        );
+        // Far outside: the rem_euclid fallback.
+        assert_eq!(
+            wrap(Vec2::new(40.5, -41.0), min, size),
+            Vec2::new(-7.5, 7.0)
+        );
         assert_eq!(
             minimum_image(Vec2::new(15.0, 1.0), Vec2::new(16.0, 0.0)),
             Vec2::new(-1.0, 1.0)
         );
+    }
+
+    #[test]
+    fn wrap_offset_is_rem_euclid_bit_for_bit() {
+        use rand::{Rng, SeedableRng};
+        let extents = [16.0f32, 600.0, 1000.0, 3162.2776, 1.0e-3, 7.0e6];
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0x2545_f491);
+        for &e in &extents {
+            let check = |t: f32| {
+                assert_eq!(
+                    wrap_offset(t, e).to_bits(),
+                    t.rem_euclid(e).to_bits(),
+                    "t={t:e} e={e:e}"
+                );
+            };
+            for t in [
+                0.0,
+                -0.0,
+                e,
+                -e,
+                2.0 * e,
+                -2.0 * e,
+                e.next_down(),
+                e.next_up(),
+                (-e).next_up(),
+                (-e).next_down(),
+                (2.0 * e).next_down(),
+                f32::MIN_POSITIVE,
+                -f32::MIN_POSITIVE,
+                1e-45,
+                -1e-45,
+                3.0 * e,
+                -3.5 * e,
+            ] {
+                check(t);
+            }
+            for _ in 0..200_000 {
+                check((rng.random::<f32>() * 4.0 - 1.5) * e);
+            }
+        }
     }
 }
