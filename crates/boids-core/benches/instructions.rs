@@ -20,24 +20,19 @@
 
 use std::hint::black_box;
 
-use boids_core::{Params, Simulation, workload};
+mod common;
+
+use boids_core::Simulation;
 use gungraun::{library_benchmark, library_benchmark_group, main};
 
-/// A W3 flock of `n` boids after 10 steps, so it is stored in cell order as in a long run.
-/// Makes this thread rayon's only worker first.
+/// The W3 flock of `n` boids, with this thread made rayon's only worker first.
 fn warm_flock(n: usize) -> Simulation {
     rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .use_current_thread()
         .build_global()
         .expect("the first rayon use of this benchmark process");
-    let base = Params::preset("cornell").expect("cornell is a preset");
-    let params = workload::w3(&base, n, 25.0, "benchmark").expect("W3 fits these counts");
-    let mut sim = Simulation::new(params, 1).expect("a valid flock");
-    for _ in 0..10 {
-        sim.step();
-    }
-    sim
+    common::warm_w3_flock(n)
 }
 
 #[library_benchmark]

@@ -15,23 +15,14 @@
 
 use std::time::{Duration, Instant};
 
-use boids_core::{Params, Simulation, workload};
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+mod common;
 
-/// A W3 flock of `n` boids after 10 warm-up steps.
-fn warm_flock(n: usize) -> Simulation {
-    let base = Params::preset("cornell").expect("cornell is a preset");
-    let params = workload::w3(&base, n, 25.0, "benchmark").expect("W3 fits these counts");
-    let mut sim = Simulation::new(params, 1).expect("a valid flock");
-    for _ in 0..10 {
-        sim.step();
-    }
-    sim
-}
+use common::warm_w3_flock;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 fn steps(c: &mut Criterion) {
     for (label, n) in [("10k", 10_000), ("100k", 100_000), ("1M", 1_000_000)] {
-        let warm = warm_flock(n);
+        let warm = warm_w3_flock(n);
         let mut group = c.benchmark_group(format!("w3_{label}"));
         group
             .throughput(Throughput::Elements(n as u64))

@@ -127,15 +127,9 @@ const SUBGROUPS: [(usize, usize); 2] = [(5, 5), (6, 4)];
 /// Couzin's model with `n` individuals in one compact, unaligned group (mean spacing 2, about
 /// twice the zone of repulsion, so every individual starts with neighbours within rho).
 fn couzin_group(n: usize) -> Params {
-    let side = 2.0 * (n as f64).sqrt();
     Params {
-        count: n,
-        world_width: side,
-        world_height: side,
-        init_x: [0.0, side],
-        init_y: [0.0, side],
         scout_group1_fraction: 0.0,
-        ..Params::preset("couzin").expect("preset couzin is valid")
+        ..super::on_square("couzin", n, 2.0 * (n as f64).sqrt())
     }
 }
 

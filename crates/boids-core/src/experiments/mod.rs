@@ -310,6 +310,18 @@ pub fn figure(name: &str, rows: &[Row]) -> Result<Figure, UnknownExperiment> {
     }
 }
 
+/// `preset` with `n` individuals on a square world of side `side`, started uniformly over it.
+fn on_square(preset: &str, n: usize, side: f64) -> Params {
+    Params {
+        count: n,
+        world_width: side,
+        world_height: side,
+        init_x: [0.0, side],
+        init_y: [0.0, side],
+        ..Params::preset(preset).expect("experiment presets are valid")
+    }
+}
+
 /// Mean of the finite values (`NaN` when there are none).
 pub fn mean(values: impl IntoIterator<Item = f64>) -> f64 {
     let (sum, count) = values

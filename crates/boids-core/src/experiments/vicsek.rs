@@ -17,15 +17,9 @@ const DENSITY: f64 = 4.0;
 
 /// Vicsek's model with `n` particles at density 4 and noise `eta`.
 fn params(n: usize, eta: f64) -> Params {
-    let side = (n as f64 / DENSITY).sqrt();
     Params {
-        count: n,
-        world_width: side,
-        world_height: side,
-        init_x: [0.0, side],
-        init_y: [0.0, side],
         noise: eta,
-        ..Params::preset("vicsek").expect("preset vicsek is valid")
+        ..super::on_square("vicsek", n, (n as f64 / DENSITY).sqrt())
     }
 }
 
