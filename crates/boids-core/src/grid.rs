@@ -4,9 +4,9 @@
 //! in its own cell or one of the eight around it. The index is an `order` array listing boids
 //! cell by cell (by id within a cell) and a `cell_start` array of span boundaries; the simulation
 //! gathers boid data into that order so a neighbour scan reads contiguous memory. Cells are
-//! numbered row by row, so the three cells of a row around a boid are one contiguous span
-//! ([`GridGeometry::neighbor_runs`]); at a million boids the three rows a scan touches are a
-//! few hundred kilobytes, which stay in a core's L2 cache, so a space-filling curve would gain
+//! numbered row by row, so consecutive boids share their neighbour cells
+//! ([`GridGeometry::cells_near`]), which the scan exploits; at a million boids the three rows a
+//! scan touches are a few hundred kilobytes, which stay in a core's L2 cache, so a space-filling curve would gain
 //! little here. The sort itself runs in parallel over blocks of cells ([`CellIndex`]).
 //!
 //! On a torus the block of cells wraps, and each wrapped cell carries the shift (±world size)
@@ -36,27 +36,6 @@ pub struct GridGeometry {
     dims: [u32; 2],
     /// World size on a torus, `None` in an open world.
     torus: Option<Vec2>,
-}
-
-/// Consecutive cells `first..end` that share one torus shift (see
-/// [`GridGeometry::neighbor_runs`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CellRun {
-    /// First cell index.
-    pub first: u32,
-    /// One past the last cell index.
-    pub end: u32,
-    /// Subtract from `p_i - p_j` to get the minimum-image offset (zero unless wrapped).
-    pub shift: Vec2,
-}
-
-/// A neighbouring cell of a boid's cell, and the shift to subtract from a neighbour's offset.
-#[derive(Clone, Copy, Debug)]
-pub struct NeighborCell {
-    /// Cell index.
-    pub cell: u32,
-    /// Subtract from `p_i - p_j` to get the minimum-image offset (zero unless wrapped).
-    pub shift: Vec2,
 }
 
 impl GridGeometry {
@@ -128,81 +107,30 @@ impl GridGeometry {
         axis(0, p.x) + self.dims[0] * axis(1, p.y)
     }
 
-    /// The up to nine cells around `cell` (itself included), in a fixed order, each with its
-    /// torus shift.
+    /// Column and row of `cell`.
     #[inline]
-    pub fn neighbor_cells(&self, cell: u32) -> ([NeighborCell; 9], usize) {
-        let [nx, ny] = self.dims;
-        let (cx, cy) = ((cell % nx) as i64, (cell / nx) as i64);
-        let mut out = [NeighborCell {
-            cell: 0,
-            shift: Vec2::ZERO,
-        }; 9];
-        let mut len = 0;
-        for oy in offsets(ny) {
-            let Some((y, shift_y)) = self.wrap_axis(cy + oy, ny, 1) else {
-                continue;
-            };
-            for ox in offsets(nx) {
-                let Some((x, shift_x)) = self.wrap_axis(cx + ox, nx, 0) else {
-                    continue;
-                };
-                out[len] = NeighborCell {
-                    cell: x + nx * y,
-                    shift: Vec2::new(shift_x, shift_y),
-                };
-                len += 1;
-            }
-        }
-        (out, len)
+    pub fn coords(&self, cell: u32) -> [u32; 2] {
+        [cell % self.dims[0], cell / self.dims[0]]
     }
 
-    /// The up to nine cells around `cell`, in the order of [`GridGeometry::neighbor_cells`],
-    /// merged into runs of consecutive cell indices with the same torus shift: a boid's
-    /// candidates then lie in at most six contiguous spans of cell-ordered data (one per row,
-    /// two where the row wraps), which a vector loop can scan without per-cell overhead.
-    #[inline]
-    pub fn neighbor_runs(&self, cell: u32) -> ([CellRun; 6], usize) {
+    /// Every cell that can hold a neighbour of a boid in row `row` and one of `columns`: one
+    /// row and one column beyond them each way (wrapped on a torus, clipped in an open world),
+    /// rows from the lowest, columns left to right. With several columns on a narrow torus a
+    /// cell can come twice, at two unwrapped columns; a boid takes it only at a column within
+    /// one of its own, which no two copies both are (an axis of at least three cells).
+    #[inline(always)]
+    pub fn cells_near(&self, row: u32, columns: std::ops::RangeInclusive<u32>) -> CellsNear<'_> {
+        let reach = |n: u32| *offsets(n).end();
         let [nx, ny] = self.dims;
-        let (cx, cy) = (cell % nx, cell / nx);
-        let mut runs = [CellRun {
-            first: 0,
-            end: 0,
-            shift: Vec2::ZERO,
-        }; 6];
-        let mut count = 0;
-        let mut push = |first: u32, end: u32, shift: Vec2| {
-            if count > 0 && runs[count - 1].end == first && runs[count - 1].shift == shift {
-                runs[count - 1].end = end;
-            } else {
-                runs[count] = CellRun { first, end, shift };
-                count += 1;
-            }
-        };
-        for oy in offsets(ny) {
-            let Some((y, shift_y)) = self.wrap_axis(i64::from(cy) + oy, ny, 1) else {
-                continue;
-            };
-            let row = y * nx;
-            let shift = |x: f32| Vec2::new(x, shift_y);
-            match self.torus {
-                _ if nx == 1 => push(row, row + 1, shift(0.0)),
-                Some(size) if cx == 0 => {
-                    push(row + nx - 1, row + nx, shift(-size.x));
-                    push(row, row + 2, shift(0.0));
-                }
-                Some(size) if cx == nx - 1 => {
-                    push(row + cx - 1, row + nx, shift(0.0));
-                    push(row, row + 1, shift(size.x));
-                }
-                _ => push(
-                    row + cx.saturating_sub(1),
-                    row + (cx + 2).min(nx),
-                    shift(0.0),
-                ),
-            }
+        let row = i64::from(row);
+        let first = i64::from(*columns.start()) - reach(nx);
+        CellsNear {
+            grid: self,
+            rows: row - reach(ny)..=row + reach(ny),
+            columns: first..=i64::from(*columns.end()) + reach(nx),
+            row: None,
+            column: first,
         }
-        (runs, count)
     }
 
     /// Calls `f` for every cell at Chebyshev distance `ring` from `cell`: wrapped (possibly
@@ -244,6 +172,7 @@ impl GridGeometry {
 
     /// Maps a possibly out-of-range cell coordinate onto the grid: wrapped with its shift on a
     /// torus, `None` off the edge of an open world.
+    #[inline(always)]
     fn wrap_axis(&self, c: i64, n: u32, axis: usize) -> Option<(u32, f32)> {
         let n = i64::from(n);
         match self.torus {
@@ -294,6 +223,58 @@ fn bounding_box(positions: &[Vec2]) -> ([f64; 2], [f64; 2]) {
         [f64::from(lo.x), f64::from(lo.y)],
         [f64::from(hi.x), f64::from(hi.y)],
     )
+}
+
+/// A cell near a row of cells ([`GridGeometry::cells_near`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NearCell {
+    /// Cell index.
+    pub cell: u32,
+    /// Unwrapped column: `-1` or `nx` across a torus seam.
+    pub column: i64,
+    /// World shift to take off `p_i - p_j` for a boid `j` of this cell: the minimum image
+    /// without a division per pair (zero unless wrapped).
+    pub shift: Vec2,
+}
+
+/// The iterator of [`GridGeometry::cells_near`] (a plain struct, so that it inlines into the
+/// vector loops that use it).
+#[derive(Clone, Debug)]
+pub struct CellsNear<'a> {
+    grid: &'a GridGeometry,
+    rows: std::ops::RangeInclusive<i64>,
+    columns: std::ops::RangeInclusive<i64>,
+    /// The row being listed, wrapped, with its shift.
+    row: Option<(u32, f32)>,
+    /// Next unwrapped column of that row.
+    column: i64,
+}
+
+impl Iterator for CellsNear<'_> {
+    type Item = NearCell;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<NearCell> {
+        let [nx, ny] = self.grid.dims;
+        loop {
+            if let Some((y, shift_y)) = self.row {
+                while self.column <= *self.columns.end() {
+                    let column = self.column;
+                    self.column += 1;
+                    if let Some((x, shift_x)) = self.grid.wrap_axis(column, nx, 0) {
+                        return Some(NearCell {
+                            cell: x + nx * y,
+                            column,
+                            shift: Vec2::new(shift_x, shift_y),
+                        });
+                    }
+                }
+            }
+            let row = self.rows.next()?;
+            self.row = self.grid.wrap_axis(row, ny, 1);
+            self.column = *self.columns.start();
+        }
+    }
 }
 
 /// Boids per source chunk of the sort: the unit whose range of cells is recorded, so that a
@@ -606,19 +587,32 @@ mod tests {
         );
     }
 
-    #[test]
-    fn wrapped_neighbor_cells_carry_the_world_shift() {
-        let g = GridGeometry::torus([0.0, 0.0], [10.0, 10.0], 1.0, usize::MAX);
-        let (cells, len) = g.neighbor_cells(0);
-        assert_eq!(len, 9);
-        let corner = cells.iter().find(|n| n.cell == 80).unwrap();
-        assert_eq!(corner.shift, Vec2::new(-10.0, -10.0));
-        let own = cells.iter().find(|n| n.cell == 0).unwrap();
-        assert_eq!(own.shift, Vec2::ZERO);
+    /// The cells near `cell` with their shifts, as `cells_near` lists them.
+    fn near(g: &GridGeometry, cell: u32) -> Vec<(u32, Vec2)> {
+        let [column, row] = g.coords(cell);
+        g.cells_near(row, column..=column)
+            .map(|near| (near.cell, near.shift))
+            .collect()
     }
 
     #[test]
-    fn runs_cover_the_neighbour_cells_in_order() {
+    fn wrapped_neighbor_cells_carry_the_world_shift() {
+        let g = GridGeometry::torus([0.0, 0.0], [10.0, 10.0], 1.0, usize::MAX);
+        let cells = near(&g, 0);
+        assert_eq!(cells.len(), 9);
+        assert_eq!(
+            cells[0],
+            (80, Vec2::new(-10.0, -10.0)),
+            "lowest row, leftmost first"
+        );
+        assert_eq!(cells[4], (0, Vec2::ZERO));
+        assert_eq!(cells[5], (1, Vec2::ZERO));
+    }
+
+    /// Every cell's neighbourhood is its 3x3 block, each cell once, in every kind of grid; a
+    /// run of columns lists the union, each column in place.
+    #[test]
+    fn cells_near_a_row_of_columns() {
         let grids = [
             GridGeometry::torus([0.0, 0.0], [10.0, 7.0], 1.0, usize::MAX),
             GridGeometry::torus([0.0, 0.0], [3.5, 3.5], 1.0, usize::MAX),
@@ -628,17 +622,47 @@ mod tests {
             GridGeometry::bounding(&[Vec2::ZERO, Vec2::new(1.5, 0.5)], 1.0, usize::MAX),
         ];
         for g in grids {
+            let [nx, ny] = g.dims();
             for cell in 0..g.cell_count() as u32 {
-                let (cells, len) = g.neighbor_cells(cell);
-                let (runs, count) = g.neighbor_runs(cell);
-                let expanded: Vec<(u32, Vec2)> = runs[..count]
-                    .iter()
-                    .flat_map(|r| (r.first..r.end).map(move |c| (c, r.shift)))
-                    .collect();
-                let want: Vec<(u32, Vec2)> =
-                    cells[..len].iter().map(|n| (n.cell, n.shift)).collect();
-                assert_eq!(expanded, want, "{:?} cell {cell}", g.dims());
-                assert!(count <= 3 * 2);
+                let cells = near(&g, cell);
+                let mut distinct: Vec<u32> = cells.iter().map(|&(c, _)| c).collect();
+                distinct.sort_unstable();
+                distinct.dedup();
+                assert_eq!(distinct.len(), cells.len(), "{:?} cell {cell}", g.dims());
+                let [column, row] = g.coords(cell);
+                let span = |n: u32, c: u32| {
+                    if n == 1 {
+                        1
+                    } else {
+                        (c + 2).min(n) - c.saturating_sub(1)
+                    }
+                };
+                if g.torus_size().is_some() {
+                    let width = |n: u32| if n == 1 { 1 } else { 3 };
+                    assert_eq!(cells.len() as u32, width(nx) * width(ny));
+                } else {
+                    assert_eq!(cells.len() as u32, span(nx, column) * span(ny, row));
+                }
+            }
+            for row in 0..ny {
+                for first in 0..nx {
+                    let joined: Vec<NearCell> = g.cells_near(row, first..=nx - 1).collect();
+                    assert!(
+                        joined
+                            .windows(2)
+                            .all(|w| w[0].column != w[1].column || nx == 1)
+                    );
+                    for NearCell {
+                        cell: c,
+                        column: u,
+                        shift,
+                    } in joined
+                    {
+                        let wrapped = u.rem_euclid(i64::from(nx)) as u32;
+                        assert_eq!(g.coords(c)[0], wrapped);
+                        assert_eq!(shift.x != 0.0, u != i64::from(wrapped));
+                    }
+                }
             }
         }
     }
@@ -647,7 +671,7 @@ mod tests {
     fn open_grid_drops_cells_off_the_edge() {
         let pts = [Vec2::new(0.0, 0.0), Vec2::new(10.0, 10.0)];
         let g = GridGeometry::bounding(&pts, 1.0, usize::MAX);
-        assert_eq!(g.neighbor_cells(0).1, 4);
+        assert_eq!(near(&g, 0).len(), 4);
         assert_eq!(g.cell_of(Vec2::new(10.0, 10.0)), g.cell_count() as u32 - 1);
     }
 

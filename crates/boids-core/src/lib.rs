@@ -40,6 +40,7 @@
 pub mod error;
 pub mod experiments;
 pub mod grid;
+pub mod interact;
 pub mod metrics;
 pub mod models;
 mod par;
@@ -49,6 +50,9 @@ pub mod reference;
 pub mod rng;
 pub mod rules;
 pub mod sim;
+// The only unsafe code of the workspace: vector intrinsics, behind run-time feature detection.
+#[allow(unsafe_code)]
+mod simd;
 pub mod sweep;
 pub mod workload;
 

@@ -108,6 +108,34 @@ impl Kernel {
         }
     }
 
+    /// Which sums a candidate at squared distance `d2` joins: the averaging set (cohesion,
+    /// alignment) and the separation set. `is_self`: the candidate is the boid itself.
+    #[inline(always)]
+    pub fn joins(&self, d2: f32, is_self: bool) -> (bool, bool) {
+        let visual = d2 < self.visual_below;
+        let protected = d2 < self.protected_below;
+        let averaged =
+            visual & !(self.exclude_protected & protected) & (self.include_self | !is_self);
+        (averaged, protected)
+    }
+
+    /// Squared distance below which a neighbour is left out of the averages: the protected
+    /// range's bound if protected neighbours are, else zero (no squared distance is below it).
+    pub fn unseen_below(&self) -> f32 {
+        if self.exclude_protected {
+            self.protected_below
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether a boid would land in its own averaging set unless told apart from the others:
+    /// it is left out of it, and nothing else leaves it out (it sits at distance zero, so
+    /// leaving protected neighbours out of the averages does, when there is a protected range).
+    pub fn must_skip_self(&self) -> bool {
+        !(self.include_self || self.exclude_protected && self.protected_below > 0.0)
+    }
+
     /// The bias a boid of `group` starts with.
     pub fn initial_bias(&self, group: u8) -> f32 {
         if group == group::NONE {
@@ -155,21 +183,25 @@ pub struct Accum {
 
 impl Accum {
     /// Adds one candidate: `d = p_i - p_j` (minimum image), its velocity, and whether it is the
-    /// boid itself.
+    /// boid itself. Sums grow by selects, never by a multiply with a 0/1 weight: a candidate
+    /// out of range leaves them bit for bit unchanged, which the lane scan relies on.
     #[inline(always)]
     pub fn add(&mut self, kernel: &Kernel, d: Vec2, velocity: Vec2, is_self: bool) {
-        let d2 = d.x * d.x + d.y * d.y;
-        let visual = d2 < kernel.visual_below;
-        let protected = d2 < kernel.protected_below;
-        let averaged =
-            visual & !(kernel.exclude_protected & protected) & (kernel.include_self | !is_self);
-        let w_avg = f32::from(u8::from(averaged));
-        let w_sep = f32::from(u8::from(protected));
-        self.count += w_avg;
-        self.offset_sum -= d * w_avg;
-        self.velocity_sum += velocity * w_avg;
-        self.separation += d * w_sep;
+        let (averaged, separated) = kernel.joins(d.x * d.x + d.y * d.y, is_self);
+        self.count = add_if(self.count, 1.0, averaged);
+        self.offset_sum.x = add_if(self.offset_sum.x, -d.x, averaged);
+        self.offset_sum.y = add_if(self.offset_sum.y, -d.y, averaged);
+        self.velocity_sum.x = add_if(self.velocity_sum.x, velocity.x, averaged);
+        self.velocity_sum.y = add_if(self.velocity_sum.y, velocity.y, averaged);
+        self.separation.x = add_if(self.separation.x, d.x, separated);
+        self.separation.y = add_if(self.separation.y, d.y, separated);
     }
+}
+
+/// `sum + x` if `yes`, else `sum` untouched: a select, which vectorises to a masked add.
+#[inline(always)]
+pub fn add_if(sum: f32, x: f32, yes: bool) -> f32 {
+    if yes { sum + x } else { sum }
 }
 
 /// The three rule contributions to a boid's velocity change, weighted and scaled by the

@@ -5,23 +5,11 @@
 //! previous frame into the state buffers. Every phase is O(n) and runs in parallel. Reads and
 //! writes never share a buffer, so the result does not depend on boid order or thread count.
 //!
-//! **Canonical sums.** A boid's candidates lie in at most six contiguous spans of cell-ordered
-//! data (its 3x3 block of cells, merged row by row by [`GridGeometry::neighbor_runs`]). Each span
-//! is scanned [`LANES`] candidates at a time into `LANES` partial sums, lane `l` taking the
-//! candidates at `l`, `l + LANES`, ... of the span, and the partial sums are added pairwise in
-//! a fixed pattern at the end. That order is fixed by the cell contents (cells in a fixed order,
-//! ascending id within a cell) and the grid, never by storage order, chunking, thread count or
-//! the machine's vector width, so a flock restored from a file in id order continues
-//! bit-identically, on any machine.
-//!
-//! **Why lanes.** The per-candidate work is a handful of arithmetic operations and two range
-//! tests; written as `LANES` independent accumulators with the tests turned into 0/1 weights (no
-//! `if` in the loop), the compiler keeps everything in vector registers and processes a block
-//! of candidates per instruction. Lanes past the end of a span read the next span's data (or
-//! the padding after the last boid) and are masked out. The loop is compiled for AVX2 and
-//! AVX-512 too and the best version chosen at run time (see `interact_chunk`).
+//! The last phase, the hot loop, is in [`interact`]: how it scans, and why its sums come out
+//! the same on any thread count and machine.
 //!
 //! [`grid`]: crate::grid
+//! [`interact`]: crate::interact
 
 use std::time::{Duration, Instant};
 
@@ -29,10 +17,11 @@ use glam::Vec2;
 
 use crate::error::StateError;
 use crate::grid::{CellIndex, GridGeometry, reserve_to};
+use crate::interact::{Frame, Interaction, LANES};
 use crate::par;
 use crate::params::{MAX_COUNT, Params};
 use crate::rng::{self, Purpose};
-use crate::rules::{self, Accum, BoidState, Kernel, RuleVectors, group};
+use crate::rules::{self, Accum, Kernel, RuleVectors, group};
 
 /// A flock in boid-id order: what is saved, loaded and measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -132,27 +121,11 @@ impl PhaseTimes {
     }
 }
 
-/// Candidates the neighbour scan takes at a time (see the module notes). The same on every
-/// machine, whatever its vector width, so that sums run in the same order everywhere.
-pub const LANES: usize = 8;
-
 /// The flock in storage order: what the accessors show and the step writes.
 #[derive(Clone, Debug, Default)]
 struct Buffers {
     pos: Vec<Vec2>,
     vel: Vec<Vec2>,
-    bias: Vec<f32>,
-}
-
-/// The previous frame gathered into cell order, one array per coordinate, so that the scan
-/// loads `LANES` consecutive candidates of a field at once. The coordinate arrays carry `LANES`
-/// entries of padding, so a block of lanes starting at any boid stays inside them.
-#[derive(Clone, Debug, Default)]
-struct Gathered {
-    x: Vec<f32>,
-    y: Vec<f32>,
-    vx: Vec<f32>,
-    vy: Vec<f32>,
     bias: Vec<f32>,
 }
 
@@ -164,7 +137,7 @@ pub struct Simulation {
     seed: u64,
     step: u64,
     state: Buffers,
-    previous: Gathered,
+    previous: Frame,
     group: Vec<u8>,
     id: Vec<u32>,
     group_scratch: Vec<u8>,
@@ -196,7 +169,7 @@ impl Simulation {
             seed,
             step: start_step,
             state: Buffers::default(),
-            previous: Gathered::default(),
+            previous: Frame::default(),
             group: Vec::new(),
             id: Vec::new(),
             group_scratch: Vec::new(),
@@ -377,7 +350,7 @@ impl Simulation {
         };
     }
 
-    /// Copies the flock into cell order: coordinates into [`Gathered`], groups and ids into
+    /// Copies the flock into cell order: coordinates into [`Frame`], groups and ids into
     /// their scratch arrays, which then become the current ones (the step writes the new state
     /// in this order).
     fn gather(&mut self) {
@@ -426,23 +399,9 @@ impl Simulation {
             groups: &self.group,
             kernel: &self.kernel,
             wander: self.wander_heading(),
-            visual_below: self.kernel.visual_below,
-            protected_below: self.kernel.protected_below,
-            include_self: self.params.include_self,
-            exclude_protected: self.params.exclude_protected,
-            wrap: geometry.pairwise_wrap(),
         };
         let Buffers { pos, vel, bias } = &mut self.state;
-        par::for_each_part(
-            (&mut pos[..], &mut vel[..], &mut bias[..]),
-            |start, (pos, vel, bias)| {
-                if job.wrap == Vec2::ZERO {
-                    interact_chunk::<false>(&job, start, pos, vel, bias);
-                } else {
-                    interact_chunk::<true>(&job, start, pos, vel, bias);
-                }
-            },
-        );
+        job.run(pos, vel, bias);
     }
 
     /// Replaces the parameters while the flock runs (the live viewer's sliders). The flock keeps
@@ -494,204 +453,6 @@ impl Simulation {
 /// Bytes of per-boid state the simulation holds (both frames, ids and groups twice, the cell
 /// and order of the index).
 pub const BYTES_PER_BOID: usize = 2 * (8 + 8 + 4) + 2 * (4 + 1) + 4 + 4;
-
-/// Everything the step's last phase reads.
-struct Interaction<'a> {
-    prev: &'a Gathered,
-    geometry: &'a GridGeometry,
-    cell_start: &'a [u32],
-    groups: &'a [u8],
-    kernel: &'a Kernel,
-    wander: Vec2,
-    visual_below: f32,
-    protected_below: f32,
-    include_self: bool,
-    exclude_protected: bool,
-    /// Per-pair minimum-image wrap (single-cell torus axes), else zero.
-    wrap: Vec2,
-}
-
-/// New state of boids `start..start + pos.len()` (cell order) into `pos`, `vel`, `bias`.
-/// `PAIRWISE`: some torus axis is a single cell, and offsets take the minimum image per pair.
-///
-/// Compiled for the baseline target and again for AVX2 and AVX-512 (Ice Lake / Zen 4 class;
-/// its 32 vector and 8 mask registers hold the whole loop, about a quarter faster than AVX2),
-/// the best chosen at run time: the lane loops then run eight candidates per instruction. Every
-/// version performs the same IEEE operations in the same order (Rust never fuses a multiply
-/// and an add unless asked), so all give bit-identical results.
-#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2"))]
-fn interact_chunk<const PAIRWISE: bool>(
-    job: &Interaction,
-    start: usize,
-    pos: &mut [Vec2],
-    vel: &mut [Vec2],
-    bias: &mut [f32],
-) {
-    let Interaction {
-        prev, cell_start, ..
-    } = *job;
-    let end = start + pos.len();
-    // The cell holding boid `start`: the last one starting at or before it.
-    let mut cell = cell_start.partition_point(|&s| s as usize <= start) - 1;
-    let mut cell_end = 0;
-    let mut spans: [_; 6] = std::array::from_fn(|_| (0..0, Vec2::ZERO));
-    let mut len = 0;
-    // Sums for a batch of boids first, then their moves: each move is a long chain of
-    // dependent operations (square root, divisions), and a batch of independent chains side by
-    // side lets the processor overlap them instead of waiting on each in turn.
-    let mut sums = [Accum::default(); BATCH];
-    for first in (start..end).step_by(BATCH) {
-        let batch = first..(first + BATCH).min(end);
-        for (sum, k) in sums.iter_mut().zip(batch.clone()) {
-            if k >= cell_end {
-                while cell_start[cell + 1] as usize <= k {
-                    cell += 1;
-                }
-                cell_end = cell_start[cell + 1] as usize;
-                let runs;
-                (runs, len) = job.geometry.neighbor_runs(cell as u32);
-                for (span, run) in spans.iter_mut().zip(&runs[..len]) {
-                    let cells = run.first as usize..run.end as usize;
-                    *span = (
-                        cell_start[cells.start] as usize..cell_start[cells.end] as usize,
-                        run.shift,
-                    );
-                }
-            }
-            let p = Vec2::new(prev.x[k], prev.y[k]);
-            let mut lanes = Lanes::default();
-            for (span, shift) in &spans[..len] {
-                // Subtracting a zero shift changes no bits: skip it.
-                if *shift == Vec2::ZERO {
-                    lanes.scan::<PAIRWISE, false>(job, span.clone(), k, p, *shift);
-                } else {
-                    lanes.scan::<PAIRWISE, true>(job, span.clone(), k, p, *shift);
-                }
-            }
-            *sum = lanes.sum();
-        }
-        for (sum, k) in sums.iter().zip(batch) {
-            let boid = BoidState {
-                position: Vec2::new(prev.x[k], prev.y[k]),
-                velocity: Vec2::new(prev.vx[k], prev.vy[k]),
-                bias: prev.bias[k],
-            };
-            let next = rules::advance(job.kernel, sum, boid, job.groups[k], job.wander);
-            let out = k - start;
-            (pos[out], vel[out], bias[out]) = (next.position, next.velocity, next.bias);
-        }
-    }
-}
-
-/// Boids whose neighbour sums are taken before any of them moves (see [`interact_chunk`]).
-const BATCH: usize = 16;
-
-/// Lane numbers, for the masks of a block of candidates.
-const LANE: [i32; LANES] = {
-    let mut lane = [0; LANES];
-    let mut l = 0;
-    while l < LANES {
-        lane[l] = l as i32;
-        l += 1;
-    }
-    lane
-};
-
-/// `LANES` partial sums of each field of [`Accum`].
-#[derive(Default)]
-struct Lanes {
-    count: [f32; LANES],
-    offset_x: [f32; LANES],
-    offset_y: [f32; LANES],
-    velocity_x: [f32; LANES],
-    velocity_y: [f32; LANES],
-    separation_x: [f32; LANES],
-    separation_y: [f32; LANES],
-}
-
-impl Lanes {
-    /// Adds the candidates `span` (cell-ordered indices) for boid `me` at `p`, whose offsets
-    /// take `shift` off: the sums of [`Accum::add`], `LANES` candidates at a time. The range
-    /// tests become 0/1 weights that multiply what is added: multiplying by a weight cannot be
-    /// turned back into a branch or a masked store, so the loop body stays straight vector code.
-    #[inline(always)]
-    fn scan<'a, const PAIRWISE: bool, const SHIFTED: bool>(
-        &mut self,
-        job: &Interaction<'a>,
-        span: std::ops::Range<usize>,
-        me: usize,
-        p: Vec2,
-        shift: Vec2,
-    ) {
-        let prev = job.prev;
-        let blocks = span.len().div_ceil(LANES);
-        let window = span.start..span.start + blocks * LANES;
-        let blocks_of = |field: &'a [f32]| field[window.clone()].as_chunks::<LANES>().0;
-        let (xs, ys) = (blocks_of(&prev.x), blocks_of(&prev.y));
-        let (vxs, vys) = (blocks_of(&prev.vx), blocks_of(&prev.vy));
-        // Candidate positions within the span, as small signed integers so that the masks
-        // stay in 32-bit lanes: lanes at or past `len` are not candidates, and the lane at
-        // `me_at` is the boid itself (none when the boid is in its own averages).
-        let len = span.len() as i32;
-        let me_at = if job.include_self {
-            -1
-        } else {
-            me as i32 - span.start as i32
-        };
-        // Protected neighbours are left out of the averages below this squared distance (zero:
-        // none, as no squared distance is below zero).
-        let unseen_below = if job.exclude_protected {
-            job.protected_below
-        } else {
-            0.0
-        };
-        let mut first = 0;
-        for (((x, y), vx), vy) in xs.iter().zip(ys).zip(vxs).zip(vys) {
-            for l in 0..LANES {
-                let at = first + LANE[l];
-                let mut d = Vec2::new(p.x - x[l], p.y - y[l]);
-                if SHIFTED {
-                    d -= shift;
-                }
-                if PAIRWISE {
-                    d = rules::minimum_image(d, job.wrap);
-                }
-                let d2 = d.x * d.x + d.y * d.y;
-                let valid = at < len;
-                let averaged =
-                    valid & (d2 < job.visual_below) & (d2 >= unseen_below) & (at != me_at);
-                let separated = valid & (d2 < job.protected_below);
-                let w_avg = if averaged { 1.0 } else { 0.0 };
-                let w_sep = if separated { 1.0 } else { 0.0 };
-                self.count[l] += w_avg;
-                self.offset_x[l] -= d.x * w_avg;
-                self.offset_y[l] -= d.y * w_avg;
-                self.velocity_x[l] += vx[l] * w_avg;
-                self.velocity_y[l] += vy[l] * w_avg;
-                self.separation_x[l] += d.x * w_sep;
-                self.separation_y[l] += d.y * w_sep;
-            }
-            first += LANES as i32;
-        }
-    }
-
-    /// The partial sums added pairwise: lane `l` to lane `l + LANES / 2`, and so on by halves
-    /// (a fixed order, which vectorises).
-    #[inline(always)]
-    fn sum(&self) -> Accum {
-        let total = |lanes: &[f32; LANES]| {
-            let half: [f32; LANES / 2] = std::array::from_fn(|l| lanes[l] + lanes[l + LANES / 2]);
-            let quarter: [f32; LANES / 4] = std::array::from_fn(|l| half[l] + half[l + LANES / 4]);
-            quarter[0] + quarter[1]
-        };
-        Accum {
-            count: total(&self.count),
-            offset_sum: Vec2::new(total(&self.offset_x), total(&self.offset_y)),
-            velocity_sum: Vec2::new(total(&self.velocity_x), total(&self.velocity_y)),
-            separation: Vec2::new(total(&self.separation_x), total(&self.separation_y)),
-        }
-    }
-}
 
 /// Most grid cells for `n` boids: cells are capped near the boid count, so a straggler far
 /// from an open-world flock cannot blow up the index.
@@ -773,19 +534,20 @@ impl<'a> NeighborSearch<'a> {
     }
 
     /// Calls `f(j, d)` for every boid `j` in the 3x3 block of cells around boid `i` (itself
-    /// included), with `d = p_i - p_j` as the minimum image. Every boid within the visual range
+    /// included), with `d = p_i - p_j` as the minimum image, in the order and with the
+    /// arithmetic of the step's scan ([`crate::interact`]). Every boid within the visual range
     /// is among them; the caller applies the range test.
     #[inline]
     pub fn for_each_candidate(&self, i: usize, mut f: impl FnMut(usize, Vec2)) {
         let p = self.positions[i];
         let wrap = self.geometry.pairwise_wrap();
-        let (cells, len) = self.geometry.neighbor_cells(self.geometry.cell_of(p));
-        for neighbor in &cells[..len] {
-            for &j in &self.index.order[self.index.span(neighbor.cell)] {
+        let [column, row] = self.geometry.coords(self.geometry.cell_of(p));
+        for near in self.geometry.cells_near(row, column..=column) {
+            for &j in &self.index.order[self.index.span(near.cell)] {
                 let j = j as usize;
                 f(
                     j,
-                    rules::minimum_image(p - self.positions[j] - neighbor.shift, wrap),
+                    rules::minimum_image(p - self.positions[j] - near.shift, wrap),
                 );
             }
         }
@@ -812,91 +574,5 @@ impl<'a> NeighborSearch<'a> {
             }
         }
         best
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::{Rng, SeedableRng};
-
-    /// The lane scan adds up exactly the candidates `Accum::add` would, for spans of any length
-    /// and alignment, with the boid itself inside or outside the span, for every combination of
-    /// the averaging choices, with and without per-pair wrapping.
-    #[test]
-    fn lane_scan_sums_what_accum_adds() {
-        let n = 120;
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
-        let mut random = || rng.random::<f32>();
-        let mut field =
-            |scale: f32| -> Vec<f32> { (0..n + LANES).map(|_| (random() - 0.5) * scale).collect() };
-        let prev = Gathered {
-            x: field(100.0),
-            y: field(100.0),
-            vx: field(4.0),
-            vy: field(4.0),
-            bias: vec![0.0; n],
-        };
-        let mut p = Params::preset("cornell").unwrap();
-        let geometry = Simulation::geometry(&p, &[Vec2::ZERO, Vec2::splat(30.0)]);
-        for (include_self, exclude_protected, wrap) in [
-            (false, true, Vec2::ZERO),
-            (true, false, Vec2::ZERO),
-            (true, true, Vec2::new(25.0, 0.0)),
-            (false, false, Vec2::new(0.0, 25.0)),
-        ] {
-            (p.include_self, p.exclude_protected) = (include_self, exclude_protected);
-            let kernel = Kernel::new(&p);
-            let job = Interaction {
-                prev: &prev,
-                geometry: &geometry,
-                cell_start: &[],
-                groups: &[],
-                kernel: &kernel,
-                wander: Vec2::ZERO,
-                visual_below: kernel.visual_below,
-                protected_below: kernel.protected_below,
-                include_self,
-                exclude_protected,
-                wrap,
-            };
-            let spans = [(0, 0, 0), (3, 1, 3), (5, 17, 9), (40, 24, 2), (64, 56, 119)];
-            for ((start, len, me), shift) in spans.into_iter().zip([
-                Vec2::ZERO,
-                Vec2::new(1.5, -2.0),
-                Vec2::ZERO,
-                Vec2::new(0.0, 60.0),
-                Vec2::ZERO,
-            ]) {
-                let span = start..start + len;
-                let pos = |j: usize| Vec2::new(prev.x[j], prev.y[j]);
-                let mut lanes = Lanes::default();
-                let (p, s) = (pos(me), span.clone());
-                match (wrap == Vec2::ZERO, shift == Vec2::ZERO) {
-                    (true, true) => lanes.scan::<false, false>(&job, s, me, p, shift),
-                    (true, false) => lanes.scan::<false, true>(&job, s, me, p, shift),
-                    (false, true) => lanes.scan::<true, false>(&job, s, me, p, shift),
-                    (false, false) => lanes.scan::<true, true>(&job, s, me, p, shift),
-                }
-                let got = lanes.sum();
-                let mut want = Accum::default();
-                for j in span {
-                    let d = rules::minimum_image(pos(me) - pos(j) - shift, wrap);
-                    want.add(&kernel, d, Vec2::new(prev.vx[j], prev.vy[j]), j == me);
-                }
-                let case = format!("{include_self} {exclude_protected} {wrap} {start}+{len}");
-                assert_eq!(got.count, want.count, "{case}");
-                for (a, b) in [
-                    (got.offset_sum, want.offset_sum),
-                    (got.velocity_sum, want.velocity_sum),
-                    (got.separation, want.separation),
-                ] {
-                    assert!(
-                        (a - b).length() <= 1e-4 * (1.0 + b.length()),
-                        "{case}: {a} {b}"
-                    );
-                }
-            }
-        }
     }
 }

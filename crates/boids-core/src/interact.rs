@@ -1,0 +1,620 @@
+//! The step's last phase: every boid's neighbour sums and move, [`LANES`] boids at a time.
+//!
+//! **Boids in lanes.** Boids are stored in cell order, so a run of consecutive boids in one row
+//! of cells shares nearly all of its candidates: the cells one row and one column around the
+//! run. The scan takes up to [`LANES`] such boids as a *group*, one boid per vector lane, and
+//! visits each candidate once for the whole group: its coordinates are loaded once and tested
+//! against every lane in one instruction. Per cell, a lane mask keeps each boid to cells within
+//! one column of its own, so every boid sums exactly the candidates of its own 3x3 block of
+//! cells, whichever group it lands in. No horizontal sums are needed, and the moves of a group
+//! are independent chains the processor overlaps.
+//!
+//! **Canonical sums.** Each lane adds its candidates one after another in the order the cells
+//! are visited ([`GridGeometry::cells_near`]: rows from the lowest, unwrapped columns
+//! left to right, ascending id within a cell), and a candidate out of range leaves the sums bit
+//! for bit unchanged (a select, see [`Accum::add`]). That is the order of
+//! [`NeighborSearch::for_each_candidate`](crate::sim::NeighborSearch::for_each_candidate) with
+//! [`Accum::add`], so the result depends neither on how boids fall into groups nor on chunking,
+//! thread count or the machine's vector width: a flock restored from a file in id order
+//! continues bit-identically, on any machine, and the debug overlays see the same sums.
+//!
+//! **No branches in the loop.** Range tests become lane masks and the sums grow by selects, so
+//! the compiler keeps the loop in vector registers. It is compiled for AVX2 and AVX-512 as well
+//! as the baseline, the best chosen at run time; all perform the same IEEE operations in the
+//! same order (Rust never fuses a multiply and an add unless asked), so all give the same bits.
+
+use std::ops::Range;
+
+use glam::Vec2;
+
+use crate::grid::GridGeometry;
+use crate::par;
+use crate::rules::{self, Accum, BoidState, Kernel};
+pub use crate::simd::LANES;
+use crate::simd::{Arrays, Simd};
+
+/// Column of an unused lane: no cell is within one column of it.
+const NO_COLUMN: i32 = -1 << 30;
+
+/// The previous frame in cell order, one array per coordinate. The coordinate arrays carry
+/// [`LANES`] entries of padding, so a group's lanes past the last boid still read memory.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Frame {
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    pub vx: Vec<f32>,
+    pub vy: Vec<f32>,
+    pub bias: Vec<f32>,
+}
+
+/// Everything the phase reads.
+pub(crate) struct Interaction<'a> {
+    pub prev: &'a Frame,
+    pub geometry: &'a GridGeometry,
+    /// `cell_start[c]..cell_start[c + 1]`: the boids of cell `c` in `prev`.
+    pub cell_start: &'a [u32],
+    pub groups: &'a [u8],
+    pub kernel: &'a Kernel,
+    pub wander: Vec2,
+}
+
+impl Interaction<'_> {
+    /// The new state of every boid (cell order) into `pos`, `vel` and `bias`, in parallel.
+    pub fn run(&self, pos: &mut [Vec2], vel: &mut [Vec2], bias: &mut [f32]) {
+        self.run_with(Build::best(), pos, vel, bias);
+    }
+
+    /// [`Interaction::run`] by `build`, which must be [`Build::supported`].
+    fn run_with(&self, build: Build, pos: &mut [Vec2], vel: &mut [Vec2], bias: &mut [f32]) {
+        par::for_each_part((pos, vel, bias), |start, (pos, vel, bias)| {
+            self.run_part(build, start, pos, vel, bias);
+        });
+    }
+
+    /// The new state of boids `start..start + pos.len()` into `pos`, `vel` and `bias`.
+    fn run_part(
+        &self,
+        build: Build,
+        start: usize,
+        pos: &mut [Vec2],
+        vel: &mut [Vec2],
+        bias: &mut [f32],
+    ) {
+        let pairwise = self.geometry.pairwise_wrap() != Vec2::ZERO;
+        let (job, out) = (self, (start, pos, vel, bias));
+        match (pairwise, self.kernel.must_skip_self()) {
+            (false, false) => interact_chunk::<false, false>(build, job, out),
+            (false, true) => interact_chunk::<false, true>(build, job, out),
+            (true, false) => interact_chunk::<true, false>(build, job, out),
+            (true, true) => interact_chunk::<true, true>(build, job, out),
+        }
+    }
+}
+
+/// Where a part of the step writes: its first boid, and its positions, velocities and biases.
+type Part<'a> = (usize, &'a mut [Vec2], &'a mut [Vec2], &'a mut [f32]);
+
+/// A build of the loop: the vector instructions it runs on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Build {
+    /// Plain arrays: any machine.
+    Arrays,
+    /// AVX2.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// AVX-512 (F and VL) on 256-bit vectors.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl Build {
+    /// Every build, slowest first.
+    const ALL: &[Build] = &[
+        Build::Arrays,
+        #[cfg(target_arch = "x86_64")]
+        Build::Avx2,
+        #[cfg(target_arch = "x86_64")]
+        Build::Avx512,
+    ];
+
+    /// Whether this processor can run the build.
+    fn supported(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        use std::arch::is_x86_feature_detected as has;
+        match self {
+            Build::Arrays => true,
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx2 => has!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx512 => has!("avx512f") && has!("avx512vl"),
+        }
+    }
+
+    /// The fastest build this processor runs.
+    fn best() -> Build {
+        Build::ALL
+            .iter()
+            .rev()
+            .copied()
+            .find(|b| b.supported())
+            .unwrap_or(Build::Arrays)
+    }
+}
+
+/// New state of the boids of `part` (cell order), by `build`, which must be
+/// [`Build::supported`].
+/// `PAIRWISE`: some torus axis is a single cell, and offsets take the minimum image per pair.
+/// `SKIP_SELF`: each lane must leave its own boid out by index ([`Kernel::must_skip_self`]).
+fn interact_chunk<const PAIRWISE: bool, const SKIP_SELF: bool>(
+    build: Build,
+    job: &Interaction,
+    part: Part,
+) {
+    debug_assert!(build.supported());
+    match build {
+        Build::Arrays => chunk::<Arrays, PAIRWISE, SKIP_SELF>(job, part),
+        // SAFETY (both): the caller checked that the processor has the build's features.
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        Build::Avx2 => unsafe { x86::chunk_avx2::<PAIRWISE, SKIP_SELF>(job, part) },
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        Build::Avx512 => unsafe { x86::chunk_avx512::<PAIRWISE, SKIP_SELF>(job, part) },
+    }
+}
+
+/// The loop compiled for the x86 vector extensions.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{Interaction, Part, chunk};
+    use crate::simd::{Avx2, Avx512};
+
+    #[target_feature(enable = "avx512f,avx512vl,avx2")]
+    pub fn chunk_avx512<const PAIRWISE: bool, const SKIP_SELF: bool>(
+        job: &Interaction,
+        part: Part,
+    ) {
+        chunk::<Avx512, PAIRWISE, SKIP_SELF>(job, part);
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn chunk_avx2<const PAIRWISE: bool, const SKIP_SELF: bool>(job: &Interaction, part: Part) {
+        chunk::<Avx2, PAIRWISE, SKIP_SELF>(job, part);
+    }
+}
+
+/// [`interact_chunk`] with the vectors of `S`.
+#[inline(always)]
+fn chunk<S: Simd, const PAIRWISE: bool, const SKIP_SELF: bool>(job: &Interaction, part: Part) {
+    let (start, pos, vel, bias) = part;
+    let prev = job.prev;
+    let end = start + pos.len();
+    let mut walk = CellWalk::new(job.cell_start, start);
+    let mut first = start;
+    while first < end {
+        let group = Group::new(job, &mut walk, first, end);
+        let sums = Sums::<S>::of::<PAIRWISE, SKIP_SELF>(job, &group).per_lane();
+        for (l, sum) in sums.iter().enumerate().take(group.len) {
+            let k = first + l;
+            let boid = BoidState {
+                position: Vec2::new(group.x[l], group.y[l]),
+                velocity: Vec2::new(prev.vx[k], prev.vy[k]),
+                bias: prev.bias[k],
+            };
+            let next = rules::advance(job.kernel, sum, boid, job.groups[k], job.wander);
+            let out = k - start;
+            (pos[out], vel[out], bias[out]) = (next.position, next.velocity, next.bias);
+        }
+        first += group.len;
+    }
+}
+
+/// The cell of each boid in turn, for boids visited in ascending (cell) order.
+struct CellWalk<'a> {
+    cell_start: &'a [u32],
+    cell: usize,
+}
+
+impl<'a> CellWalk<'a> {
+    /// A walk starting at boid `first`.
+    fn new(cell_start: &'a [u32], first: usize) -> Self {
+        // The cell holding boid `first`: the last one starting at or before it.
+        let cell = cell_start.partition_point(|&s| s as usize <= first) - 1;
+        Self { cell_start, cell }
+    }
+
+    /// The cell of boid `k`, at or after the last boid asked about.
+    #[inline(always)]
+    fn cell_of(&mut self, k: usize) -> u32 {
+        while self.cell_start[self.cell + 1] as usize <= k {
+            self.cell += 1;
+        }
+        self.cell as u32
+    }
+}
+
+/// Up to [`LANES`] consecutive boids in one row of cells, one per lane.
+struct Group {
+    /// Index of lane 0's boid.
+    first: usize,
+    /// Lanes in use.
+    len: usize,
+    row: u32,
+    /// Each lane's column ([`NO_COLUMN`] past `len`).
+    column: [i32; LANES],
+    x: [f32; LANES],
+    y: [f32; LANES],
+}
+
+impl Group {
+    /// The group starting at boid `first`: as many boids as fit, stopping at `end` and at the
+    /// end of the row.
+    #[inline(always)]
+    fn new(job: &Interaction, walk: &mut CellWalk, first: usize, end: usize) -> Self {
+        let [_, row] = job.geometry.coords(walk.cell_of(first));
+        let mut column = [NO_COLUMN; LANES];
+        let mut len = 0;
+        while len < LANES && first + len < end {
+            let [x, y] = job.geometry.coords(walk.cell_of(first + len));
+            if y != row {
+                break;
+            }
+            column[len] = x as i32;
+            len += 1;
+        }
+        let lanes = |field: &[f32]| -> [f32; LANES] {
+            field[first..first + LANES]
+                .try_into()
+                .expect("LANES entries")
+        };
+        Self {
+            first,
+            len,
+            row,
+            column,
+            x: lanes(&job.prev.x),
+            y: lanes(&job.prev.y),
+        }
+    }
+}
+
+/// The fields of [`Accum`], one lane per boid of a group.
+struct Sums<S: Simd> {
+    count: S::F,
+    offset_x: S::F,
+    offset_y: S::F,
+    velocity_x: S::F,
+    velocity_y: S::F,
+    separation_x: S::F,
+    separation_y: S::F,
+}
+
+impl<S: Simd> Sums<S> {
+    /// The neighbour sums of every boid of `group`.
+    #[inline(always)]
+    fn of<const PAIRWISE: bool, const SKIP_SELF: bool>(job: &Interaction, group: &Group) -> Self {
+        let zero = S::splat(0.0);
+        let mut sums = Self {
+            count: zero,
+            offset_x: zero,
+            offset_y: zero,
+            velocity_x: zero,
+            velocity_y: zero,
+            separation_x: zero,
+            separation_y: zero,
+        };
+        let columns = group.column[0] as u32..=group.column[group.len - 1] as u32;
+        let lanes = Lanes::<S>::new(job, group);
+        for near in job.geometry.cells_near(group.row, columns) {
+            let cell = near.cell as usize;
+            let boids = job.cell_start[cell] as usize..job.cell_start[cell + 1] as usize;
+            // Offsets across a seam take the shift off after the difference, as the minimum
+            // image does (the same rounding as the brute-force reference); elsewhere there is
+            // nothing to take off.
+            if near.shift == Vec2::ZERO {
+                sums.add_cell::<PAIRWISE, SKIP_SELF, false>(
+                    job,
+                    &lanes,
+                    boids,
+                    near.column,
+                    near.shift,
+                );
+            } else {
+                sums.add_cell::<PAIRWISE, SKIP_SELF, true>(
+                    job,
+                    &lanes,
+                    boids,
+                    near.column,
+                    near.shift,
+                );
+            }
+        }
+        sums
+    }
+
+    /// Adds the candidates `boids` of a cell at unwrapped column `column` with torus shift
+    /// `shift` to the lanes within one column of it: [`Accum::add`] in every lane at once.
+    #[inline(always)]
+    fn add_cell<const PAIRWISE: bool, const SKIP_SELF: bool, const SHIFTED: bool>(
+        &mut self,
+        job: &Interaction,
+        lanes: &Lanes<S>,
+        boids: Range<usize>,
+        column: i64,
+        shift: Vec2,
+    ) {
+        let near = S::lt(
+            S::abs(S::sub(lanes.column, S::splat(column as f32))),
+            S::splat(1.5),
+        );
+        let (shift_x, shift_y) = (S::splat(shift.x), S::splat(shift.y));
+        let prev = job.prev;
+        let Sums {
+            mut count,
+            mut offset_x,
+            mut offset_y,
+            mut velocity_x,
+            mut velocity_y,
+            mut separation_x,
+            mut separation_y,
+        } = *self;
+        let candidates = prev.x[boids.clone()]
+            .iter()
+            .zip(&prev.y[boids.clone()])
+            .zip(&prev.vx[boids.clone()])
+            .zip(&prev.vy[boids.clone()]);
+        for (j, (((&x, &y), &vx), &vy)) in boids.zip(candidates) {
+            let mut dx = S::sub(lanes.x, S::splat(x));
+            let mut dy = S::sub(lanes.y, S::splat(y));
+            if SHIFTED {
+                (dx, dy) = (S::sub(dx, shift_x), S::sub(dy, shift_y));
+            }
+            if PAIRWISE {
+                (dx, dy) = lanes.minimum_image(dx, dy);
+            }
+            let d2 = S::add(S::mul(dx, dx), S::mul(dy, dy));
+            let seen = S::lt_where(near, d2, lanes.visual_below);
+            let separated = S::lt_where(near, d2, lanes.protected_below);
+            let mut averaged = S::ge_where(seen, d2, lanes.unseen_below);
+            if SKIP_SELF {
+                averaged = S::and_not(averaged, S::only_lane(j.wrapping_sub(lanes.first) as i32));
+            }
+            count = S::add_where(averaged, count, lanes.one);
+            offset_x = S::sub_where(averaged, offset_x, dx);
+            offset_y = S::sub_where(averaged, offset_y, dy);
+            velocity_x = S::add_where(averaged, velocity_x, S::splat(vx));
+            velocity_y = S::add_where(averaged, velocity_y, S::splat(vy));
+            separation_x = S::add_where(separated, separation_x, dx);
+            separation_y = S::add_where(separated, separation_y, dy);
+        }
+        *self = Sums {
+            count,
+            offset_x,
+            offset_y,
+            velocity_x,
+            velocity_y,
+            separation_x,
+            separation_y,
+        };
+    }
+
+    /// Each lane's sums.
+    #[inline(always)]
+    fn per_lane(&self) -> [Accum; LANES] {
+        let count = S::to_array(self.count);
+        let offset_x = S::to_array(self.offset_x);
+        let offset_y = S::to_array(self.offset_y);
+        let velocity_x = S::to_array(self.velocity_x);
+        let velocity_y = S::to_array(self.velocity_y);
+        let separation_x = S::to_array(self.separation_x);
+        let separation_y = S::to_array(self.separation_y);
+        std::array::from_fn(|l| Accum {
+            count: count[l],
+            offset_sum: Vec2::new(offset_x[l], offset_y[l]),
+            velocity_sum: Vec2::new(velocity_x[l], velocity_y[l]),
+            separation: Vec2::new(separation_x[l], separation_y[l]),
+        })
+    }
+}
+
+impl<S: Simd> Clone for Sums<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: Simd> Copy for Sums<S> {}
+
+/// A group's lanes and the scan's constants, as vectors.
+struct Lanes<S: Simd> {
+    /// Index of lane 0's boid.
+    first: usize,
+    x: S::F,
+    y: S::F,
+    column: S::F,
+    visual_below: S::F,
+    protected_below: S::F,
+    /// Neighbours closer than this (squared) are left out of the averages: the protected
+    /// range if protected neighbours are, else zero (nothing is closer than zero).
+    unseen_below: S::F,
+    one: S::F,
+    /// The per-pair minimum image's world size (see `interact_chunk`).
+    wrap_x: S::F,
+    wrap_y: S::F,
+}
+
+impl<S: Simd> Lanes<S> {
+    #[inline(always)]
+    fn new(job: &Interaction, group: &Group) -> Self {
+        let wrap = job.geometry.pairwise_wrap();
+        Self {
+            first: group.first,
+            x: S::load(group.x),
+            y: S::load(group.y),
+            column: S::load(group.column.map(|c| c as f32)),
+            visual_below: S::splat(job.kernel.visual_below),
+            protected_below: S::splat(job.kernel.protected_below),
+            unseen_below: S::splat(job.kernel.unseen_below()),
+            one: S::splat(1.0),
+            wrap_x: S::splat(wrap.x),
+            wrap_y: S::splat(wrap.y),
+        }
+    }
+
+    /// [`rules::minimum_image`] in every lane.
+    #[inline(always)]
+    fn minimum_image(&self, dx: S::F, dy: S::F) -> (S::F, S::F) {
+        let axis = |d: S::F, w: S::F| {
+            let d = S::to_array(d);
+            let w = S::to_array(w);
+            S::load(std::array::from_fn(|l| {
+                rules::minimum_image(Vec2::new(d[l], 0.0), Vec2::new(w[l], 0.0)).x
+            }))
+        };
+        (axis(dx, self.wrap_x), axis(dy, self.wrap_y))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+    use crate::grid::CellIndex;
+    use crate::params::{Boundary, Params};
+    use crate::sim::{NeighborSearch, Simulation};
+
+    /// Worlds that take every path: margins with protected neighbours left out of the averages
+    /// (no self test), a torus with seams, averages that must skip the boid itself, walls, an
+    /// open world, and a torus too narrow for three cells (per-pair minimum image).
+    fn worlds() -> Vec<Params> {
+        let preset = |name: &str, edit: &dyn Fn(&mut Params)| {
+            let mut p = Params::preset(name).unwrap();
+            edit(&mut p);
+            p
+        };
+        vec![
+            preset("cornell", &|_| {}),
+            preset("cornell", &|p| {
+                p.boundary = Boundary::Torus;
+                p.exclude_protected = false;
+            }),
+            preset("canvas", &|_| {}),
+            preset("functional", &|p| p.include_self = true),
+            preset("occoids", &|_| {}),
+            preset("functional", &|p| {
+                (p.world_width, p.world_height, p.visual_range) = (1.5, 0.9, 0.4);
+            }),
+        ]
+    }
+
+    /// Random boids over the world, a quarter of them in one dense clump.
+    fn positions(p: &Params, n: usize, seed: u64) -> (Vec<Vec2>, Vec<Vec2>) {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let (x0, y0) = (p.world_x_min as f32, p.world_y_min as f32);
+        let (w, h) = (p.world_width as f32, p.world_height as f32);
+        let r = p.visual_range as f32;
+        let mut random = move |a: f32, b: f32| a + rng.random::<f32>() * (b - a);
+        let pos = (0..n)
+            .map(|i| match i % 4 {
+                0 => Vec2::new(x0 + w * 0.3 + random(0.0, r), y0 + h * 0.6 + random(0.0, r)),
+                _ => Vec2::new(random(x0, x0 + w), random(y0, y0 + h)),
+            })
+            .collect();
+        let speed = p.max_speed as f32;
+        let vel = (0..n)
+            .map(|_| Vec2::new(random(-speed, speed), random(-speed, speed)))
+            .collect();
+        (pos, vel)
+    }
+
+    /// Every build of the loop, split into chunks anywhere, gives the bits of the definition:
+    /// the candidates of [`NeighborSearch::for_each_candidate`] in order, summed by
+    /// [`Accum::add`], moved by [`rules::advance`].
+    #[test]
+    fn every_build_gives_the_definitions_bits() {
+        for (case, mut p) in worlds().into_iter().enumerate() {
+            p.count = 700;
+            let (pos, vel) = positions(&p, p.count, case as u64);
+            let geometry = Simulation::geometry(&p, &pos);
+            let ids: Vec<u32> = (0..p.count as u32).collect();
+            let mut index = CellIndex::default();
+            index.rebuild(&geometry, &pos, &ids);
+            let order: Vec<usize> = index.order.iter().map(|&i| i as usize).collect();
+            let field = |f: &dyn Fn(usize) -> f32| -> Vec<f32> {
+                order.iter().map(|&i| f(i)).chain([0.0; LANES]).collect()
+            };
+            let frame = Frame {
+                x: field(&|i| pos[i].x),
+                y: field(&|i| pos[i].y),
+                vx: field(&|i| vel[i].x),
+                vy: field(&|i| vel[i].y),
+                bias: vec![0.0; p.count],
+            };
+            let groups: Vec<u8> = order.iter().map(|&i| (i % 3) as u8).collect();
+            let kernel = Kernel::new(&p);
+            let wander = Vec2::new(0.6, 0.8);
+
+            let sorted: Vec<Vec2> = order.iter().map(|&i| pos[i]).collect();
+            let sorted_ids: Vec<u32> = order.iter().map(|&i| i as u32).collect();
+            let search = NeighborSearch::new(&p, &sorted, &sorted_ids);
+            let want: Vec<[u32; 5]> = (0..p.count)
+                .map(|k| {
+                    let mut acc = Accum::default();
+                    search.for_each_candidate(k, |j, d| {
+                        let v = Vec2::new(frame.vx[j], frame.vy[j]);
+                        acc.add(&kernel, d, v, j == k);
+                    });
+                    let boid = BoidState {
+                        position: sorted[k],
+                        velocity: Vec2::new(frame.vx[k], frame.vy[k]),
+                        bias: 0.0,
+                    };
+                    let b = rules::advance(&kernel, &acc, boid, groups[k], wander);
+                    [
+                        b.position.x,
+                        b.position.y,
+                        b.velocity.x,
+                        b.velocity.y,
+                        b.bias,
+                    ]
+                    .map(f32::to_bits)
+                })
+                .collect();
+
+            let job = Interaction {
+                prev: &frame,
+                geometry: &geometry,
+                cell_start: &index.cell_start,
+                groups: &groups,
+                kernel: &kernel,
+                wander,
+            };
+            for build in Build::ALL.iter().filter(|b| b.supported()) {
+                for cut in [0, 1, 37, 350] {
+                    let n = p.count;
+                    let (mut pos, mut vel, mut bias) =
+                        (vec![Vec2::ZERO; n], vec![Vec2::ZERO; n], vec![0.0; n]);
+                    let (pos_a, pos_b) = pos.split_at_mut(cut);
+                    let (vel_a, vel_b) = vel.split_at_mut(cut);
+                    let (bias_a, bias_b) = bias.split_at_mut(cut);
+                    job.run_part(*build, 0, pos_a, vel_a, bias_a);
+                    job.run_part(*build, cut, pos_b, vel_b, bias_b);
+                    for k in 0..n {
+                        let got =
+                            [pos[k].x, pos[k].y, vel[k].x, vel[k].y, bias[k]].map(f32::to_bits);
+                        assert_eq!(got, want[k], "case {case}, {build:?}, cut {cut}, boid {k}");
+                    }
+                }
+            }
+            let missing: Vec<_> = Build::ALL.iter().filter(|b| !b.supported()).collect();
+            if !missing.is_empty() {
+                assert!(
+                    std::env::var_os("CI").is_none(),
+                    "CI runs every build; this machine lacks {missing:?}"
+                );
+                eprintln!("SKIPPED builds {missing:?}: this processor lacks their features");
+            }
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! Eight `f32` lanes and their masks, for the hot loop of [`crate::interact`]: the handful of
+//! vector operations it needs, written once per instruction set (AVX-512, AVX2, and plain
+//! arrays for any other machine), so that the loop itself is written once.
+//!
+//! Every operation is one IEEE operation per lane (or a select), the same in every
+//! implementation, so a loop gives the same bits whichever runs it. The AVX types may only be
+//! used in code compiled with their features and run after detecting them: this module is
+//! private to the crate, and [`crate::interact`] instantiates them only inside functions marked
+//! `#[target_feature]`, called after `is_x86_feature_detected!`.
+
+/// Lanes per vector.
+pub const LANES: usize = 8;
+
+/// An implementation of eight-lane vectors.
+pub trait Simd {
+    /// Eight `f32`.
+    type F: Copy;
+    /// Eight booleans.
+    type M: Copy;
+
+    /// Every lane `x`.
+    fn splat(x: f32) -> Self::F;
+    /// The lanes of `a`.
+    fn load(a: [f32; LANES]) -> Self::F;
+    /// The lanes as an array.
+    fn to_array(v: Self::F) -> [f32; LANES];
+    /// `a + b`.
+    fn add(a: Self::F, b: Self::F) -> Self::F;
+    /// `a - b`.
+    fn sub(a: Self::F, b: Self::F) -> Self::F;
+    /// `a * b`.
+    fn mul(a: Self::F, b: Self::F) -> Self::F;
+    /// `|a|`.
+    fn abs(a: Self::F) -> Self::F;
+    /// `a < b`.
+    fn lt(a: Self::F, b: Self::F) -> Self::M;
+    /// `m & (a < b)`.
+    fn lt_where(m: Self::M, a: Self::F, b: Self::F) -> Self::M;
+    /// `m & (a >= b)`.
+    fn ge_where(m: Self::M, a: Self::F, b: Self::F) -> Self::M;
+    /// `a & b`.
+    fn and(a: Self::M, b: Self::M) -> Self::M;
+    /// `a & !b`.
+    fn and_not(a: Self::M, b: Self::M) -> Self::M;
+    /// Only lane `l` (none when `l` is not a lane number).
+    fn only_lane(l: i32) -> Self::M;
+    /// `sum + x` where `m`, `sum` unchanged elsewhere.
+    fn add_where(m: Self::M, sum: Self::F, x: Self::F) -> Self::F;
+    /// `sum - x` where `m`, `sum` unchanged elsewhere.
+    fn sub_where(m: Self::M, sum: Self::F, x: Self::F) -> Self::F;
+}
+
+/// Plain arrays: any machine.
+pub struct Arrays;
+
+impl Arrays {
+    #[inline(always)]
+    fn zip<T, U>(a: [T; LANES], b: [T; LANES], f: impl Fn(T, T) -> U) -> [U; LANES]
+    where
+        T: Copy,
+    {
+        std::array::from_fn(|l| f(a[l], b[l]))
+    }
+}
+
+impl Simd for Arrays {
+    type F = [f32; LANES];
+    type M = [bool; LANES];
+
+    #[inline(always)]
+    fn splat(x: f32) -> Self::F {
+        [x; LANES]
+    }
+    #[inline(always)]
+    fn load(a: [f32; LANES]) -> Self::F {
+        a
+    }
+    #[inline(always)]
+    fn to_array(v: Self::F) -> [f32; LANES] {
+        v
+    }
+    #[inline(always)]
+    fn add(a: Self::F, b: Self::F) -> Self::F {
+        Self::zip(a, b, |a, b| a + b)
+    }
+    #[inline(always)]
+    fn sub(a: Self::F, b: Self::F) -> Self::F {
+        Self::zip(a, b, |a, b| a - b)
+    }
+    #[inline(always)]
+    fn mul(a: Self::F, b: Self::F) -> Self::F {
+        Self::zip(a, b, |a, b| a * b)
+    }
+    #[inline(always)]
+    fn abs(a: Self::F) -> Self::F {
+        a.map(f32::abs)
+    }
+    #[inline(always)]
+    fn lt(a: Self::F, b: Self::F) -> Self::M {
+        Self::zip(a, b, |a, b| a < b)
+    }
+    #[inline(always)]
+    fn lt_where(m: Self::M, a: Self::F, b: Self::F) -> Self::M {
+        Self::and(m, Self::lt(a, b))
+    }
+    #[inline(always)]
+    fn ge_where(m: Self::M, a: Self::F, b: Self::F) -> Self::M {
+        Self::and(m, Self::zip(a, b, |a, b| a >= b))
+    }
+    #[inline(always)]
+    fn and(a: Self::M, b: Self::M) -> Self::M {
+        Self::zip(a, b, |a, b| a & b)
+    }
+    #[inline(always)]
+    fn and_not(a: Self::M, b: Self::M) -> Self::M {
+        Self::zip(a, b, |a, b| a & !b)
+    }
+    #[inline(always)]
+    fn only_lane(l: i32) -> Self::M {
+        std::array::from_fn(|k| k as i32 == l)
+    }
+    #[inline(always)]
+    fn add_where(m: Self::M, sum: Self::F, x: Self::F) -> Self::F {
+        std::array::from_fn(|l| if m[l] { sum[l] + x[l] } else { sum[l] })
+    }
+    #[inline(always)]
+    fn sub_where(m: Self::M, sum: Self::F, x: Self::F) -> Self::F {
+        std::array::from_fn(|l| if m[l] { sum[l] - x[l] } else { sum[l] })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub use x86::{Avx2, Avx512};
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! The intrinsics are `unsafe` only because they need their target features; see the
+    //! module notes for why every use has them.
+    use std::arch::x86_64::*;
+
+    use super::{LANES, Simd};
+
+    /// AVX2 (and FMA-free AVX): masks are lanes of all ones or all zeros.
+    pub struct Avx2;
+
+    /// AVX-512 on 256-bit vectors (AVX-512F and VL): masks are mask registers, and the
+    /// selects are masked adds.
+    pub struct Avx512;
+
+    /// The lane numbers 0..8.
+    #[inline(always)]
+    fn lane_numbers() -> __m256i {
+        // SAFETY: AVX is part of every target this is compiled for (see the module notes).
+        unsafe { _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7) }
+    }
+
+    macro_rules! common {
+        () => {
+            #[inline(always)]
+            fn splat(x: f32) -> __m256 {
+                // SAFETY: see the module notes.
+                unsafe { _mm256_set1_ps(x) }
+            }
+            #[inline(always)]
+            fn load(a: [f32; LANES]) -> __m256 {
+                // SAFETY: see the module notes; `a` holds eight floats.
+                unsafe { _mm256_loadu_ps(a.as_ptr()) }
+            }
+            #[inline(always)]
+            fn to_array(v: __m256) -> [f32; LANES] {
+                let mut out = [0.0; LANES];
+                // SAFETY: see the module notes; `out` holds eight floats.
+                unsafe { _mm256_storeu_ps(out.as_mut_ptr(), v) };
+                out
+            }
+            #[inline(always)]
+            fn add(a: __m256, b: __m256) -> __m256 {
+                // SAFETY: see the module notes.
+                unsafe { _mm256_add_ps(a, b) }
+            }
+            #[inline(always)]
+            fn sub(a: __m256, b: __m256) -> __m256 {
+                // SAFETY: see the module notes.
+                unsafe { _mm256_sub_ps(a, b) }
+            }
+            #[inline(always)]
+            fn mul(a: __m256, b: __m256) -> __m256 {
+                // SAFETY: see the module notes.
+                unsafe { _mm256_mul_ps(a, b) }
+            }
+            #[inline(always)]
+            fn abs(a: __m256) -> __m256 {
+                // SAFETY: see the module notes.
+                unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), a) }
+            }
+        };
+    }
+
+    impl Simd for Avx2 {
+        type F = __m256;
+        type M = __m256;
+
+        common!();
+
+        #[inline(always)]
+        fn lt(a: __m256, b: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(a, b) }
+        }
+        #[inline(always)]
+        fn lt_where(m: __m256, a: __m256, b: __m256) -> __m256 {
+            Self::and(m, Self::lt(a, b))
+        }
+        #[inline(always)]
+        fn ge_where(m: __m256, a: __m256, b: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            Self::and(m, unsafe { _mm256_cmp_ps::<_CMP_GE_OQ>(a, b) })
+        }
+        #[inline(always)]
+        fn and(a: __m256, b: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_and_ps(a, b) }
+        }
+        #[inline(always)]
+        fn and_not(a: __m256, b: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_andnot_ps(b, a) }
+        }
+        #[inline(always)]
+        fn only_lane(l: i32) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_castsi256_ps(_mm256_cmpeq_epi32(lane_numbers(), _mm256_set1_epi32(l))) }
+        }
+        #[inline(always)]
+        fn add_where(m: __m256, sum: __m256, x: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_blendv_ps(sum, _mm256_add_ps(sum, x), m) }
+        }
+        #[inline(always)]
+        fn sub_where(m: __m256, sum: __m256, x: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_blendv_ps(sum, _mm256_sub_ps(sum, x), m) }
+        }
+    }
+
+    impl Simd for Avx512 {
+        type F = __m256;
+        type M = __mmask8;
+
+        common!();
+
+        #[inline(always)]
+        fn lt(a: __m256, b: __m256) -> __mmask8 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_cmp_ps_mask::<_CMP_LT_OQ>(a, b) }
+        }
+        #[inline(always)]
+        fn lt_where(m: __mmask8, a: __m256, b: __m256) -> __mmask8 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_mask_cmp_ps_mask::<_CMP_LT_OQ>(m, a, b) }
+        }
+        #[inline(always)]
+        fn ge_where(m: __mmask8, a: __m256, b: __m256) -> __mmask8 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_mask_cmp_ps_mask::<_CMP_GE_OQ>(m, a, b) }
+        }
+        #[inline(always)]
+        fn and(a: __mmask8, b: __mmask8) -> __mmask8 {
+            a & b
+        }
+        #[inline(always)]
+        fn and_not(a: __mmask8, b: __mmask8) -> __mmask8 {
+            a & !b
+        }
+        #[inline(always)]
+        fn only_lane(l: i32) -> __mmask8 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_cmpeq_epi32_mask(lane_numbers(), _mm256_set1_epi32(l)) }
+        }
+        #[inline(always)]
+        fn add_where(m: __mmask8, sum: __m256, x: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_mask_add_ps(sum, m, sum, x) }
+        }
+        #[inline(always)]
+        fn sub_where(m: __mmask8, sum: __m256, x: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_mask_sub_ps(sum, m, sum, x) }
+        }
+    }
+}
