@@ -29,15 +29,16 @@ use glam::Vec2;
 
 use crate::grid::GridGeometry;
 use crate::par;
-use crate::rules::{self, Accum, BoidState, Kernel};
+use crate::real::{Real, V2};
+use crate::rules::{self, Boids, Kernel, Scouts, group};
 pub use crate::simd::LANES;
-use crate::simd::{Arrays, Simd};
+use crate::simd::{Arrays, Pack, Simd};
 
 /// Column of an unused lane: no cell is within one column of it.
 const NO_COLUMN: i32 = -1 << 30;
 
-/// The previous frame in cell order, one array per coordinate. The coordinate arrays carry
-/// [`LANES`] entries of padding, so a group's lanes past the last boid still read memory.
+/// The previous frame in cell order, one array per coordinate. The arrays carry [`LANES`]
+/// entries of padding, so a group's lanes past the last boid still read memory.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Frame {
     pub x: Vec<f32>,
@@ -187,23 +188,22 @@ mod x86 {
 #[inline(always)]
 fn chunk<S: Simd, const PAIRWISE: bool, const SKIP_SELF: bool>(job: &Interaction, part: Part) {
     let (start, pos, vel, bias) = part;
-    let prev = job.prev;
     let end = start + pos.len();
     let mut walk = CellWalk::new(job.cell_start, start);
     let mut first = start;
     while first < end {
         let group = Group::new(job, &mut walk, first, end);
-        let sums = Sums::<S>::of::<PAIRWISE, SKIP_SELF>(job, &group).per_lane();
-        for (l, sum) in sums.iter().enumerate().take(group.len) {
-            let k = first + l;
-            let boid = BoidState {
-                position: Vec2::new(group.x[l], group.y[l]),
-                velocity: Vec2::new(prev.vx[k], prev.vy[k]),
-                bias: prev.bias[k],
-            };
-            let next = rules::advance(job.kernel, sum, boid, job.groups[k], job.wander);
-            let out = k - start;
-            (pos[out], vel[out], bias[out]) = (next.position, next.velocity, next.bias);
+        let sums = Sums::<S>::of::<PAIRWISE, SKIP_SELF>(job, &group);
+        let next = group.advance(job, &sums);
+        let lanes = |v: Pack<S>| S::to_array(v.0);
+        let (x, y) = (lanes(next.position.x), lanes(next.position.y));
+        let (vx, vy) = (lanes(next.velocity.x), lanes(next.velocity.y));
+        let b = lanes(next.bias);
+        let out = first - start;
+        for l in 0..group.len {
+            pos[out + l] = Vec2::new(x[l], y[l]);
+            vel[out + l] = Vec2::new(vx[l], vy[l]);
+            bias[out + l] = b[l];
         }
         first += group.len;
     }
@@ -275,6 +275,46 @@ impl Group {
             x: lanes(&job.prev.x),
             y: lanes(&job.prev.y),
         }
+    }
+}
+
+impl Group {
+    /// The rules applied to every lane ([`rules::advance`] on eight boids at once).
+    #[inline(always)]
+    fn advance<S: Simd>(&self, job: &Interaction, sums: &Sums<S>) -> Boids<Pack<S>> {
+        let prev = job.prev;
+        let lanes = |field: &[f32]| -> Pack<S> {
+            Pack(S::load(
+                field[self.first..self.first + LANES]
+                    .try_into()
+                    .expect("LANES entries"),
+            ))
+        };
+        let group = |l: usize| match l < self.len {
+            true => job.groups[self.first + l],
+            false => group::NONE,
+        };
+        let goal: [Vec2; LANES] = std::array::from_fn(|l| job.kernel.goal[usize::from(group(l))]);
+        let scout = std::array::from_fn(|l| f32::from(u8::from(group(l) != group::NONE)));
+        let scouts = Scouts {
+            goal: V2::new(
+                Pack(S::load(goal.map(|g| g.x))),
+                Pack(S::load(goal.map(|g| g.y))),
+            ),
+            scout: Pack(S::load(scout)).gt(Pack::splat(0.0)),
+        };
+        let boids = Boids {
+            position: V2::new(Pack(S::load(self.x)), Pack(S::load(self.y))),
+            velocity: V2::new(lanes(&prev.vx), lanes(&prev.vy)),
+            bias: lanes(&prev.bias),
+        };
+        let acc = rules::Sums {
+            count: Pack(sums.count),
+            offset_sum: V2::new(Pack(sums.offset_x), Pack(sums.offset_y)),
+            velocity_sum: V2::new(Pack(sums.velocity_x), Pack(sums.velocity_y)),
+            separation: V2::new(Pack(sums.separation_x), Pack(sums.separation_y)),
+        };
+        rules::advance_lanes(job.kernel, &acc, boids, &scouts, job.wander)
     }
 }
 
@@ -397,24 +437,6 @@ impl<S: Simd> Sums<S> {
             separation_y,
         };
     }
-
-    /// Each lane's sums.
-    #[inline(always)]
-    fn per_lane(&self) -> [Accum; LANES] {
-        let count = S::to_array(self.count);
-        let offset_x = S::to_array(self.offset_x);
-        let offset_y = S::to_array(self.offset_y);
-        let velocity_x = S::to_array(self.velocity_x);
-        let velocity_y = S::to_array(self.velocity_y);
-        let separation_x = S::to_array(self.separation_x);
-        let separation_y = S::to_array(self.separation_y);
-        std::array::from_fn(|l| Accum {
-            count: count[l],
-            offset_sum: Vec2::new(offset_x[l], offset_y[l]),
-            velocity_sum: Vec2::new(velocity_x[l], velocity_y[l]),
-            separation: Vec2::new(separation_x[l], separation_y[l]),
-        })
-    }
 }
 
 impl<S: Simd> Clone for Sums<S> {
@@ -482,6 +504,7 @@ mod tests {
     use super::*;
     use crate::grid::CellIndex;
     use crate::params::{Boundary, Params};
+    use crate::rules::{Accum, BoidState};
     use crate::sim::{NeighborSearch, Simulation};
 
     /// Worlds that take every path: margins with protected neighbours left out of the averages
@@ -549,7 +572,7 @@ mod tests {
                 y: field(&|i| pos[i].y),
                 vx: field(&|i| vel[i].x),
                 vy: field(&|i| vel[i].y),
-                bias: vec![0.0; p.count],
+                bias: vec![0.0; p.count + LANES],
             };
             let groups: Vec<u8> = order.iter().map(|&i| (i % 3) as u8).collect();
             let kernel = Kernel::new(&p);

@@ -46,6 +46,7 @@ pub mod models;
 mod par;
 pub mod params;
 pub mod presets;
+mod real;
 pub mod reference;
 pub mod rng;
 pub mod rules;

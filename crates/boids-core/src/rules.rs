@@ -24,6 +24,7 @@
 use glam::Vec2;
 
 use crate::params::{Boundary, Params};
+use crate::real::{Real, V2};
 
 /// Scout group of a boid (seed 001).
 pub mod group {
@@ -220,17 +221,12 @@ impl RuleVectors {
     /// The weighted rule vectors of a boid with velocity `v` and neighbour sums `acc`.
     #[inline(always)]
     pub fn new(kernel: &Kernel, acc: &Accum, v: Vec2) -> Self {
-        let (cohesion, alignment) = if acc.count > 0.0 {
-            let inv = 1.0 / acc.count;
-            (acc.offset_sum * inv, acc.velocity_sum * inv - v)
-        } else {
-            (Vec2::ZERO, Vec2::ZERO)
-        };
-        let gain = kernel.gain;
+        let [cohesion, separation, alignment] =
+            rule_vectors(kernel, &Sums::from(acc), v.into()).map(Vec2::from);
         Self {
-            cohesion: cohesion * (kernel.centering * gain),
-            separation: acc.separation * (kernel.avoid * gain),
-            alignment: alignment * (kernel.matching * gain),
+            cohesion,
+            separation,
+            alignment,
         }
     }
 }
@@ -256,31 +252,110 @@ pub fn advance(
     group: u8,
     wander: Vec2,
 ) -> BoidState {
-    let BoidState {
+    let next = advance_lanes(
+        kernel,
+        &Sums::from(acc),
+        Boids {
+            position: boid.position.into(),
+            velocity: boid.velocity.into(),
+            bias: boid.bias,
+        },
+        &Scouts {
+            goal: kernel.goal[usize::from(group)].into(),
+            scout: group != group::NONE,
+        },
+        wander,
+    );
+    BoidState {
+        position: next.position.into(),
+        velocity: next.velocity.into(),
+        bias: next.bias,
+    }
+}
+
+/// [`Accum`] over [`Real`] lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sums<T> {
+    pub count: T,
+    pub offset_sum: V2<T>,
+    pub velocity_sum: V2<T>,
+    pub separation: V2<T>,
+}
+
+impl From<&Accum> for Sums<f32> {
+    #[inline(always)]
+    fn from(a: &Accum) -> Self {
+        Self {
+            count: a.count,
+            offset_sum: a.offset_sum.into(),
+            velocity_sum: a.velocity_sum.into(),
+            separation: a.separation.into(),
+        }
+    }
+}
+
+/// [`BoidState`] over [`Real`] lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Boids<T> {
+    pub position: V2<T>,
+    pub velocity: V2<T>,
+    pub bias: T,
+}
+
+/// Each lane's scout group: its preferred direction (zero for non-scouts) and whether it is a
+/// scout.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scouts<T: Real> {
+    pub goal: V2<T>,
+    pub scout: T::Mask,
+}
+
+/// The weighted cohesion, separation and alignment of boids with velocity `v` and neighbour sums
+/// `acc` (zero cohesion and alignment without neighbours).
+#[inline(always)]
+fn rule_vectors<T: Real>(k: &Kernel, acc: &Sums<T>, v: V2<T>) -> [V2<T>; 3] {
+    let seen = acc.count.gt(T::splat(0.0));
+    let inv = T::splat(1.0) / acc.count;
+    let cohesion = V2::select(seen, acc.offset_sum.scale(inv), V2::zero());
+    let alignment = V2::select(seen, acc.velocity_sum.scale(inv) - v, V2::zero());
+    let gain = k.gain;
+    [
+        cohesion.scale(T::splat(k.centering * gain)),
+        acc.separation.scale(T::splat(k.avoid * gain)),
+        alignment.scale(T::splat(k.matching * gain)),
+    ]
+}
+
+/// [`advance`] for every lane: the rules written once for one boid or a vector of them.
+#[inline(always)]
+pub(crate) fn advance_lanes<T: Real>(
+    kernel: &Kernel,
+    acc: &Sums<T>,
+    boids: Boids<T>,
+    scouts: &Scouts<T>,
+    wander: Vec2,
+) -> Boids<T> {
+    let Boids {
         position: p,
         velocity: v,
         bias,
-    } = boid;
-    let rules = RuleVectors::new(kernel, acc, v);
-    let steer = rules.cohesion
-        + rules.alignment
-        + rules.separation
-        + wander * (kernel.wander_weight * kernel.gain);
-    let mut v = (v + steer) * kernel.boost;
-    v += boundary_steer(kernel, p);
-    let bias = scout_bias(kernel, group, v, bias);
-    if group != group::NONE {
-        // Seed 001's vx = (1 - bias) vx + bias * (+1 or -1), generalised to the group's
-        // preferred direction g: the component along g is pulled toward 1, the component
-        // across g is untouched (bit-identical to the seed's rule when g is +x or -x).
-        let g = kernel.goal[usize::from(group)];
-        let across_axis = g.perp();
-        let along = (1.0 - bias) * v.dot(g) + bias;
-        v = g * along + across_axis * v.dot(across_axis);
-    }
-    let v = clamp_speed(kernel, v);
-    let (position, velocity) = move_boid(kernel, p, v);
-    BoidState {
+    } = boids;
+    let [cohesion, separation, alignment] = rule_vectors(kernel, acc, v);
+    let wander = V2::splat(wander * (kernel.wander_weight * kernel.gain));
+    let steer = cohesion + alignment + separation + wander;
+    let mut v = (v + steer).scale(T::splat(kernel.boost));
+    v = v + boundary_steer_lanes(kernel, p);
+    let bias = scout_bias(kernel, scouts, v, bias);
+    // Seed 001's vx = (1 - bias) vx + bias * (+1 or -1), generalised to the group's preferred
+    // direction g: the component along g is pulled toward 1, the component across g is
+    // untouched (bit-identical to the seed's rule when g is +x or -x).
+    let g = scouts.goal;
+    let across_axis = g.perp();
+    let along = (T::splat(1.0) - bias) * v.dot(g) + bias;
+    let steered = g.scale(along) + across_axis.scale(v.dot(across_axis));
+    let v = clamp_speed(kernel, V2::select(scouts.scout, steered, v));
+    let (position, velocity) = move_lanes(kernel, p, v);
+    Boids {
         position,
         velocity,
         bias,
@@ -290,67 +365,62 @@ pub fn advance(
 /// Velocity change from the margins (turn) or walls (push inward); zero on a torus.
 #[inline(always)]
 pub fn boundary_steer(k: &Kernel, p: Vec2) -> Vec2 {
+    boundary_steer_lanes(k, p.into()).into()
+}
+
+/// [`boundary_steer`] for every lane.
+#[inline(always)]
+fn boundary_steer_lanes<T: Real>(k: &Kernel, p: V2<T>) -> V2<T> {
     let low = k.world_min;
     let high = k.world_min + k.world_size;
-    match k.boundary {
-        Boundary::Torus => Vec2::ZERO,
-        Boundary::Margins => {
-            let axis = |x: f32, lo: f32, hi: f32| {
-                let mut dv = 0.0;
-                if x < lo + k.margin {
-                    dv += k.turnfactor;
-                }
-                if x > hi - k.margin {
-                    dv -= k.turnfactor;
-                }
-                dv
-            };
-            Vec2::new(axis(p.x, low.x, high.x), axis(p.y, low.y, high.y))
-        }
-        Boundary::Walls => {
-            // Seed 002's avoidWalls: the later (far-wall) test wins when both apply.
-            let axis = |x: f32, lo: f32, hi: f32| {
-                let mut d = 0.0;
-                if x - lo < k.wall_buffer {
-                    d = x - lo;
-                }
-                if hi - x < k.wall_buffer {
-                    d = x - hi;
-                }
-                d * k.avoid
-            };
-            Vec2::new(axis(p.x, low.x, high.x), axis(p.y, low.y, high.y))
-        }
-    }
+    let steer = match k.boundary {
+        Boundary::Torus => return V2::zero(),
+        Boundary::Margins => margin_turn,
+        Boundary::Walls => wall_push,
+    };
+    V2::new(steer(k, p.x, low.x, high.x), steer(k, p.y, low.y, high.y))
+}
+
+/// Seed 001's margins along one axis: turn inward within `margin` of either edge.
+#[inline(always)]
+fn margin_turn<T: Real>(k: &Kernel, x: T, lo: f32, hi: f32) -> T {
+    let (zero, margin, turn) = (T::splat(0.0), T::splat(k.margin), T::splat(k.turnfactor));
+    let dv = T::select(x.lt(T::splat(lo) + margin), zero + turn, zero);
+    T::select(x.gt(T::splat(hi) - margin), dv - turn, dv)
+}
+
+/// Seed 002's avoidWalls along one axis: the later (far-wall) test wins when both apply.
+#[inline(always)]
+fn wall_push<T: Real>(k: &Kernel, x: T, lo: f32, hi: f32) -> T {
+    let (zero, buffer) = (T::splat(0.0), T::splat(k.wall_buffer));
+    let (lo, hi) = (T::splat(lo), T::splat(hi));
+    let d = T::select((x - lo).lt(buffer), x - lo, zero);
+    T::select((hi - x).lt(buffer), x - hi, d) * T::splat(k.avoid)
 }
 
 /// Seed 001's dynamic bias: grows while the scout moves its preferred way (a positive component
 /// along its preferred direction), shrinks otherwise.
 #[inline(always)]
-fn scout_bias(k: &Kernel, group: u8, v: Vec2, bias: f32) -> f32 {
-    if !k.dynamic_bias || group == group::NONE {
+fn scout_bias<T: Real>(k: &Kernel, scouts: &Scouts<T>, v: V2<T>, bias: T) -> T {
+    if !k.dynamic_bias {
         return bias;
     }
-    if v.dot(k.goal[usize::from(group)]) > 0.0 {
-        k.max_bias.min(bias + k.bias_increment)
-    } else {
-        k.bias_increment.max(bias - k.bias_increment)
-    }
+    let increment = T::splat(k.bias_increment);
+    let grown = T::splat(k.max_bias).min(bias + increment);
+    let shrunk = increment.max(bias - increment);
+    let updated = T::select(v.dot(scouts.goal).gt(T::splat(0.0)), grown, shrunk);
+    T::select(scouts.scout, updated, bias)
 }
 
 /// Raises speeds below `min_speed`, then lowers speeds above `max_speed`, from the same measured
 /// speed (seed 001's order). A boid at rest stays at rest: it has no direction to speed up in.
 #[inline(always)]
-fn clamp_speed(k: &Kernel, v: Vec2) -> Vec2 {
+fn clamp_speed<T: Real>(k: &Kernel, v: V2<T>) -> V2<T> {
     let speed = v.length();
-    let mut v = v;
-    if speed < k.min_speed && speed > 0.0 {
-        v = v / speed * k.min_speed;
-    }
-    if speed > k.max_speed {
-        v = v / speed * k.max_speed;
-    }
-    v
+    let (min, max) = (T::splat(k.min_speed), T::splat(k.max_speed));
+    let slow = speed.lt(min) & speed.gt(T::splat(0.0));
+    let v = V2::select(slow, v.div(speed).scale(min), v);
+    V2::select(speed.gt(max), v.div(speed).scale(max), v)
 }
 
 /// Moves by `v dt`, then wraps (torus) or bounces (walls, seed 002's isCollided: a boid whose
@@ -358,46 +428,69 @@ fn clamp_speed(k: &Kernel, v: Vec2) -> Vec2 {
 /// does not move that step).
 #[inline(always)]
 pub fn move_boid(k: &Kernel, p: Vec2, v: Vec2) -> (Vec2, Vec2) {
-    let moved = p + v * k.dt;
+    let (p, v) = move_lanes(k, p.into(), v.into());
+    (p.into(), v.into())
+}
+
+/// [`move_boid`] for every lane.
+#[inline(always)]
+fn move_lanes<T: Real>(k: &Kernel, p: V2<T>, v: V2<T>) -> (V2<T>, V2<T>) {
+    let moved = p + v.scale(T::splat(k.dt));
     match k.boundary {
         Boundary::Margins => (moved, v),
-        Boundary::Torus => (wrap(moved, k.world_min, k.world_size), v),
+        Boundary::Torus => (wrap_lanes(moved, k.world_min, k.world_size), v),
         Boundary::Walls => {
-            let (low, high, r) = (k.world_min, k.world_min + k.world_size, k.boid_size);
-            let (mut p, mut v, mut collided) = (p, v, false);
-            if moved.x - r < low.x {
-                (p.x, v.x, collided) = (low.x + r, v.x.abs(), true);
-            }
-            if moved.x + r > high.x {
-                (p.x, v.x, collided) = (high.x - r, -v.x.abs(), true);
-            }
-            if moved.y - r < low.y {
-                (p.y, v.y, collided) = (low.y + r, v.y.abs(), true);
-            }
-            if moved.y + r > high.y {
-                (p.y, v.y, collided) = (high.y - r, -v.y.abs(), true);
-            }
-            if collided { (p, v) } else { (moved, v) }
+            let (lo, hi) = (k.world_min, k.world_min + k.world_size);
+            let (px, vx, hit_x) = bounce(k, p.x, v.x, moved.x, lo.x, hi.x);
+            let (py, vy, hit_y) = bounce(k, p.y, v.y, moved.y, lo.y, hi.y);
+            let collided = hit_x | hit_y;
+            (
+                V2::select(collided, V2::new(px, py), moved),
+                V2::new(vx, vy),
+            )
         }
     }
+}
+
+/// Seed 002's isCollided along one axis, walls at `lo` and `hi`: the position against the wall
+/// and the reflected velocity where the disc would cross it, and whether it would.
+#[inline(always)]
+fn bounce<T: Real>(k: &Kernel, p: T, v: T, moved: T, lo: f32, hi: f32) -> (T, T, T::Mask) {
+    let r = k.boid_size;
+    let below = (moved - T::splat(r)).lt(T::splat(lo));
+    let (p, v) = (
+        T::select(below, T::splat(lo + r), p),
+        T::select(below, v.abs(), v),
+    );
+    let above = (moved + T::splat(r)).gt(T::splat(hi));
+    let (p, v) = (
+        T::select(above, T::splat(hi - r), p),
+        T::select(above, -v.abs(), v),
+    );
+    (p, v, below | above)
 }
 
 /// Wraps a position into `[min, min + size)`, never returning the upper edge itself.
 #[inline(always)]
 pub fn wrap(p: Vec2, min: Vec2, size: Vec2) -> Vec2 {
-    let axis = |x: f32, lo: f32, extent: f32| {
-        let mut r = wrap_offset(x - lo, extent);
-        if r >= extent {
-            r = 0.0;
-        }
-        lo + r
-    };
-    let w = Vec2::new(axis(p.x, min.x, size.x), axis(p.y, min.y, size.y));
+    wrap_lanes(p.into(), min, size).into()
+}
+
+/// [`wrap`] for every lane.
+#[inline(always)]
+fn wrap_lanes<T: Real>(p: V2<T>, min: Vec2, size: Vec2) -> V2<T> {
+    V2::new(wrap_axis(p.x, min.x, size.x), wrap_axis(p.y, min.y, size.y))
+}
+
+/// [`wrap`] along one axis.
+#[inline(always)]
+fn wrap_axis<T: Real>(x: T, lo: f32, extent: f32) -> T {
+    let (lo_t, extent_t) = (T::splat(lo), T::splat(extent));
+    let r = wrap_offset(x - lo_t, extent);
+    let r = T::select(r.ge(extent_t), T::splat(0.0), r);
+    let w = lo_t + r;
     // lo + r can round up to the upper edge when lo is large; fold it back.
-    Vec2::new(
-        if w.x >= min.x + size.x { min.x } else { w.x },
-        if w.y >= min.y + size.y { min.y } else { w.y },
-    )
+    T::select(w.ge(T::splat(lo + extent)), lo_t, w)
 }
 
 /// `t.rem_euclid(extent)` for a positive `extent`, bit for bit, without the `fmodf` call when
@@ -407,16 +500,19 @@ pub fn wrap(p: Vec2, min: Vec2, size: Vec2) -> Vec2 {
 /// here), and `t - e` for `e <= t < 2e`, where the subtraction is exact (Sterbenz). `-0.0`
 /// stays `-0.0` as in `rem_euclid`; `t == -e`, NaN and far-out values take the library path.
 #[inline(always)]
-fn wrap_offset(t: f32, extent: f32) -> f32 {
-    if t >= 0.0 && t < extent {
-        t
-    } else if t < 0.0 && t > -extent {
-        t + extent
-    } else if t >= extent && t < 2.0 * extent {
-        t - extent
+fn wrap_offset<T: Real>(t: T, extent: f32) -> T {
+    let (zero, e) = (T::splat(0.0), T::splat(extent));
+    let inside = t.ge(zero) & t.lt(e);
+    let below = t.lt(zero) & t.gt(-e);
+    let above = t.ge(e) & t.lt(T::splat(2.0 * extent));
+    let far = if T::any(!(inside | below | above)) {
+        t.map_lanes(|t| t.rem_euclid(extent))
     } else {
-        t.rem_euclid(extent)
-    }
+        t
+    };
+    let r = T::select(above, t - e, far);
+    let r = T::select(below, t + e, r);
+    T::select(inside, t, r)
 }
 
 /// Minimum-image offset along axes whose `wrap` is non-zero.

@@ -190,15 +190,13 @@ impl Simulation {
             bytes: n * BYTES_PER_BOID,
         };
         let g = &mut self.previous;
-        for field in [&mut g.x, &mut g.y, &mut g.vx, &mut g.vy] {
+        for field in [&mut g.x, &mut g.y, &mut g.vx, &mut g.vy, &mut g.bias] {
             reserve_to(field, n + LANES).map_err(oom)?;
         }
         for field in [&mut self.state.pos, &mut self.state.vel] {
             reserve_to(field, n).map_err(oom)?;
         }
-        for field in [&mut self.state.bias, &mut g.bias] {
-            reserve_to(field, n).map_err(oom)?;
-        }
+        reserve_to(&mut self.state.bias, n).map_err(oom)?;
         for field in [&mut self.group, &mut self.group_scratch] {
             reserve_to(field, n).map_err(oom)?;
         }
@@ -359,10 +357,9 @@ impl Simulation {
         let (pos, vel, bias) = (&self.state.pos, &self.state.vel, &self.state.bias);
         let (group, id) = (&self.group, &self.id);
         let g = &mut self.previous;
-        for field in [&mut g.x, &mut g.y, &mut g.vx, &mut g.vy] {
+        for field in [&mut g.x, &mut g.y, &mut g.vx, &mut g.vy, &mut g.bias] {
             field.resize(n + LANES, 0.0);
         }
-        g.bias.resize(n, 0.0);
         self.group_scratch.resize(n, 0);
         self.id_scratch.resize(n, 0);
         let fields = (
@@ -370,7 +367,7 @@ impl Simulation {
             &mut g.y[..n],
             &mut g.vx[..n],
             &mut g.vy[..n],
-            &mut g.bias[..],
+            &mut g.bias[..n],
             &mut self.group_scratch[..],
             &mut self.id_scratch[..],
         );

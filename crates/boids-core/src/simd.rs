@@ -2,11 +2,15 @@
 //! vector operations it needs, written once per instruction set (AVX-512, AVX2, and plain
 //! arrays for any other machine), so that the loop itself is written once.
 //!
+//! [`Pack`] wraps a vector as a [`Real`], so that the rules run on eight boids at once.
+//!
 //! Every operation is one IEEE operation per lane (or a select), the same in every
 //! implementation, so a loop gives the same bits whichever runs it. The AVX types may only be
 //! used in code compiled with their features and run after detecting them: this module is
 //! private to the crate, and [`crate::interact`] instantiates them only inside functions marked
 //! `#[target_feature]`, called after `is_x86_feature_detected!`.
+
+use crate::real::Real;
 
 /// Lanes per vector.
 pub const LANES: usize = 8;
@@ -30,10 +34,30 @@ pub trait Simd {
     fn sub(a: Self::F, b: Self::F) -> Self::F;
     /// `a * b`.
     fn mul(a: Self::F, b: Self::F) -> Self::F;
+    /// `a / b`.
+    fn div(a: Self::F, b: Self::F) -> Self::F;
+    /// `sqrt(a)`.
+    fn sqrt(a: Self::F) -> Self::F;
     /// `|a|`.
     fn abs(a: Self::F) -> Self::F;
+    /// `-a`.
+    fn neg(a: Self::F) -> Self::F;
+    /// `yes` where `m`, else `no`.
+    fn select(m: Self::M, yes: Self::F, no: Self::F) -> Self::F;
     /// `a < b`.
     fn lt(a: Self::F, b: Self::F) -> Self::M;
+    /// `a <= b`.
+    fn le(a: Self::F, b: Self::F) -> Self::M;
+    /// `a > b`.
+    fn gt(a: Self::F, b: Self::F) -> Self::M;
+    /// `a >= b`.
+    fn ge(a: Self::F, b: Self::F) -> Self::M;
+    /// `a | b`.
+    fn or(a: Self::M, b: Self::M) -> Self::M;
+    /// `!a`.
+    fn not(a: Self::M) -> Self::M;
+    /// Whether any lane of `m` is set.
+    fn any(m: Self::M) -> bool;
     /// `m & (a < b)`.
     fn lt_where(m: Self::M, a: Self::F, b: Self::F) -> Self::M;
     /// `m & (a >= b)`.
@@ -92,12 +116,52 @@ impl Simd for Arrays {
         Self::zip(a, b, |a, b| a * b)
     }
     #[inline(always)]
+    fn div(a: Self::F, b: Self::F) -> Self::F {
+        Self::zip(a, b, |a, b| a / b)
+    }
+    #[inline(always)]
+    fn sqrt(a: Self::F) -> Self::F {
+        a.map(f32::sqrt)
+    }
+    #[inline(always)]
     fn abs(a: Self::F) -> Self::F {
         a.map(f32::abs)
     }
     #[inline(always)]
+    fn neg(a: Self::F) -> Self::F {
+        a.map(|a| -a)
+    }
+    #[inline(always)]
+    fn select(m: Self::M, yes: Self::F, no: Self::F) -> Self::F {
+        std::array::from_fn(|l| if m[l] { yes[l] } else { no[l] })
+    }
+    #[inline(always)]
     fn lt(a: Self::F, b: Self::F) -> Self::M {
         Self::zip(a, b, |a, b| a < b)
+    }
+    #[inline(always)]
+    fn le(a: Self::F, b: Self::F) -> Self::M {
+        Self::zip(a, b, |a, b| a <= b)
+    }
+    #[inline(always)]
+    fn gt(a: Self::F, b: Self::F) -> Self::M {
+        Self::zip(a, b, |a, b| a > b)
+    }
+    #[inline(always)]
+    fn ge(a: Self::F, b: Self::F) -> Self::M {
+        Self::zip(a, b, |a, b| a >= b)
+    }
+    #[inline(always)]
+    fn or(a: Self::M, b: Self::M) -> Self::M {
+        Self::zip(a, b, |a, b| a | b)
+    }
+    #[inline(always)]
+    fn not(a: Self::M) -> Self::M {
+        a.map(|a| !a)
+    }
+    #[inline(always)]
+    fn any(m: Self::M) -> bool {
+        m.contains(&true)
     }
     #[inline(always)]
     fn lt_where(m: Self::M, a: Self::F, b: Self::F) -> Self::M {
@@ -126,6 +190,104 @@ impl Simd for Arrays {
     #[inline(always)]
     fn sub_where(m: Self::M, sum: Self::F, x: Self::F) -> Self::F {
         std::array::from_fn(|l| if m[l] { sum[l] - x[l] } else { sum[l] })
+    }
+}
+
+/// Eight lanes of `S` as a [`Real`]: what the rules run on in the hot loop.
+pub struct Pack<S: Simd>(pub S::F);
+
+/// Eight lane tests of `S`.
+pub struct PackMask<S: Simd>(pub S::M);
+
+impl<S: Simd> Clone for Pack<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Simd> Copy for Pack<S> {}
+impl<S: Simd> Clone for PackMask<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Simd> Copy for PackMask<S> {}
+
+macro_rules! binary {
+    ($trait:ident, $method:ident, $op:ident, $ty:ident) => {
+        impl<S: Simd> std::ops::$trait for $ty<S> {
+            type Output = Self;
+            #[inline(always)]
+            fn $method(self, other: Self) -> Self {
+                $ty(S::$op(self.0, other.0))
+            }
+        }
+    };
+}
+binary!(Add, add, add, Pack);
+binary!(Sub, sub, sub, Pack);
+binary!(Mul, mul, mul, Pack);
+binary!(Div, div, div, Pack);
+binary!(BitAnd, bitand, and, PackMask);
+binary!(BitOr, bitor, or, PackMask);
+
+impl<S: Simd> std::ops::Neg for Pack<S> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Pack(S::neg(self.0))
+    }
+}
+
+impl<S: Simd> std::ops::Not for PackMask<S> {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        PackMask(S::not(self.0))
+    }
+}
+
+impl<S: Simd> Real for Pack<S> {
+    type Mask = PackMask<S>;
+
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        Pack(S::splat(x))
+    }
+    #[inline(always)]
+    fn lt(self, other: Self) -> Self::Mask {
+        PackMask(S::lt(self.0, other.0))
+    }
+    #[inline(always)]
+    fn le(self, other: Self) -> Self::Mask {
+        PackMask(S::le(self.0, other.0))
+    }
+    #[inline(always)]
+    fn gt(self, other: Self) -> Self::Mask {
+        PackMask(S::gt(self.0, other.0))
+    }
+    #[inline(always)]
+    fn ge(self, other: Self) -> Self::Mask {
+        PackMask(S::ge(self.0, other.0))
+    }
+    #[inline(always)]
+    fn select(mask: Self::Mask, yes: Self, no: Self) -> Self {
+        Pack(S::select(mask.0, yes.0, no.0))
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Pack(S::sqrt(self.0))
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Pack(S::abs(self.0))
+    }
+    #[inline(always)]
+    fn any(mask: Self::Mask) -> bool {
+        S::any(mask.0)
+    }
+    #[inline(always)]
+    fn map_lanes(self, f: impl Fn(f32) -> f32) -> Self {
+        Pack(S::load(S::to_array(self.0).map(f)))
     }
 }
 
@@ -189,11 +351,58 @@ mod x86 {
                 unsafe { _mm256_mul_ps(a, b) }
             }
             #[inline(always)]
+            fn div(a: __m256, b: __m256) -> __m256 {
+                // SAFETY: see the module notes.
+                unsafe { _mm256_div_ps(a, b) }
+            }
+            #[inline(always)]
+            fn sqrt(a: __m256) -> __m256 {
+                // SAFETY: see the module notes.
+                unsafe { _mm256_sqrt_ps(a) }
+            }
+            #[inline(always)]
             fn abs(a: __m256) -> __m256 {
                 // SAFETY: see the module notes.
                 unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), a) }
             }
+            #[inline(always)]
+            fn neg(a: __m256) -> __m256 {
+                // SAFETY: see the module notes.
+                unsafe { _mm256_xor_ps(_mm256_set1_ps(-0.0), a) }
+            }
+            #[inline(always)]
+            fn lt(a: __m256, b: __m256) -> Self::M {
+                Self::compare::<_CMP_LT_OQ>(a, b)
+            }
+            #[inline(always)]
+            fn le(a: __m256, b: __m256) -> Self::M {
+                Self::compare::<_CMP_LE_OQ>(a, b)
+            }
+            #[inline(always)]
+            fn gt(a: __m256, b: __m256) -> Self::M {
+                Self::compare::<_CMP_GT_OQ>(a, b)
+            }
+            #[inline(always)]
+            fn ge(a: __m256, b: __m256) -> Self::M {
+                Self::compare::<_CMP_GE_OQ>(a, b)
+            }
         };
+    }
+
+    impl Avx2 {
+        #[inline(always)]
+        fn compare<const PREDICATE: i32>(a: __m256, b: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_cmp_ps::<PREDICATE>(a, b) }
+        }
+    }
+
+    impl Avx512 {
+        #[inline(always)]
+        fn compare<const PREDICATE: i32>(a: __m256, b: __m256) -> __mmask8 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_cmp_ps_mask::<PREDICATE>(a, b) }
+        }
     }
 
     impl Simd for Avx2 {
@@ -203,9 +412,24 @@ mod x86 {
         common!();
 
         #[inline(always)]
-        fn lt(a: __m256, b: __m256) -> __m256 {
+        fn select(m: __m256, yes: __m256, no: __m256) -> __m256 {
             // SAFETY: see the module notes.
-            unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(a, b) }
+            unsafe { _mm256_blendv_ps(no, yes, m) }
+        }
+        #[inline(always)]
+        fn or(a: __m256, b: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_or_ps(a, b) }
+        }
+        #[inline(always)]
+        fn not(a: __m256) -> __m256 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_xor_ps(a, _mm256_castsi256_ps(_mm256_set1_epi32(-1))) }
+        }
+        #[inline(always)]
+        fn any(m: __m256) -> bool {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_movemask_ps(m) != 0 }
         }
         #[inline(always)]
         fn lt_where(m: __m256, a: __m256, b: __m256) -> __m256 {
@@ -250,9 +474,21 @@ mod x86 {
         common!();
 
         #[inline(always)]
-        fn lt(a: __m256, b: __m256) -> __mmask8 {
+        fn select(m: __mmask8, yes: __m256, no: __m256) -> __m256 {
             // SAFETY: see the module notes.
-            unsafe { _mm256_cmp_ps_mask::<_CMP_LT_OQ>(a, b) }
+            unsafe { _mm256_mask_blend_ps(m, no, yes) }
+        }
+        #[inline(always)]
+        fn or(a: __mmask8, b: __mmask8) -> __mmask8 {
+            a | b
+        }
+        #[inline(always)]
+        fn not(a: __mmask8) -> __mmask8 {
+            !a
+        }
+        #[inline(always)]
+        fn any(m: __mmask8) -> bool {
+            m != 0
         }
         #[inline(always)]
         fn lt_where(m: __mmask8, a: __m256, b: __m256) -> __mmask8 {
