@@ -62,17 +62,14 @@ pub(crate) struct Interaction<'a> {
 impl Interaction<'_> {
     /// The new state of every boid (cell order) into `pos`, `vel` and `bias`, in parallel.
     pub fn run(&self, pos: &mut [Vec2], vel: &mut [Vec2], bias: &mut [f32]) {
-        self.run_with(Build::best(), pos, vel, bias);
-    }
-
-    /// [`Interaction::run`] by `build`, which must be [`Build::supported`].
-    fn run_with(&self, build: Build, pos: &mut [Vec2], vel: &mut [Vec2], bias: &mut [f32]) {
+        let build = Build::best();
         par::for_each_part((pos, vel, bias), |start, (pos, vel, bias)| {
             self.run_part(build, start, pos, vel, bias);
         });
     }
 
-    /// The new state of boids `start..start + pos.len()` into `pos`, `vel` and `bias`.
+    /// The new state of boids `start..start + pos.len()` into `pos`, `vel` and `bias`, by
+    /// `build`, which must be [`Build::supported`].
     fn run_part(
         &self,
         build: Build,
@@ -415,6 +412,7 @@ impl<S: Simd> Sums<S> {
             let d2 = S::add(S::mul(dx, dx), S::mul(dy, dy));
             let seen = S::lt_where(near, d2, lanes.visual_below);
             let separated = S::lt_where(near, d2, lanes.protected_below);
+            // Kernel::joins, lane by lane.
             let mut averaged = S::ge_where(seen, d2, lanes.unseen_below);
             if SKIP_SELF {
                 averaged = S::and_not(averaged, S::only_lane(j.wrapping_sub(lanes.first) as i32));

@@ -28,8 +28,6 @@ pub trait Real:
     fn splat(x: f32) -> Self;
     /// `self < other`.
     fn lt(self, other: Self) -> Self::Mask;
-    /// `self <= other`.
-    fn le(self, other: Self) -> Self::Mask;
     /// `self > other`.
     fn gt(self, other: Self) -> Self::Mask;
     /// `self >= other`.
@@ -68,10 +66,6 @@ impl Real for f32 {
     #[inline(always)]
     fn lt(self, other: Self) -> bool {
         self < other
-    }
-    #[inline(always)]
-    fn le(self, other: Self) -> bool {
-        self <= other
     }
     #[inline(always)]
     fn gt(self, other: Self) -> bool {

@@ -113,11 +113,9 @@ impl Kernel {
     /// alignment) and the separation set. `is_self`: the candidate is the boid itself.
     #[inline(always)]
     pub fn joins(&self, d2: f32, is_self: bool) -> (bool, bool) {
-        let visual = d2 < self.visual_below;
-        let protected = d2 < self.protected_below;
         let averaged =
-            visual & !(self.exclude_protected & protected) & (self.include_self | !is_self);
-        (averaged, protected)
+            (d2 < self.visual_below) & (d2 >= self.unseen_below()) & (self.include_self | !is_self);
+        (averaged, d2 < self.protected_below)
     }
 
     /// Squared distance below which a neighbour is left out of the averages: the protected
@@ -131,10 +129,9 @@ impl Kernel {
     }
 
     /// Whether a boid would land in its own averaging set unless told apart from the others:
-    /// it is left out of it, and nothing else leaves it out (it sits at distance zero, so
-    /// leaving protected neighbours out of the averages does, when there is a protected range).
+    /// it is left out of it, and its distance, zero, is not below [`Kernel::unseen_below`].
     pub fn must_skip_self(&self) -> bool {
-        !(self.include_self || self.exclude_protected && self.protected_below > 0.0)
+        !self.include_self && self.unseen_below() <= 0.0
     }
 
     /// The bias a boid of `group` starts with.

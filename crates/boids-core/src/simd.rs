@@ -46,8 +46,6 @@ pub trait Simd {
     fn select(m: Self::M, yes: Self::F, no: Self::F) -> Self::F;
     /// `a < b`.
     fn lt(a: Self::F, b: Self::F) -> Self::M;
-    /// `a <= b`.
-    fn le(a: Self::F, b: Self::F) -> Self::M;
     /// `a > b`.
     fn gt(a: Self::F, b: Self::F) -> Self::M;
     /// `a >= b`.
@@ -138,10 +136,6 @@ impl Simd for Arrays {
     #[inline(always)]
     fn lt(a: Self::F, b: Self::F) -> Self::M {
         Self::zip(a, b, |a, b| a < b)
-    }
-    #[inline(always)]
-    fn le(a: Self::F, b: Self::F) -> Self::M {
-        Self::zip(a, b, |a, b| a <= b)
     }
     #[inline(always)]
     fn gt(a: Self::F, b: Self::F) -> Self::M {
@@ -258,10 +252,6 @@ impl<S: Simd> Real for Pack<S> {
         PackMask(S::lt(self.0, other.0))
     }
     #[inline(always)]
-    fn le(self, other: Self) -> Self::Mask {
-        PackMask(S::le(self.0, other.0))
-    }
-    #[inline(always)]
     fn gt(self, other: Self) -> Self::Mask {
         PackMask(S::gt(self.0, other.0))
     }
@@ -373,10 +363,6 @@ mod x86 {
             #[inline(always)]
             fn lt(a: __m256, b: __m256) -> Self::M {
                 Self::compare::<_CMP_LT_OQ>(a, b)
-            }
-            #[inline(always)]
-            fn le(a: __m256, b: __m256) -> Self::M {
-                Self::compare::<_CMP_LE_OQ>(a, b)
             }
             #[inline(always)]
             fn gt(a: __m256, b: __m256) -> Self::M {
