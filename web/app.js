@@ -12,6 +12,7 @@
   const MAGIC = 0x424f4944; // "BOID"
   const FRAME_HEADER = 56;
   const OVERLAY_HEADER = 32;
+  const FLAG_RUNNING = 1;
   const FLAG_TORUS = 2;
   const FLAG_HOVER = 4;
 
@@ -1256,7 +1257,10 @@
   window.boidsViewer = {
     get renderer() { return renderer.name; },
     get framesDrawn() { return S.framesDrawn; },
-    get frame() { return S.frame && { step: S.frame.step, count: S.frame.count, world: S.frame.world }; },
+    get frame() {
+      const f = S.frame;
+      return f && { step: f.step, count: f.count, world: f.world, running: (f.flags & FLAG_RUNNING) !== 0 };
+    },
     get overlay() {
       const ov = S.overlay;
       const r = S.frame?.world;

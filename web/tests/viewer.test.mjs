@@ -145,6 +145,9 @@ try {
   await page.click('#overlay-mode button[data-mode="hover"]');
   await page.evaluate(() => boidsViewer.server.running && document.getElementById('play').click());
   await page.waitForFunction(() => !boidsViewer.server.running, null, { timeout: 5000 });
+  // The state says paused before the frame of the paused flock may have arrived; positions are
+  // only final once a frame published while paused is in.
+  await page.waitForFunction(() => boidsViewer.frame && !boidsViewer.frame.running, null, { timeout: 5000 });
   // A boid well inside the stage (boids may fly off the view in the margins preset).
   const at = await page.evaluate(() => {
     const r = document.getElementById('stage').getBoundingClientRect();
