@@ -37,15 +37,23 @@ use crate::simd::{Arrays, Pack, Simd};
 /// Column of an unused lane: no cell is within one column of it.
 const NO_COLUMN: i32 = -1 << 30;
 
-/// The previous frame in cell order, one array per coordinate. The arrays carry [`LANES`]
-/// entries of padding, so a group's lanes past the last boid still read memory.
+/// The previous frame in cell order. A candidate's position and velocity share one 16-byte
+/// entry, so the scan reads each candidate from one place. Both arrays carry [`LANES`] entries
+/// of padding, so a group's lanes past the last boid still read memory.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Frame {
-    pub x: Vec<f32>,
-    pub y: Vec<f32>,
-    pub vx: Vec<f32>,
-    pub vy: Vec<f32>,
+    /// x, y, vx, vy of each boid.
+    pub boid: Vec<[f32; 4]>,
     pub bias: Vec<f32>,
+}
+
+impl Frame {
+    /// Component `c` (0 to 3: x, y, vx, vy) of the boids `first..first + LANES`.
+    #[inline(always)]
+    fn lanes(&self, first: usize, c: usize) -> [f32; LANES] {
+        let boids = &self.boid[first..first + LANES];
+        std::array::from_fn(|l| boids[l][c])
+    }
 }
 
 /// Everything the phase reads.
@@ -259,18 +267,13 @@ impl Group {
             column[len] = x as i32;
             len += 1;
         }
-        let lanes = |field: &[f32]| -> [f32; LANES] {
-            field[first..first + LANES]
-                .try_into()
-                .expect("LANES entries")
-        };
         Self {
             first,
             len,
             row,
             column,
-            x: lanes(&job.prev.x),
-            y: lanes(&job.prev.y),
+            x: job.prev.lanes(first, 0),
+            y: job.prev.lanes(first, 1),
         }
     }
 }
@@ -280,13 +283,7 @@ impl Group {
     #[inline(always)]
     fn advance<S: Simd>(&self, job: &Interaction, sums: &Sums<S>) -> Boids<Pack<S>> {
         let prev = job.prev;
-        let lanes = |field: &[f32]| -> Pack<S> {
-            Pack(S::load(
-                field[self.first..self.first + LANES]
-                    .try_into()
-                    .expect("LANES entries"),
-            ))
-        };
+        let lanes = |c: usize| -> Pack<S> { Pack(S::load(prev.lanes(self.first, c))) };
         let group = |l: usize| match l < self.len {
             true => job.groups[self.first + l],
             false => group::NONE,
@@ -302,8 +299,12 @@ impl Group {
         };
         let boids = Boids {
             position: V2::new(Pack(S::load(self.x)), Pack(S::load(self.y))),
-            velocity: V2::new(lanes(&prev.vx), lanes(&prev.vy)),
-            bias: lanes(&prev.bias),
+            velocity: V2::new(lanes(2), lanes(3)),
+            bias: Pack(S::load(
+                prev.bias[self.first..self.first + LANES]
+                    .try_into()
+                    .expect("LANES entries"),
+            )),
         };
         let acc = rules::Sums {
             count: Pack(sums.count),
@@ -395,12 +396,7 @@ impl<S: Simd> Sums<S> {
             mut separation_x,
             mut separation_y,
         } = *self;
-        let candidates = prev.x[boids.clone()]
-            .iter()
-            .zip(&prev.y[boids.clone()])
-            .zip(&prev.vx[boids.clone()])
-            .zip(&prev.vy[boids.clone()]);
-        for (j, (((&x, &y), &vx), &vy)) in boids.zip(candidates) {
+        for (j, &[x, y, vx, vy]) in boids.clone().zip(&prev.boid[boids]) {
             let mut dx = S::sub(lanes.x, S::splat(x));
             let mut dy = S::sub(lanes.y, S::splat(y));
             if SHIFTED {
@@ -562,14 +558,12 @@ mod tests {
             let mut index = CellIndex::default();
             index.rebuild(&geometry, &pos, &ids);
             let order: Vec<usize> = index.order.iter().map(|&i| i as usize).collect();
-            let field = |f: &dyn Fn(usize) -> f32| -> Vec<f32> {
-                order.iter().map(|&i| f(i)).chain([0.0; LANES]).collect()
-            };
             let frame = Frame {
-                x: field(&|i| pos[i].x),
-                y: field(&|i| pos[i].y),
-                vx: field(&|i| vel[i].x),
-                vy: field(&|i| vel[i].y),
+                boid: order
+                    .iter()
+                    .map(|&i| [pos[i].x, pos[i].y, vel[i].x, vel[i].y])
+                    .chain([[0.0; 4]; LANES])
+                    .collect(),
                 bias: vec![0.0; p.count + LANES],
             };
             let groups: Vec<u8> = order.iter().map(|&i| (i % 3) as u8).collect();
@@ -583,12 +577,12 @@ mod tests {
                 .map(|k| {
                     let mut acc = Accum::default();
                     search.for_each_candidate(k, |j, d| {
-                        let v = Vec2::new(frame.vx[j], frame.vy[j]);
+                        let v = Vec2::new(frame.boid[j][2], frame.boid[j][3]);
                         acc.add(&kernel, d, v, j == k);
                     });
                     let boid = BoidState {
                         position: sorted[k],
-                        velocity: Vec2::new(frame.vx[k], frame.vy[k]),
+                        velocity: Vec2::new(frame.boid[k][2], frame.boid[k][3]),
                         bias: 0.0,
                     };
                     let b = rules::advance(&kernel, &acc, boid, groups[k], wander);

@@ -87,7 +87,7 @@ macro_rules! split_tuple {
 }
 
 split_tuple!(A, B, C);
-split_tuple!(A, B, C, D, E, F, G);
+split_tuple!(A, B, C, D);
 
 /// Calls `f(start, part)` on consecutive parts of about [`MIN_CHUNK`] items of `data` (a slice
 /// or a tuple of equally long slices), `start` being the part's first index; parts run in

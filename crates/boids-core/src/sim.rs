@@ -189,10 +189,8 @@ impl Simulation {
             count: n,
             bytes: n * BYTES_PER_BOID,
         };
-        let g = &mut self.previous;
-        for field in [&mut g.x, &mut g.y, &mut g.vx, &mut g.vy, &mut g.bias] {
-            reserve_to(field, n + LANES).map_err(oom)?;
-        }
+        reserve_to(&mut self.previous.boid, n + LANES).map_err(oom)?;
+        reserve_to(&mut self.previous.bias, n + LANES).map_err(oom)?;
         for field in [&mut self.state.pos, &mut self.state.vel] {
             reserve_to(field, n).map_err(oom)?;
         }
@@ -357,25 +355,21 @@ impl Simulation {
         let (pos, vel, bias) = (&self.state.pos, &self.state.vel, &self.state.bias);
         let (group, id) = (&self.group, &self.id);
         let g = &mut self.previous;
-        for field in [&mut g.x, &mut g.y, &mut g.vx, &mut g.vy, &mut g.bias] {
-            field.resize(n + LANES, 0.0);
-        }
+        g.boid.resize(n + LANES, [0.0; 4]);
+        g.bias.resize(n + LANES, 0.0);
         self.group_scratch.resize(n, 0);
         self.id_scratch.resize(n, 0);
         let fields = (
-            &mut g.x[..n],
-            &mut g.y[..n],
-            &mut g.vx[..n],
-            &mut g.vy[..n],
+            &mut g.boid[..n],
             &mut g.bias[..n],
             &mut self.group_scratch[..],
             &mut self.id_scratch[..],
         );
-        par::for_each_part(fields, |start, (x, y, vx, vy, b, gr, ids)| {
-            let order = &order[start..start + x.len()];
+        par::for_each_part(fields, |start, (boid, b, gr, ids)| {
+            let order = &order[start..start + boid.len()];
             for (k, &i) in order.iter().enumerate() {
                 let i = i as usize;
-                (x[k], y[k], vx[k], vy[k]) = (pos[i].x, pos[i].y, vel[i].x, vel[i].y);
+                boid[k] = [pos[i].x, pos[i].y, vel[i].x, vel[i].y];
                 (b[k], gr[k], ids[k]) = (bias[i], group[i], id[i]);
             }
         });
