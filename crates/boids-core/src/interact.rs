@@ -48,7 +48,13 @@ pub(crate) struct Frame {
 }
 
 impl Frame {
-    /// Component `c` (0 to 3: x, y, vx, vy) of the boids `first..first + LANES`.
+    /// Where a component lies in an entry of [`Frame::boid`].
+    pub const X: usize = 0;
+    pub const Y: usize = 1;
+    pub const VX: usize = 2;
+    pub const VY: usize = 3;
+
+    /// Component `c` ([`Frame::X`] to [`Frame::VY`]) of the boids `first..first + LANES`.
     #[inline(always)]
     fn lanes(&self, first: usize, c: usize) -> [f32; LANES] {
         let boids = &self.boid[first..first + LANES];
@@ -272,8 +278,8 @@ impl Group {
             len,
             row,
             column,
-            x: job.prev.lanes(first, 0),
-            y: job.prev.lanes(first, 1),
+            x: job.prev.lanes(first, Frame::X),
+            y: job.prev.lanes(first, Frame::Y),
         }
     }
 }
@@ -299,7 +305,7 @@ impl Group {
         };
         let boids = Boids {
             position: V2::new(Pack(S::load(self.x)), Pack(S::load(self.y))),
-            velocity: V2::new(lanes(2), lanes(3)),
+            velocity: V2::new(lanes(Frame::VX), lanes(Frame::VY)),
             bias: Pack(S::load(
                 prev.bias[self.first..self.first + LANES]
                     .try_into()
@@ -577,12 +583,12 @@ mod tests {
                 .map(|k| {
                     let mut acc = Accum::default();
                     search.for_each_candidate(k, |j, d| {
-                        let v = Vec2::new(frame.boid[j][2], frame.boid[j][3]);
+                        let v = Vec2::new(frame.boid[j][Frame::VX], frame.boid[j][Frame::VY]);
                         acc.add(&kernel, d, v, j == k);
                     });
                     let boid = BoidState {
                         position: sorted[k],
-                        velocity: Vec2::new(frame.boid[k][2], frame.boid[k][3]),
+                        velocity: Vec2::new(frame.boid[k][Frame::VX], frame.boid[k][Frame::VY]),
                         bias: 0.0,
                     };
                     let b = rules::advance(&kernel, &acc, boid, groups[k], wander);
