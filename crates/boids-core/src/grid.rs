@@ -4,8 +4,8 @@
 //! in its own cell or one of the eight around it. The index is an `order` array listing boids
 //! cell by cell (by id within a cell) and a `cell_start` array of span boundaries; the simulation
 //! gathers boid data into that order so a neighbour scan reads contiguous memory. Cells are
-//! numbered row by row, so consecutive boids share their neighbour cells
-//! ([`GridGeometry::cells_near`]), which the scan exploits; at a million boids the three rows a
+//! numbered row by row, so consecutive boids share their neighbour cells, and the cells of a row
+//! near them are one span of boids ([`GridGeometry::runs_near`]), which the scan exploits; at a million boids the three rows a
 //! scan touches are a few hundred kilobytes, which stay in a core's L2 cache, so a space-filling curve would gain
 //! little here. The sort itself runs in parallel over blocks of cells ([`CellIndex`]).
 //!
@@ -113,21 +113,35 @@ impl GridGeometry {
         [cell % self.dims[0], cell / self.dims[0]]
     }
 
-    /// Every cell that can hold a neighbour of a boid in row `row` and one of `columns`: one
-    /// row and one column beyond them each way (wrapped on a torus, clipped in an open world),
-    /// rows from the lowest, columns left to right. With several columns on a narrow torus a
-    /// cell can come twice, at two unwrapped columns; a boid takes it only at a column within
-    /// one of its own, which no two copies both are (an axis of at least three cells).
+    /// Every cell that can hold a neighbour of a boid in cell `cell`: its 3x3 block (wrapped
+    /// on a torus, clipped in an open world), rows from the lowest, columns left to right. This
+    /// order is the order in which a boid sums its neighbours.
+    pub fn cells_near(&self, cell: u32) -> impl Iterator<Item = NearCell> + '_ {
+        let [column, row] = self.coords(cell);
+        self.runs_near(row, column..=column)
+            .flat_map(NearRun::near_cells)
+    }
+
+    /// The cells of [`GridGeometry::cells_near`] for every boid in row `row` and one of
+    /// `columns` (one row and one column beyond them each way), as runs of consecutive cells
+    /// of one row, rows from the lowest, columns left to right. Within a row the cells inside
+    /// the grid form one run; a cell across a torus seam, whose positions take a shift in x, is
+    /// a run of its own. With several columns on a narrow torus a cell can come twice, at two
+    /// unwrapped columns (once shifted); a boid takes it only at a column within one of its
+    /// own, which no two copies both are (an axis of at least three cells).
     #[inline(always)]
-    pub fn cells_near(&self, row: u32, columns: std::ops::RangeInclusive<u32>) -> CellsNear<'_> {
+    pub fn runs_near(&self, row: u32, columns: std::ops::RangeInclusive<u32>) -> RunsNear<'_> {
         let reach = |n: u32| *offsets(n).end();
         let [nx, ny] = self.dims;
         let row = i64::from(row);
         let first = i64::from(*columns.start()) - reach(nx);
-        CellsNear {
+        let last = i64::from(*columns.end()) + reach(nx);
+        RunsNear {
             grid: self,
             rows: row - reach(ny)..=row + reach(ny),
-            columns: first..=i64::from(*columns.end()) + reach(nx),
+            first,
+            last,
+            inside: first.max(0)..=last.min(i64::from(nx) - 1),
             row: None,
             column: first,
         }
@@ -225,7 +239,7 @@ fn bounding_box(positions: &[Vec2]) -> ([f64; 2], [f64; 2]) {
     )
 }
 
-/// A cell near a row of cells ([`GridGeometry::cells_near`]).
+/// A cell near a boid ([`GridGeometry::cells_near`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NearCell {
     /// Cell index.
@@ -237,34 +251,69 @@ pub struct NearCell {
     pub shift: Vec2,
 }
 
-/// The iterator of [`GridGeometry::cells_near`] (a plain struct, so that it inlines into the
+/// Consecutive cells of one row near a row of cells ([`GridGeometry::runs_near`]): their
+/// boids are one span of a [`CellIndex`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct NearRun {
+    /// Cell indices.
+    pub cells: std::ops::Range<u32>,
+    /// Unwrapped columns of the cells: below `0` or from `nx` on across a torus seam.
+    pub columns: std::ops::RangeInclusive<i64>,
+    /// World shift to take off `p_i - p_j` for a boid `j` of these cells: the minimum image
+    /// without a division per pair (zero unless wrapped). Only a single cell is shifted in x.
+    pub shift: Vec2,
+}
+
+impl NearRun {
+    /// The run's cells one by one.
+    pub fn near_cells(self) -> impl Iterator<Item = NearCell> {
+        let shift = self.shift;
+        let cells = self.cells.zip(self.columns);
+        cells.map(move |(cell, column)| NearCell {
+            cell,
+            column,
+            shift,
+        })
+    }
+}
+
+/// The iterator of [`GridGeometry::runs_near`] (a plain struct, so that it inlines into the
 /// vector loops that use it).
 #[derive(Clone, Debug)]
-pub struct CellsNear<'a> {
+pub struct RunsNear<'a> {
     grid: &'a GridGeometry,
     rows: std::ops::RangeInclusive<i64>,
-    columns: std::ops::RangeInclusive<i64>,
+    /// Unwrapped columns of every row.
+    first: i64,
+    last: i64,
+    /// The columns of every row inside the grid: one run.
+    inside: std::ops::RangeInclusive<i64>,
     /// The row being listed, wrapped, with its shift.
     row: Option<(u32, f32)>,
     /// Next unwrapped column of that row.
     column: i64,
 }
 
-impl Iterator for CellsNear<'_> {
-    type Item = NearCell;
+impl Iterator for RunsNear<'_> {
+    type Item = NearRun;
 
     #[inline(always)]
-    fn next(&mut self) -> Option<NearCell> {
+    fn next(&mut self) -> Option<NearRun> {
         let [nx, ny] = self.grid.dims;
         loop {
             if let Some((y, shift_y)) = self.row {
-                while self.column <= *self.columns.end() {
-                    let column = self.column;
-                    self.column += 1;
-                    if let Some((x, shift_x)) = self.grid.wrap_axis(column, nx, 0) {
-                        return Some(NearCell {
-                            cell: x + nx * y,
-                            column,
+                while self.column <= self.last {
+                    let first = self.column;
+                    let last = match first == *self.inside.start() {
+                        true => *self.inside.end(),
+                        false => first,
+                    };
+                    self.column = last + 1;
+                    if let Some((x, shift_x)) = self.grid.wrap_axis(first, nx, 0) {
+                        let start = x + nx * y;
+                        return Some(NearRun {
+                            cells: start..start + (last - first) as u32 + 1,
+                            columns: first..=last,
                             shift: Vec2::new(shift_x, shift_y),
                         });
                     }
@@ -272,7 +321,7 @@ impl Iterator for CellsNear<'_> {
             }
             let row = self.rows.next()?;
             self.row = self.grid.wrap_axis(row, ny, 1);
-            self.column = *self.columns.start();
+            self.column = self.first;
         }
     }
 }
@@ -589,8 +638,7 @@ mod tests {
 
     /// The cells near `cell` with their shifts, as `cells_near` lists them.
     fn near(g: &GridGeometry, cell: u32) -> Vec<(u32, Vec2)> {
-        let [column, row] = g.coords(cell);
-        g.cells_near(row, column..=column)
+        g.cells_near(cell)
             .map(|near| (near.cell, near.shift))
             .collect()
     }
@@ -610,7 +658,8 @@ mod tests {
     }
 
     /// Every cell's neighbourhood is its 3x3 block, each cell once, in every kind of grid; a
-    /// run of columns lists the union, each column in place.
+    /// run of columns lists the union, each column in place, with one run per row inside the
+    /// grid and a run of one cell across each seam.
     #[test]
     fn cells_near_a_row_of_columns() {
         let grids = [
@@ -646,7 +695,16 @@ mod tests {
             }
             for row in 0..ny {
                 for first in 0..nx {
-                    let joined: Vec<NearCell> = g.cells_near(row, first..=nx - 1).collect();
+                    let runs: Vec<NearRun> = g.runs_near(row, first..=nx - 1).collect();
+                    for run in &runs {
+                        assert_eq!(run.cells.len(), run.columns.clone().count());
+                        assert_eq!(run.cells.start / nx, (run.cells.end - 1) / nx, "one row");
+                        assert!(run.shift.x == 0.0 || run.cells.len() == 1, "{run:?}");
+                    }
+                    let unshifted = runs.iter().filter(|run| run.shift.x == 0.0).count();
+                    assert!(unshifted <= if ny == 1 { 1 } else { 3 }, "{runs:?}");
+                    let joined: Vec<NearCell> =
+                        runs.into_iter().flat_map(NearRun::near_cells).collect();
                     assert!(
                         joined
                             .windows(2)

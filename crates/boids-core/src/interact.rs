@@ -4,8 +4,10 @@
 //! of cells shares nearly all of its candidates: the cells one row and one column around the
 //! run. The scan takes up to [`LANES`] such boids as a *group*, one boid per vector lane, and
 //! visits each candidate once for the whole group: its coordinates are loaded once and tested
-//! against every lane in one instruction. Per cell, a lane mask keeps each boid to cells within
-//! one column of its own, so every boid sums exactly the candidates of its own 3x3 block of
+//! against every lane in one instruction. The cells of one row around the group are one span of
+//! boids ([`GridGeometry::runs_near`]), so the scan is three plain loops per group; candidates
+//! of that span two columns from a lane's boid are out of its range by construction (see
+//! `Sums::add_run`), so every boid sums exactly the candidates of its own 3x3 block of
 //! cells, whichever group it lands in. No horizontal sums are needed, and the moves of a group
 //! are independent chains the processor overlaps.
 //!
@@ -27,7 +29,7 @@ use std::ops::Range;
 
 use glam::Vec2;
 
-use crate::grid::GridGeometry;
+use crate::grid::{GridGeometry, NearRun};
 use crate::par;
 use crate::real::{Real, V2};
 use crate::rules::{self, Boids, Kernel, Scouts, group};
@@ -263,11 +265,13 @@ impl Group {
     #[inline(always)]
     fn new(job: &Interaction, walk: &mut CellWalk, first: usize, end: usize) -> Self {
         let [_, row] = job.geometry.coords(walk.cell_of(first));
+        // The row's cells are numbered from `row * nx`; one division per group, not per boid.
+        let row_first = row * job.geometry.dims()[0];
         let mut column = [NO_COLUMN; LANES];
         let mut len = 0;
         while len < LANES && first + len < end {
-            let [x, y] = job.geometry.coords(walk.cell_of(first + len));
-            if y != row {
+            let x = walk.cell_of(first + len) - row_first;
+            if x >= job.geometry.dims()[0] {
                 break;
             }
             column[len] = x as i32;
@@ -349,48 +353,46 @@ impl<S: Simd> Sums<S> {
         };
         let columns = group.column[0] as u32..=group.column[group.len - 1] as u32;
         let lanes = Lanes::<S>::new(job, group);
-        for near in job.geometry.cells_near(group.row, columns) {
-            let cell = near.cell as usize;
-            let boids = job.cell_start[cell] as usize..job.cell_start[cell + 1] as usize;
+        for run in job.geometry.runs_near(group.row, columns) {
+            let boids = job.cell_start[run.cells.start as usize] as usize
+                ..job.cell_start[run.cells.end as usize] as usize;
             // Offsets across a seam take the shift off after the difference, as the minimum
             // image does (the same rounding as the brute-force reference); elsewhere there is
             // nothing to take off.
-            if near.shift == Vec2::ZERO {
-                sums.add_cell::<PAIRWISE, SKIP_SELF, false>(
-                    job,
-                    &lanes,
-                    boids,
-                    near.column,
-                    near.shift,
-                );
+            if run.shift == Vec2::ZERO {
+                sums.add_run::<PAIRWISE, SKIP_SELF, false>(job, &lanes, boids, &run);
             } else {
-                sums.add_cell::<PAIRWISE, SKIP_SELF, true>(
-                    job,
-                    &lanes,
-                    boids,
-                    near.column,
-                    near.shift,
-                );
+                sums.add_run::<PAIRWISE, SKIP_SELF, true>(job, &lanes, boids, &run);
             }
         }
         sums
     }
 
-    /// Adds the candidates `boids` of a cell at unwrapped column `column` with torus shift
-    /// `shift` to the lanes within one column of it: [`Accum::add`] in every lane at once.
+    /// Adds the candidates `boids` of `run` to every lane: [`Accum::add`] in all lanes at once.
+    /// `SHIFTED`: the run's offsets take a torus shift off.
+    ///
+    /// A lane meets candidates of the run's cells two columns from its own, which are not in
+    /// its 3x3 block. An unshifted run is one span of a row, so such a candidate is more than a
+    /// cell width away in x, exactly, and a cell is wider than the visual range. Rounding is
+    /// monotonic, so the computed `dx * dx` is at least the rounded square of that width,
+    /// which exceeds both range bounds: the candidate fails both tests in that lane and leaves
+    /// its sums bit for bit unchanged. So every lane sums exactly its own block, in its order.
+    /// A shifted offset is rounded twice, so there a lane mask keeps each boid to cells within
+    /// one column of its own instead.
     #[inline(always)]
-    fn add_cell<const PAIRWISE: bool, const SKIP_SELF: bool, const SHIFTED: bool>(
+    fn add_run<const PAIRWISE: bool, const SKIP_SELF: bool, const SHIFTED: bool>(
         &mut self,
         job: &Interaction,
         lanes: &Lanes<S>,
         boids: Range<usize>,
-        column: i64,
-        shift: Vec2,
+        run: &NearRun,
     ) {
+        let (first, last) = (*run.columns.start() as f32, *run.columns.end() as f32);
         let near = S::lt(
-            S::abs(S::sub(lanes.column, S::splat(column as f32))),
-            S::splat(1.5),
+            S::abs(S::sub(lanes.column, S::splat((first + last) / 2.0))),
+            S::splat((last - first) / 2.0 + 1.5),
         );
+        let shift = run.shift;
         let (shift_x, shift_y) = (S::splat(shift.x), S::splat(shift.y));
         let prev = job.prev;
         let Sums {
@@ -412,8 +414,16 @@ impl<S: Simd> Sums<S> {
                 (dx, dy) = lanes.minimum_image(dx, dy);
             }
             let d2 = S::add(S::mul(dx, dx), S::mul(dy, dy));
-            let seen = S::lt_where(near, d2, lanes.visual_below);
-            let separated = S::lt_where(near, d2, lanes.protected_below);
+            let (seen, separated) = match SHIFTED {
+                true => (
+                    S::lt_where(near, d2, lanes.visual_below),
+                    S::lt_where(near, d2, lanes.protected_below),
+                ),
+                false => (
+                    S::lt(d2, lanes.visual_below),
+                    S::lt(d2, lanes.protected_below),
+                ),
+            };
             // Kernel::joins, lane by lane.
             let mut averaged = S::ge_where(seen, d2, lanes.unseen_below);
             if SKIP_SELF {
@@ -528,7 +538,52 @@ mod tests {
             preset("functional", &|p| {
                 (p.world_width, p.world_height, p.visual_range) = (1.5, 0.9, 0.4);
             }),
+            preset("cornell", &|p| {
+                p.boundary = Boundary::Torus;
+                p.inclusive_ranges = true;
+                p.world_width = 1013.0;
+            }),
         ]
+    }
+
+    /// The smallest `x` in column `column` or beyond, on the row of height `y`.
+    fn column_border(geometry: &GridGeometry, column: u32, y: f32, mut low: f32) -> f32 {
+        let inside = |x: f32| geometry.coords(geometry.cell_of(Vec2::new(x, y)))[0] >= column;
+        let mut high = low + 1.0;
+        while !inside(high) {
+            high = low + 2.0 * (high - low);
+        }
+        while high.next_down() > low {
+            let mid = low + (high - low) / 2.0;
+            match mid > low && mid < high {
+                true if inside(mid) => high = mid,
+                true => low = mid,
+                false => low = high.next_down(),
+            }
+        }
+        high
+    }
+
+    /// Moves every fourth boid onto a column border, just inside one cell or the other, at one
+    /// of four heights: the pairs that the scan meets two columns apart are then as close as
+    /// such pairs can be.
+    fn pack_on_borders(geometry: &GridGeometry, pos: &mut [Vec2], p: &Params) {
+        let nx = geometry.dims()[0];
+        if nx < 2 {
+            return;
+        }
+        let (x_min, y_min) = (p.world_x_min as f32, p.world_y_min as f32);
+        let height = p.world_height as f32;
+        for (i, p) in pos.iter_mut().enumerate().filter(|(i, _)| i % 4 == 2) {
+            p.y = y_min + height * (i / 8 % 4) as f32 / 4.0;
+            let column = 1 + (i / 32) as u32 % (nx - 1);
+            let border = column_border(geometry, column, p.y, x_min);
+            p.x = if i % 8 == 2 {
+                border
+            } else {
+                border.next_down()
+            };
+        }
     }
 
     /// Random boids over the world, a quarter of them in one dense clump.
@@ -551,14 +606,17 @@ mod tests {
         (pos, vel)
     }
 
-    /// Every build of the loop, split into chunks anywhere, gives the bits of the definition:
+    /// Every build of the loop, split into chunks anywhere, gives the bits of the definition
+    /// (also with boids packed on cell borders, so that the scan's extra candidates, two
+    /// columns away, are as close as they can be):
     /// the candidates of [`NeighborSearch::for_each_candidate`] in order, summed by
     /// [`Accum::add`], moved by [`rules::advance`].
     #[test]
     fn every_build_gives_the_definitions_bits() {
         for (case, mut p) in worlds().into_iter().enumerate() {
             p.count = 700;
-            let (pos, vel) = positions(&p, p.count, case as u64);
+            let (mut pos, vel) = positions(&p, p.count, case as u64);
+            pack_on_borders(&Simulation::geometry(&p, &pos), &mut pos, &p);
             let geometry = Simulation::geometry(&p, &pos);
             let ids: Vec<u32> = (0..p.count as u32).collect();
             let mut index = CellIndex::default();

@@ -532,8 +532,7 @@ impl<'a> NeighborSearch<'a> {
     pub fn for_each_candidate(&self, i: usize, mut f: impl FnMut(usize, Vec2)) {
         let p = self.positions[i];
         let wrap = self.geometry.pairwise_wrap();
-        let [column, row] = self.geometry.coords(self.geometry.cell_of(p));
-        for near in self.geometry.cells_near(row, column..=column) {
+        for near in self.geometry.cells_near(self.geometry.cell_of(p)) {
             for &j in &self.index.order[self.index.span(near.cell)] {
                 let j = j as usize;
                 f(
