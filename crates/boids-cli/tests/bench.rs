@@ -56,7 +56,7 @@ fn json_report_describes_the_measured_workload() {
     let median = report["ms_per_step"]["median"].as_f64().unwrap();
     assert!(median > 0.0 && median <= report["ms_per_step"]["max"].as_f64().unwrap());
     let phases = report["phases_ms"].as_object().unwrap();
-    for phase in ["bin", "sort", "gather", "interact"] {
+    for phase in ["bin", "sort", "interact"] {
         assert!(phases.contains_key(phase), "{phase} missing: {phases:?}");
     }
     let rate = report["boid_steps_per_second"].as_f64().unwrap();

@@ -3,11 +3,13 @@
 //! Cells are at least as wide as the largest interaction radius, so every neighbour of a boid lies
 //! in its own cell or one of the eight around it. The index is an `order` array listing boids
 //! cell by cell (by id within a cell) and a `cell_start` array of span boundaries; the simulation
-//! gathers boid data into that order so a neighbour scan reads contiguous memory. Cells are
-//! numbered row by row, so consecutive boids share their neighbour cells, and the cells of a row
-//! near them are one span of boids ([`GridGeometry::runs_near`]), which the scan exploits; at a million boids the three rows a
-//! scan touches are a few hundred kilobytes, which stay in a core's L2 cache, so a space-filling curve would gain
-//! little here. The sort itself runs in parallel over blocks of cells ([`CellIndex`]).
+//! has the sort move boid data straight into that order instead (`CellIndex::sort_into`), so a
+//! neighbour scan reads contiguous memory. Cells are numbered row by row, so consecutive boids
+//! share their neighbour cells, and the cells of a row near them are one span of boids
+//! ([`GridGeometry::runs_near`]), which the scan exploits; at a million boids the three rows a
+//! scan touches are a few hundred kilobytes, which stay in a core's L2 cache, so a
+//! space-filling curve would gain little here. The sort itself runs in parallel over blocks of
+//! cells ([`CellIndex`]).
 //!
 //! On a torus the block of cells wraps, and each wrapped cell carries the shift (±world size)
 //! that turns its positions into ghost positions beside the boid: minimum-image distances without
@@ -23,7 +25,7 @@ use glam::Vec2;
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use crate::par;
+use crate::par::{self, Split};
 
 /// Relative slack that keeps a cell strictly wider than the radius despite rounding.
 const CELL_SLACK: f64 = 1.0 + 1e-4;
@@ -366,9 +368,10 @@ pub struct CellIndex {
 }
 
 impl CellIndex {
-    /// Reserves room for `n` boids in up to `cells` cells, so that rebuilding never allocates.
+    /// Reserves room for `n` boids in up to `cells` cells, so that binning and
+    /// [`CellIndex::sort_into`] never allocate (the `order` list is only made by
+    /// [`CellIndex::sort`]).
     pub fn reserve(&mut self, n: usize, cells: usize) -> Result<(), TryReserveError> {
-        reserve_to(&mut self.order, n)?;
         reserve_to(&mut self.cell_of, n)?;
         reserve_to(&mut self.cell_start, cells + 1)?;
         reserve_to(&mut self.cursor, cells)?;
@@ -434,28 +437,38 @@ impl CellIndex {
         }
     }
 
-    /// The second half of [`CellIndex::rebuild`]: every boid placed in its cell's span, by id
-    /// within the cell.
+    /// The second half of [`CellIndex::rebuild`]: every boid placed in its cell's span of
+    /// `order`, by id within the cell.
     pub fn sort(&mut self, ids: &[u32]) {
+        let mut order = std::mem::take(&mut self.order);
+        order.resize(self.cell_of.len(), 0);
+        self.sort_into(Order {
+            order: &mut order,
+            ids,
+        });
+        self.order = order;
+    }
+
+    /// The second half of [`CellIndex::rebuild`], placing each boid straight into `into`: slot
+    /// `k` of it receives the boid `order[k]` would name (`order` itself is left as it was).
+    pub(crate) fn sort_into<D: Destination>(&mut self, into: D) {
         let n = self.cell_of.len();
+        assert_eq!(into.len(), n, "one slot per boid");
         let cells = self.cursor.len();
         self.cell_start.resize(cells + 1, 0);
         self.cell_start[cells] = n as u32;
-        self.order.resize(n, 0);
         let mut cursor = std::mem::take(&mut self.cursor);
         let mut cell_start = std::mem::take(&mut self.cell_start);
-        let mut order = std::mem::take(&mut self.order);
         let blocks = self.block_start.len() - 1;
         self.scan(cells).place(
             0..blocks,
-            ids,
             Placing {
-                order: &mut order,
+                into,
                 cursor: &mut cursor,
                 cell_start: &mut cell_start[..cells],
             },
         );
-        (self.cursor, self.cell_start, self.order) = (cursor, cell_start, order);
+        (self.cursor, self.cell_start) = (cursor, cell_start);
     }
 
     /// Cells per block: enough blocks to share the work, unless one thread does it all or the
@@ -495,7 +508,7 @@ impl CellIndex {
         }
     }
 
-    /// The span of cell `c` in `order` (and in data gathered into that order).
+    /// The span of cell `c` in `order` (and in data moved into that order).
     #[inline]
     pub fn span(&self, c: u32) -> std::ops::Range<usize> {
         self.cell_start[c as usize] as usize..self.cell_start[c as usize + 1] as usize
@@ -512,9 +525,52 @@ struct Scan<'a> {
     cells: usize,
 }
 
-/// The parts of the index that a run of blocks writes, split as the blocks are.
-struct Placing<'a> {
+/// Where the counting sort puts the boids, slot by slot of the sorted order: a list of
+/// storage indices ([`CellIndex::order`]), or the boids' data itself, moved in one pass.
+pub(crate) trait Destination: Split {
+    /// Puts the boid stored at `boid` into slot `slot` (of this part).
+    fn put(&mut self, slot: usize, boid: usize);
+    /// The id of the boid in slot `slot`.
+    fn id(&self, slot: usize) -> u32;
+    /// Swaps the boids of two slots.
+    fn swap(&mut self, a: usize, b: usize);
+}
+
+/// The sorted order as storage indices.
+struct Order<'a> {
     order: &'a mut [u32],
+    ids: &'a [u32],
+}
+
+impl Split for Order<'_> {
+    fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let (a, b) = self.order.split_at_mut(mid);
+        let ids = self.ids;
+        (Order { order: a, ids }, Order { order: b, ids })
+    }
+}
+
+impl Destination for Order<'_> {
+    fn put(&mut self, slot: usize, boid: usize) {
+        self.order[slot] = boid as u32;
+    }
+
+    fn id(&self, slot: usize) -> u32 {
+        self.ids[self.order[slot] as usize]
+    }
+
+    fn swap(&mut self, a: usize, b: usize) {
+        self.order.swap(a, b);
+    }
+}
+
+/// The parts of the index that a run of blocks writes, split as the blocks are.
+struct Placing<'a, D> {
+    into: D,
     cursor: &'a mut [u32],
     cell_start: &'a mut [u32],
 }
@@ -542,36 +598,36 @@ impl Scan<'_> {
 
     /// Places the boids of `blocks`, halving the run of blocks between two tasks until one
     /// block is left.
-    fn place(&self, blocks: std::ops::Range<usize>, ids: &[u32], out: Placing<'_>) {
+    fn place<D: Destination>(&self, blocks: std::ops::Range<usize>, out: Placing<'_, D>) {
         if blocks.len() > 1 {
             let mid = blocks.start + blocks.len() / 2;
             let boids = (self.block_start[mid] - self.block_start[blocks.start]) as usize;
             let cells = (mid - blocks.start) * self.block_cells;
-            let (order_a, order_b) = out.order.split_at_mut(boids);
+            let (into_a, into_b) = out.into.split_at(boids);
             let (cursor_a, cursor_b) = out.cursor.split_at_mut(cells);
             let (start_a, start_b) = out.cell_start.split_at_mut(cells);
             par::join(
                 || {
                     let out = Placing {
-                        order: order_a,
+                        into: into_a,
                         cursor: cursor_a,
                         cell_start: start_a,
                     };
-                    self.place(blocks.start..mid, ids, out)
+                    self.place(blocks.start..mid, out)
                 },
                 || {
                     let out = Placing {
-                        order: order_b,
+                        into: into_b,
                         cursor: cursor_b,
                         cell_start: start_b,
                     };
-                    self.place(mid..blocks.end, ids, out)
+                    self.place(mid..blocks.end, out)
                 },
             );
             return;
         }
         let Placing {
-            order,
+            mut into,
             cursor,
             cell_start,
         } = out;
@@ -586,27 +642,28 @@ impl Scan<'_> {
         let len = cursor.len().min(self.cells - first);
         self.for_each_in_block(first, len, |boid, local| {
             let slot = &mut cursor[local];
-            order[*slot as usize] = boid;
+            into.put(*slot as usize, boid as usize);
             *slot += 1;
         });
         let mut from = 0;
         for &end in &cursor[..] {
-            sort_by_id(&mut order[from..end as usize], ids);
+            sort_by_id(&mut into, from..end as usize);
             from = end as usize;
         }
     }
 }
+
 /// Reserves capacity for `len` items in all (not `len` more).
 pub(crate) fn reserve_to<T>(v: &mut Vec<T>, len: usize) -> Result<(), TryReserveError> {
     v.try_reserve_exact(len.saturating_sub(v.len()))
 }
 
-/// Insertion sort by id: spans are short and nearly sorted already.
-fn sort_by_id(span: &mut [u32], ids: &[u32]) {
-    for i in 1..span.len() {
+/// Insertion sort of the slots `span` by id: spans are short and nearly sorted already.
+fn sort_by_id<D: Destination>(into: &mut D, span: std::ops::Range<usize>) {
+    for i in span.start + 1..span.end {
         let mut j = i;
-        while j > 0 && ids[span[j - 1] as usize] > ids[span[j] as usize] {
-            span.swap(j - 1, j);
+        while j > span.start && into.id(j - 1) > into.id(j) {
+            into.swap(j - 1, j);
             j -= 1;
         }
     }

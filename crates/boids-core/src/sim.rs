@@ -1,8 +1,8 @@
 //! The simulation: flock state in cell order, and the synchronous step.
 //!
-//! Each step (1) bins boids into grid cells and (2) sorts them by counting sort ([`grid`]),
-//! (3) gathers their data into cell order, (4) computes every boid's new state from the gathered
-//! previous frame into the state buffers. Every phase is O(n) and runs in parallel. Reads and
+//! Each step (1) bins boids into grid cells, (2) moves them and their data into cell order by
+//! counting sort ([`grid`]), and (3) computes every boid's new state from that previous frame
+//! into the state buffers. Every phase is O(n) and runs in parallel. Reads and
 //! writes never share a buffer, so the result does not depend on boid order or thread count.
 //!
 //! The last phase, the hot loop, is in [`interact`]: how it scans, and why its sums come out
@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 use glam::Vec2;
 
 use crate::error::StateError;
-use crate::grid::{CellIndex, GridGeometry, reserve_to};
+use crate::grid::{CellIndex, Destination, GridGeometry, reserve_to};
 use crate::interact::{Frame, Interaction, LANES};
-use crate::par;
+use crate::par::{self, Split};
 use crate::params::{MAX_COUNT, Params};
 use crate::rng::{self, Purpose};
 use crate::rules::{self, Accum, Kernel, RuleVectors, group};
@@ -96,21 +96,18 @@ pub fn scout_groups(params: &Params) -> Vec<u8> {
 pub struct PhaseTimes {
     /// Cell of every boid and the boid count of every cell.
     pub bin: Duration,
-    /// Placing boids in cell order, by id within a cell.
+    /// Moving boids and their data into cell order, by id within a cell.
     pub sort: Duration,
-    /// Gathering boid data into cell order.
-    pub gather: Duration,
     /// Neighbour sums, rules and the move.
     pub interact: Duration,
 }
 
 impl PhaseTimes {
     /// Every phase with its name, in step order.
-    pub fn named(&self) -> [(&'static str, Duration); 4] {
+    pub fn named(&self) -> [(&'static str, Duration); 3] {
         [
             ("bin", self.bin),
             ("sort", self.sort),
-            ("gather", self.gather),
             ("interact", self.interact),
         ]
     }
@@ -118,6 +115,71 @@ impl PhaseTimes {
     /// The whole step.
     pub fn total(&self) -> Duration {
         self.named().iter().map(|(_, d)| *d).sum()
+    }
+}
+
+/// The step's sort destination: the boids of [`Stored`] in cell order, in the previous
+/// [`Frame`] and the group and id arrays.
+struct IntoFrame<'a> {
+    from: Stored<'a>,
+    boid: &'a mut [[f32; 4]],
+    bias: &'a mut [f32],
+    group: &'a mut [u8],
+    id: &'a mut [u32],
+}
+
+/// The flock as stored before the sort.
+#[derive(Clone, Copy)]
+struct Stored<'a> {
+    state: &'a Buffers,
+    group: &'a [u8],
+    id: &'a [u32],
+}
+
+impl Split for IntoFrame<'_> {
+    fn len(&self) -> usize {
+        self.boid.len()
+    }
+
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let (from, parts) = (self.from, (self.boid, self.bias, self.group, self.id));
+        let ((boid_a, bias_a, group_a, id_a), (boid_b, bias_b, group_b, id_b)) =
+            parts.split_at(mid);
+        let part = |boid, bias, group, id| IntoFrame {
+            from,
+            boid,
+            bias,
+            group,
+            id,
+        };
+        (
+            part(boid_a, bias_a, group_a, id_a),
+            part(boid_b, bias_b, group_b, id_b),
+        )
+    }
+}
+
+impl Destination for IntoFrame<'_> {
+    #[inline]
+    fn put(&mut self, slot: usize, boid: usize) {
+        let Stored { state, group, id } = self.from;
+        let (p, v) = (state.pos[boid], state.vel[boid]);
+        self.boid[slot] = [p.x, p.y, v.x, v.y];
+        self.bias[slot] = state.bias[boid];
+        self.group[slot] = group[boid];
+        self.id[slot] = id[boid];
+    }
+
+    #[inline]
+    fn id(&self, slot: usize) -> u32 {
+        self.id[slot]
+    }
+
+    fn swap(&mut self, a: usize, b: usize) {
+        self.boid.swap(a, b);
+        self.bias.swap(a, b);
+        self.group.swap(a, b);
+        self.id.swap(a, b);
     }
 }
 
@@ -332,52 +394,44 @@ impl Simulation {
         let geometry = Self::geometry(&self.params, &self.state.pos);
         self.index.bin(&geometry, &self.state.pos);
         let binned = Instant::now();
-        self.index.sort(&self.id);
+        self.sort();
         let sorted = Instant::now();
-        self.gather();
-        let gathered = Instant::now();
         self.interact(&geometry);
         self.step += 1;
         self.times = PhaseTimes {
             bin: binned - start,
             sort: sorted - binned,
-            gather: gathered - sorted,
-            interact: gathered.elapsed(),
+            interact: sorted.elapsed(),
         };
     }
 
-    /// Copies the flock into cell order: coordinates into [`Frame`], groups and ids into
-    /// their scratch arrays, which then become the current ones (the step writes the new state
-    /// in this order).
-    fn gather(&mut self) {
+    /// Moves the flock into cell order: coordinates into [`Frame`], groups and ids into their
+    /// scratch arrays, which then become the current ones (the step writes the new state in
+    /// this order). The counting sort copies each boid straight into its slot, reading storage
+    /// order front to back, so no list of indices is written and read again.
+    fn sort(&mut self) {
         let n = self.len();
-        let order = &self.index.order[..n];
-        let (pos, vel, bias) = (&self.state.pos, &self.state.vel, &self.state.bias);
-        let (group, id) = (&self.group, &self.id);
-        let g = &mut self.previous;
-        g.boid.resize(n + LANES, [0.0; 4]);
-        g.bias.resize(n + LANES, 0.0);
+        let frame = &mut self.previous;
+        frame.boid.resize(n + LANES, [0.0; 4]);
+        frame.bias.resize(n + LANES, 0.0);
         self.group_scratch.resize(n, 0);
         self.id_scratch.resize(n, 0);
-        let fields = (
-            &mut g.boid[..n],
-            &mut g.bias[..n],
-            &mut self.group_scratch[..],
-            &mut self.id_scratch[..],
-        );
-        par::for_each_part(fields, |start, (boid, b, gr, ids)| {
-            let order = &order[start..start + boid.len()];
-            for (k, &i) in order.iter().enumerate() {
-                let i = i as usize;
-                boid[k] = [pos[i].x, pos[i].y, vel[i].x, vel[i].y];
-                (b[k], gr[k], ids[k]) = (bias[i], group[i], id[i]);
-            }
+        self.index.sort_into(IntoFrame {
+            from: Stored {
+                state: &self.state,
+                group: &self.group,
+                id: &self.id,
+            },
+            boid: &mut frame.boid[..n],
+            bias: &mut frame.bias[..n],
+            group: &mut self.group_scratch,
+            id: &mut self.id_scratch,
         });
         std::mem::swap(&mut self.group, &mut self.group_scratch);
         std::mem::swap(&mut self.id, &mut self.id_scratch);
     }
 
-    /// New state of every boid from the gathered previous frame.
+    /// New state of every boid from the previous frame in cell order.
     fn interact(&mut self, geometry: &GridGeometry) {
         let n = self.len();
         self.state.pos.resize(n, Vec2::ZERO);
@@ -442,8 +496,8 @@ impl Simulation {
 }
 
 /// Bytes of per-boid state the simulation holds (both frames, ids and groups twice, the cell
-/// and order of the index).
-pub const BYTES_PER_BOID: usize = 2 * (8 + 8 + 4) + 2 * (4 + 1) + 4 + 4;
+/// of each boid in the index).
+pub const BYTES_PER_BOID: usize = 2 * (8 + 8 + 4) + 2 * (4 + 1) + 4;
 
 /// Most grid cells for `n` boids: cells are capped near the boid count, so a straggler far
 /// from an open-world flock cannot blow up the index.
@@ -504,7 +558,7 @@ fn check_state(state: &FlockState) -> Result<(), StateError> {
 }
 
 /// An exact neighbour search over positions in any order (metrics, overlays, tests). The hot
-/// loop of [`Simulation::step`] does the same scan on gathered data instead.
+/// loop of [`Simulation::step`] does the same scan on the boids' data moved into cell order instead.
 pub struct NeighborSearch<'a> {
     geometry: GridGeometry,
     index: CellIndex,
