@@ -34,7 +34,7 @@ use crate::par;
 use crate::real::{Real, V2};
 use crate::rules::{self, Boids, Kernel, Scouts, group};
 pub use crate::simd::LANES;
-use crate::simd::{Arrays, Pack, Simd};
+use crate::simd::{Arrays, Build, Pack, Simd};
 
 /// Column of an unused lane: no cell is within one column of it.
 const NO_COLUMN: i32 = -1 << 30;
@@ -107,53 +107,6 @@ impl Interaction<'_> {
 
 /// Where a part of the step writes: its first boid, and its positions, velocities and biases.
 type Part<'a> = (usize, &'a mut [Vec2], &'a mut [Vec2], &'a mut [f32]);
-
-/// A build of the loop: the vector instructions it runs on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Build {
-    /// Plain arrays: any machine.
-    Arrays,
-    /// AVX2.
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-    /// AVX-512 (F and VL) on 256-bit vectors.
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
-}
-
-impl Build {
-    /// Every build, slowest first.
-    const ALL: &[Build] = &[
-        Build::Arrays,
-        #[cfg(target_arch = "x86_64")]
-        Build::Avx2,
-        #[cfg(target_arch = "x86_64")]
-        Build::Avx512,
-    ];
-
-    /// Whether this processor can run the build.
-    fn supported(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        use std::arch::is_x86_feature_detected as has;
-        match self {
-            Build::Arrays => true,
-            #[cfg(target_arch = "x86_64")]
-            Build::Avx2 => has!("avx2"),
-            #[cfg(target_arch = "x86_64")]
-            Build::Avx512 => has!("avx512f") && has!("avx512vl"),
-        }
-    }
-
-    /// The fastest build this processor runs.
-    fn best() -> Build {
-        Build::ALL
-            .iter()
-            .rev()
-            .copied()
-            .find(|b| b.supported())
-            .unwrap_or(Build::Arrays)
-    }
-}
 
 /// New state of the boids of `part` (cell order), by `build`, which must be
 /// [`Build::supported`].

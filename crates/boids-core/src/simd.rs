@@ -1,6 +1,7 @@
 //! Eight `f32` lanes and their masks, for the hot loop of [`crate::interact`]: the handful of
 //! vector operations it needs, written once per instruction set (AVX-512, AVX2, and plain
-//! arrays for any other machine), so that the loop itself is written once.
+//! arrays for any other machine), so that the loop itself is written once. [`Build`] names
+//! those instruction sets and picks the best at run time, for that loop and for binning.
 //!
 //! [`Pack`] wraps a vector as a [`Real`], so that the rules run on eight boids at once.
 //!
@@ -70,6 +71,55 @@ pub trait Simd {
     fn add_where(m: Self::M, sum: Self::F, x: Self::F) -> Self::F;
     /// `sum - x` where `m`, `sum` unchanged elsewhere.
     fn sub_where(m: Self::M, sum: Self::F, x: Self::F) -> Self::F;
+}
+
+/// A build of a hot loop: the vector instructions it is compiled for. Every build performs the
+/// same IEEE operations, so all give the same bits; the fastest the processor runs is chosen at
+/// run time ([`Build::best`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Build {
+    /// Plain arrays: any machine.
+    Arrays,
+    /// AVX2.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// AVX-512 (F and VL) on 256-bit vectors.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl Build {
+    /// Every build, slowest first.
+    pub const ALL: &[Build] = &[
+        Build::Arrays,
+        #[cfg(target_arch = "x86_64")]
+        Build::Avx2,
+        #[cfg(target_arch = "x86_64")]
+        Build::Avx512,
+    ];
+
+    /// Whether this processor can run the build.
+    pub fn supported(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        use std::arch::is_x86_feature_detected as has;
+        match self {
+            Build::Arrays => true,
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx2 => has!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Build::Avx512 => has!("avx512f") && has!("avx512vl"),
+        }
+    }
+
+    /// The fastest build this processor runs.
+    pub fn best() -> Build {
+        Build::ALL
+            .iter()
+            .rev()
+            .copied()
+            .find(|b| b.supported())
+            .unwrap_or(Build::Arrays)
+    }
 }
 
 /// Plain arrays: any machine.
