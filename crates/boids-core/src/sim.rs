@@ -2,8 +2,8 @@
 //!
 //! Each step (1) bins boids into grid cells, (2) moves them and their data into cell order by
 //! counting sort ([`grid`]), and (3) computes every boid's new state from that previous frame
-//! into the state buffers. Every phase is O(n) and runs in parallel. Reads and
-//! writes never share a buffer, so the result does not depend on boid order or thread count.
+//! into the state buffers. Every phase is O(n) and runs in parallel. Reads and writes never
+//! share a buffer, so the result does not depend on boid order or thread count.
 //!
 //! The last phase, the hot loop, is in [`interact`]: how it scans, and why its sums come out
 //! the same on any thread count and machine.
