@@ -219,12 +219,13 @@ impl Group {
     fn new(job: &Interaction, walk: &mut CellWalk, first: usize, end: usize) -> Self {
         let [_, row] = job.geometry.coords(walk.cell_of(first));
         // The row's cells are numbered from `row * nx`; one division per group, not per boid.
-        let row_first = row * job.geometry.dims()[0];
+        let nx = job.geometry.dims()[0];
+        let row_first = row * nx;
         let mut column = [NO_COLUMN; LANES];
         let mut len = 0;
         while len < LANES && first + len < end {
             let x = walk.cell_of(first + len) - row_first;
-            if x >= job.geometry.dims()[0] {
+            if x >= nx {
                 break;
             }
             column[len] = x as i32;
