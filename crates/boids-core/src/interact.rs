@@ -383,11 +383,13 @@ impl<S: Simd> Sums<S> {
             if SKIP_SELF {
                 averaged = S::and_not(averaged, S::only_lane(j.wrapping_sub(lanes.first) as i32));
             }
-            count = S::add_where(averaged, count, lanes.one);
+            // Three of the seven sums go to the multipliers, which the scan leaves idler.
+            let one = lanes.opaque_one;
+            count = S::add_where_by_multiplier(averaged, count, one, one);
             offset_x = S::sub_where(averaged, offset_x, dx);
             offset_y = S::sub_where(averaged, offset_y, dy);
-            velocity_x = S::add_where(averaged, velocity_x, S::splat(vx));
-            velocity_y = S::add_where(averaged, velocity_y, S::splat(vy));
+            velocity_x = S::add_where_by_multiplier(averaged, velocity_x, S::splat(vx), one);
+            velocity_y = S::add_where_by_multiplier(averaged, velocity_y, S::splat(vy), one);
             separation_x = S::add_where(separated, separation_x, dx);
             separation_y = S::add_where(separated, separation_y, dy);
         }
@@ -423,7 +425,8 @@ struct Lanes<S: Simd> {
     /// Neighbours closer than this (squared) are left out of the averages: the protected
     /// range if protected neighbours are, else zero (nothing is closer than zero).
     unseen_below: S::F,
-    one: S::F,
+    /// 1.0, hidden from the compiler (see [`Simd::add_where_by_multiplier`]).
+    opaque_one: S::F,
     /// The per-pair minimum image's world size (see `interact_chunk`).
     wrap_x: S::F,
     wrap_y: S::F,
@@ -441,7 +444,7 @@ impl<S: Simd> Lanes<S> {
             visual_below: S::splat(job.kernel.visual_below),
             protected_below: S::splat(job.kernel.protected_below),
             unseen_below: S::splat(job.kernel.unseen_below()),
-            one: S::splat(1.0),
+            opaque_one: std::hint::black_box(S::splat(1.0)),
             wrap_x: S::splat(wrap.x),
             wrap_y: S::splat(wrap.y),
         }

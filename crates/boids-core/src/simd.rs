@@ -71,6 +71,17 @@ pub trait Simd {
     fn add_where(m: Self::M, sum: Self::F, x: Self::F) -> Self::F;
     /// `sum - x` where `m`, `sum` unchanged elsewhere.
     fn sub_where(m: Self::M, sum: Self::F, x: Self::F) -> Self::F;
+    /// [`Simd::add_where`] with the same bits, done by the multiply units where the build
+    /// has fused multiply-adds: `sum + x * one` with one rounding, where `one` must be 1.0
+    /// (so `x * one` is exact). A loop of many sums can then spread over the adders and the
+    /// multipliers instead of queueing at the adders. `one` must come from
+    /// [`std::hint::black_box`]: a visible 1.0 lets the compiler fold the product away and
+    /// turn the fused multiply-add back into an add.
+    #[inline(always)]
+    fn add_where_by_multiplier(m: Self::M, sum: Self::F, x: Self::F, one: Self::F) -> Self::F {
+        let _ = one;
+        Self::add_where(m, sum, x)
+    }
 }
 
 /// A build of a hot loop: the vector instructions it is compiled for. Every build performs the
@@ -558,6 +569,11 @@ mod x86 {
         fn sub_where(m: __mmask8, sum: __m256, x: __m256) -> __m256 {
             // SAFETY: see the module notes.
             unsafe { _mm256_mask_sub_ps(sum, m, sum, x) }
+        }
+        #[inline(always)]
+        fn add_where_by_multiplier(m: __mmask8, sum: __m256, x: __m256, one: __m256) -> __m256 {
+            // SAFETY: see the module notes (AVX-512F implies FMA).
+            unsafe { _mm256_mask3_fmadd_ps(x, one, sum, m) }
         }
     }
 }
