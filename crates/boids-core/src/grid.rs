@@ -527,8 +527,9 @@ pub(crate) trait Destination: Split {
     fn put(&mut self, slot: usize, boid: usize);
     /// The id of the boid in slot `slot`.
     fn id(&self, slot: usize) -> u32;
-    /// Swaps the boids of two slots.
-    fn swap(&mut self, a: usize, b: usize);
+    /// Moves the boid of slot `from` back to slot `to`, and the boids of `to..from` one slot
+    /// forward.
+    fn move_back(&mut self, from: usize, to: usize);
 }
 
 /// The sorted order as storage indices.
@@ -558,8 +559,8 @@ impl Destination for Order<'_> {
         self.ids[self.order[slot] as usize]
     }
 
-    fn swap(&mut self, a: usize, b: usize) {
-        self.order.swap(a, b);
+    fn move_back(&mut self, from: usize, to: usize) {
+        self.order[to..=from].rotate_right(1);
     }
 }
 
@@ -704,13 +705,18 @@ pub(crate) fn reserve_to<T>(v: &mut Vec<T>, len: usize) -> Result<(), TryReserve
     v.try_reserve_exact(len.saturating_sub(v.len()))
 }
 
-/// Insertion sort of the slots `span` by id: spans are short and nearly sorted already.
+/// Insertion sort of the slots `span` by id: spans are short and nearly sorted already, so
+/// most boids stay where they are after one comparison, and a boid that must go back is moved
+/// once, however far.
 fn sort_by_id<D: Destination>(into: &mut D, span: std::ops::Range<usize>) {
-    for i in span.start + 1..span.end {
-        let mut j = i;
-        while j > span.start && into.id(j - 1) > into.id(j) {
-            into.swap(j - 1, j);
-            j -= 1;
+    for from in span.start + 1..span.end {
+        let id = into.id(from);
+        let mut to = from;
+        while to > span.start && into.id(to - 1) > id {
+            to -= 1;
+        }
+        if to < from {
+            into.move_back(from, to);
         }
     }
 }

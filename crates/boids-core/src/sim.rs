@@ -175,11 +175,11 @@ impl Destination for IntoFrame<'_> {
         self.id[slot]
     }
 
-    fn swap(&mut self, a: usize, b: usize) {
-        self.boid.swap(a, b);
-        self.bias.swap(a, b);
-        self.group.swap(a, b);
-        self.id.swap(a, b);
+    fn move_back(&mut self, from: usize, to: usize) {
+        self.boid[to..=from].rotate_right(1);
+        self.bias[to..=from].rotate_right(1);
+        self.group[to..=from].rotate_right(1);
+        self.id[to..=from].rotate_right(1);
     }
 }
 
