@@ -248,17 +248,16 @@ impl Group {
     fn advance<S: Simd>(&self, job: &Interaction, sums: &Sums<S>) -> Boids<Pack<S>> {
         let prev = job.prev;
         let lanes = |c: usize| -> Pack<S> { Pack(S::load(prev.lanes(self.first, c))) };
-        let group = |l: usize| match l < self.len {
-            true => job.groups[self.first + l],
-            false => group::NONE,
-        };
-        let goal: [Vec2; LANES] = std::array::from_fn(|l| job.kernel.goal[usize::from(group(l))]);
-        let scout = std::array::from_fn(|l| f32::from(u8::from(group(l) != group::NONE)));
+        // A plain loop: closures here are not inlined into the vector builds.
+        let (mut goal_x, mut goal_y, mut scout) = ([0.0; LANES], [0.0; LANES], [0.0; LANES]);
+        for l in 0..self.len {
+            let group = job.groups[self.first + l];
+            let goal = job.kernel.goal[usize::from(group)];
+            (goal_x[l], goal_y[l]) = (goal.x, goal.y);
+            scout[l] = f32::from(u8::from(group != group::NONE));
+        }
         let scouts = Scouts {
-            goal: V2::new(
-                Pack(S::load(goal.map(|g| g.x))),
-                Pack(S::load(goal.map(|g| g.y))),
-            ),
+            goal: V2::new(Pack(S::load(goal_x)), Pack(S::load(goal_y))),
             scout: Pack(S::load(scout)).gt(Pack::splat(0.0)),
         };
         let boids = Boids {

@@ -368,14 +368,17 @@ pub fn boundary_steer(k: &Kernel, p: Vec2) -> Vec2 {
 /// [`boundary_steer`] for every lane.
 #[inline(always)]
 fn boundary_steer_lanes<T: Real>(k: &Kernel, p: V2<T>) -> V2<T> {
-    let low = k.world_min;
-    let high = k.world_min + k.world_size;
-    let steer = match k.boundary {
-        Boundary::Torus => return V2::zero(),
-        Boundary::Margins => margin_turn,
-        Boundary::Walls => wall_push,
-    };
-    V2::new(steer(k, p.x, low.x, high.x), steer(k, p.y, low.y, high.y))
+    let (lo, hi) = (k.world_min, k.world_min + k.world_size);
+    // Direct calls, not a function pointer chosen by the match: a call through a pointer is
+    // not inlined, and costs the vector loop a call per group.
+    match k.boundary {
+        Boundary::Torus => V2::zero(),
+        Boundary::Margins => V2::new(
+            margin_turn(k, p.x, lo.x, hi.x),
+            margin_turn(k, p.y, lo.y, hi.y),
+        ),
+        Boundary::Walls => V2::new(wall_push(k, p.x, lo.x, hi.x), wall_push(k, p.y, lo.y, hi.y)),
+    }
 }
 
 /// Seed 001's margins along one axis: turn inward within `margin` of either edge.
