@@ -23,7 +23,8 @@
 //! **No branches in the loop.** Range tests become lane masks and the sums grow by selects, so
 //! the compiler keeps the loop in vector registers. It is compiled for AVX2 and AVX-512 as well
 //! as the baseline, the best chosen at run time; all perform the same IEEE operations in the
-//! same order (Rust never fuses a multiply and an add unless asked), so all give the same bits.
+//! same order (Rust never fuses a multiply and an add unless asked, and the fused multiply-adds
+//! asked for multiply by exactly 1.0, so they round as the adds), so all give the same bits.
 
 use std::ops::Range;
 

@@ -78,8 +78,7 @@ pub trait Simd {
     /// [`std::hint::black_box`]: a visible 1.0 lets the compiler fold the product away and
     /// turn the fused multiply-add back into an add.
     #[inline(always)]
-    fn add_where_by_multiplier(m: Self::M, sum: Self::F, x: Self::F, one: Self::F) -> Self::F {
-        let _ = one;
+    fn add_where_by_multiplier(m: Self::M, sum: Self::F, x: Self::F, _one: Self::F) -> Self::F {
         Self::add_where(m, sum, x)
     }
 }
