@@ -108,10 +108,14 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
     };
 
     let progress = progress_bar(args.steps, sim.len());
+    // The metrics of the current step, once measured for the file, so the summary at the end
+    // does not measure the last step again.
+    let mut measured = None;
     for k in 0..=args.steps {
         if k > 0 {
             sim.step();
             progress.inc(1);
+            measured = None;
         }
         if let Some(replay) = &mut replay {
             replay.apply_due(&mut sim)?;
@@ -122,6 +126,7 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
                 let m = Metrics::measure(sim.params(), &state);
                 let values: Vec<String> = m.values().iter().map(f64::to_string).collect();
                 writeln!(file.writer(), "{},{}", sim.step_count(), values.join(","))?;
+                measured = Some(m);
             }
             if let Some(t) = &mut trajectory {
                 t.write_frame(sim.step_count(), &state)?;
@@ -146,7 +151,7 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
     if let Some(t) = trajectory {
         t.finish()?;
     }
-    let m = Metrics::measure(sim.params(), &state);
+    let m = measured.unwrap_or_else(|| Metrics::measure(sim.params(), &state));
     println!(
         "step {} of {} boids ({}, seed {})",
         sim.step_count(),
