@@ -164,6 +164,50 @@ fn outputs_have_the_documented_shape() {
     );
 }
 
+/// The summary's metrics are those of the final step: the file's last row when the file has
+/// that step, measured afresh when it does not.
+#[test]
+fn the_summary_reports_the_final_step() {
+    let dir = Dir::new();
+    let polarization = |every: &str| {
+        let metrics = dir.s(&format!("m{every}.csv"));
+        let args = ["run", "--count", "200", "--steps", "20", "--every", every];
+        let stdout = ok(&[&args[..], &["--metrics", &metrics]].concat());
+        let summary: f64 = stdout
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("polarization"))
+            .expect("a polarization line")
+            .trim()
+            .parse()
+            .unwrap();
+        let file = read(&dir.path(&format!("m{every}.csv")));
+        let last: Vec<String> = file
+            .lines()
+            .last()
+            .unwrap()
+            .split(',')
+            .map(String::from)
+            .collect();
+        (summary, last[0].clone(), last[1].parse::<f64>().unwrap())
+    };
+    let (summary, step, row) = polarization("10");
+    assert_eq!(step, "20");
+    assert!(
+        (summary - row).abs() < 1e-6,
+        "{summary} against the row's {row}"
+    );
+    let (fresh, step, stale) = polarization("7");
+    assert_eq!(step, "14");
+    assert!(
+        (fresh - summary).abs() < 1e-6,
+        "step 20 again: {fresh} against {summary}"
+    );
+    assert!(
+        (fresh - stale).abs() > 1e-6,
+        "step 20 is not step 14: {fresh}"
+    );
+}
+
 #[test]
 fn npz_trajectory_holds_frames_steps_and_parameters() {
     let dir = Dir::new();
