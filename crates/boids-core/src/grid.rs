@@ -1,7 +1,9 @@
 //! The uniform-grid neighbour index, rebuilt every step by counting sort.
 //!
-//! Cells are at least as wide as the largest interaction radius, so every neighbour of a boid lies
-//! in its own cell or one of the eight around it. The index is an `order` array listing boids
+//! Cells are at least as high as the largest interaction radius and at least that radius over
+//! [`GridGeometry::reach`] wide, so every neighbour of a boid lies in the block of cells one
+//! row and `reach` columns around its own (the simulation's cells are half a radius wide: the
+//! scan then meets fewer candidates out of range). The index is an `order` array listing boids
 //! cell by cell (by id within a cell) and a `cell_start` array of span boundaries; the simulation
 //! has the sort move boid data straight into that order instead (`CellIndex::sort_into`), so a
 //! neighbour scan reads contiguous memory. Cells are numbered row by row, so consecutive boids
@@ -37,41 +39,60 @@ pub struct GridGeometry {
     origin: [f64; 2],
     inv_cell: [f64; 2],
     dims: [u32; 2],
+    /// Columns and rows each way that can hold a neighbour: cells are at least the radius
+    /// divided by this wide (high), or the axis is one cell (reach 0).
+    reach: [u32; 2],
     /// World size on a torus, `None` in an open world.
     torus: Option<Vec2>,
 }
 
 impl GridGeometry {
-    /// A grid over a torus `[origin, origin + size)` with cells at least `radius` wide, at most
-    /// about `max_cells` cells.
-    pub fn torus(origin: [f64; 2], size: [f64; 2], radius: f64, max_cells: usize) -> Self {
-        let mut dims = cell_counts(size, radius, max_cells);
-        for d in &mut dims {
-            if *d < 3 {
+    /// A grid over a torus `[origin, origin + size)` with cells at least `radius` high and
+    /// `radius / columns` wide (`columns` columns span the radius), at most about `max_cells`
+    /// cells. An axis too short for the cells a boid reaches each way and its own, without a
+    /// cell coming twice, is one cell.
+    pub fn torus(
+        origin: [f64; 2],
+        size: [f64; 2],
+        radius: f64,
+        columns: u32,
+        max_cells: usize,
+    ) -> Self {
+        let mut dims = cell_counts(size, radius, columns, max_cells);
+        let reach = [columns, 1];
+        for (d, reach) in dims.iter_mut().zip(reach) {
+            if *d < 2 * reach + 1 {
                 *d = 1;
             }
         }
-        Self {
-            origin,
-            inv_cell: [f64::from(dims[0]) / size[0], f64::from(dims[1]) / size[1]],
-            dims,
-            torus: Some(Vec2::new(size[0] as f32, size[1] as f32)),
-        }
+        Self::new(origin, size, dims, reach, Some(size))
     }
 
-    /// A grid over the bounding box of `positions` (an open world).
-    pub fn bounding(positions: &[Vec2], radius: f64, max_cells: usize) -> Self {
+    /// A grid over the bounding box of `positions` (an open world), cells as in
+    /// [`GridGeometry::torus`].
+    pub fn bounding(positions: &[Vec2], radius: f64, columns: u32, max_cells: usize) -> Self {
         let (low, high) = bounding_box(positions);
         let size = [
             (high[0] - low[0]).max(radius),
             (high[1] - low[1]).max(radius),
         ];
-        let dims = cell_counts(size, radius, max_cells);
+        let dims = cell_counts(size, radius, columns, max_cells);
+        Self::new(low, size, dims, [columns, 1], None)
+    }
+
+    fn new(
+        origin: [f64; 2],
+        size: [f64; 2],
+        dims: [u32; 2],
+        reach: [u32; 2],
+        torus: Option<[f64; 2]>,
+    ) -> Self {
         Self {
-            origin: low,
+            origin,
             inv_cell: [f64::from(dims[0]) / size[0], f64::from(dims[1]) / size[1]],
             dims,
-            torus: None,
+            reach: [0, 1].map(|a| if dims[a] == 1 { 0 } else { reach[a] }),
+            torus: torus.map(|[x, y]| Vec2::new(x as f32, y as f32)),
         }
     }
 
@@ -83,6 +104,11 @@ impl GridGeometry {
     /// Cells along x and y.
     pub fn dims(&self) -> [u32; 2] {
         self.dims
+    }
+
+    /// Columns and rows each way from a boid's cell that can hold its neighbours.
+    pub fn reach(&self) -> [u32; 2] {
+        self.reach
     }
 
     /// World size where an axis wraps with the minimum image taken per pair (single-cell torus
@@ -116,9 +142,10 @@ impl GridGeometry {
         [cell % self.dims[0], cell / self.dims[0]]
     }
 
-    /// Every cell that can hold a neighbour of a boid in cell `cell`: its 3x3 block (wrapped
-    /// on a torus, clipped in an open world), rows from the lowest, columns left to right. This
-    /// order is the order in which a boid sums its neighbours.
+    /// Every cell that can hold a neighbour of a boid in cell `cell`: the block of cells within
+    /// [`GridGeometry::reach`] of it (wrapped on a torus, clipped in an open world), rows from
+    /// the lowest, columns left to right. This order is the order in which a boid sums its
+    /// neighbours.
     pub fn cells_near(&self, cell: u32) -> impl Iterator<Item = NearCell> + '_ {
         let [column, row] = self.coords(cell);
         self.runs_near(row, column..=column)
@@ -126,22 +153,22 @@ impl GridGeometry {
     }
 
     /// The cells of [`GridGeometry::cells_near`] for every boid in row `row` and one of
-    /// `columns` (one row and one column beyond them each way), as runs of consecutive cells
-    /// of one row, rows from the lowest, columns left to right. Within a row the cells inside
-    /// the grid form one run; a cell across a torus seam, whose positions take a shift in x, is
-    /// a run of its own. With several columns on a narrow torus a cell can come twice, at two
-    /// unwrapped columns (once shifted); a boid takes it only at a column within one of its
-    /// own, which no two copies both are (an axis of at least three cells).
+    /// `columns` (the reach beyond them each way), as runs of consecutive cells of one row,
+    /// rows from the lowest, columns left to right. Within a row the cells inside the grid
+    /// form one run; a cell across a torus seam, whose positions take a shift in x, is a run of
+    /// its own. With several columns on a narrow torus a cell can come twice, at two unwrapped
+    /// columns (once shifted); a boid takes it only at a column within reach of its own, which
+    /// no two copies both are (an axis of at least twice the reach and one cells).
     #[inline(always)]
     pub fn runs_near(&self, row: u32, columns: std::ops::RangeInclusive<u32>) -> RunsNear<'_> {
-        let reach = |n: u32| *offsets(n).end();
-        let [nx, ny] = self.dims;
+        let [reach_x, reach_y] = self.reach.map(i64::from);
+        let nx = self.dims[0];
         let row = i64::from(row);
-        let first = i64::from(*columns.start()) - reach(nx);
-        let last = i64::from(*columns.end()) + reach(nx);
+        let first = i64::from(*columns.start()) - reach_x;
+        let last = i64::from(*columns.end()) + reach_x;
         RunsNear {
             grid: self,
-            rows: row - reach(ny)..=row + reach(ny),
+            rows: row - reach_y..=row + reach_y,
             first,
             last,
             inside: first.max(0)..=last.min(i64::from(nx) - 1),
@@ -207,13 +234,15 @@ impl GridGeometry {
     }
 }
 
-fn offsets(n: u32) -> std::ops::RangeInclusive<i64> {
-    if n == 1 { 0..=0 } else { -1..=1 }
-}
-
-fn cell_counts(size: [f64; 2], radius: f64, max_cells: usize) -> [u32; 2] {
-    let per_axis = |extent: f64| (extent / (radius * CELL_SLACK)).floor().clamp(1.0, 1e6);
-    let (mut nx, mut ny) = (per_axis(size[0]), per_axis(size[1]));
+/// Cells along each axis: at least `radius` high and `radius / columns` wide, at most about
+/// `max_cells` in all (then wider and higher alike).
+fn cell_counts(size: [f64; 2], radius: f64, columns: u32, max_cells: usize) -> [u32; 2] {
+    let per_axis =
+        |extent: f64, width: f64| (extent / (width * CELL_SLACK)).floor().clamp(1.0, 1e6);
+    let (mut nx, mut ny) = (
+        per_axis(size[0], radius / f64::from(columns)),
+        per_axis(size[1], radius),
+    );
     let cap = max_cells.max(1) as f64;
     if nx * ny > cap {
         let scale = (cap / (nx * ny)).sqrt();
@@ -728,16 +757,16 @@ mod tests {
 
     #[test]
     fn torus_cells_are_at_least_the_radius_wide() {
-        let g = GridGeometry::torus([0.0, 0.0], [10.0, 7.0], 1.0, usize::MAX);
+        let g = GridGeometry::torus([0.0, 0.0], [10.0, 7.0], 1.0, 1, usize::MAX);
         assert_eq!(g.dims(), [9, 6]);
-        let g = GridGeometry::torus([0.0, 0.0], [10.0, 2.5], 1.0, usize::MAX);
+        let g = GridGeometry::torus([0.0, 0.0], [10.0, 2.5], 1.0, 1, usize::MAX);
         assert_eq!(g.dims(), [9, 1], "an axis of two cells becomes one");
         assert_eq!(g.pairwise_wrap(), Vec2::new(0.0, 2.5));
     }
 
     #[test]
     fn cell_count_is_capped() {
-        let g = GridGeometry::torus([0.0, 0.0], [1000.0, 1000.0], 1.0, 100);
+        let g = GridGeometry::torus([0.0, 0.0], [1000.0, 1000.0], 1.0, 1, 100);
         assert!(
             g.cell_count() <= 100 && g.cell_count() >= 64,
             "{:?}",
@@ -754,7 +783,7 @@ mod tests {
 
     #[test]
     fn wrapped_neighbor_cells_carry_the_world_shift() {
-        let g = GridGeometry::torus([0.0, 0.0], [10.0, 10.0], 1.0, usize::MAX);
+        let g = GridGeometry::torus([0.0, 0.0], [10.0, 10.0], 1.0, 1, usize::MAX);
         let cells = near(&g, 0);
         assert_eq!(cells.len(), 9);
         assert_eq!(
@@ -766,21 +795,31 @@ mod tests {
         assert_eq!(cells[5], (1, Vec2::ZERO));
     }
 
-    /// Every cell's neighbourhood is its 3x3 block, each cell once, in every kind of grid; a
-    /// run of columns lists the union, each column in place, with one run per row inside the
-    /// grid and a run of one cell across each seam.
+    /// Every cell's neighbourhood is its block of cells within reach, each cell once, in every
+    /// kind of grid; a run of columns lists the union, each column in place, with one run per
+    /// row inside the grid and a run of one cell across each seam.
     #[test]
     fn cells_near_a_row_of_columns() {
-        let grids = [
-            GridGeometry::torus([0.0, 0.0], [10.0, 7.0], 1.0, usize::MAX),
-            GridGeometry::torus([0.0, 0.0], [3.5, 3.5], 1.0, usize::MAX),
-            GridGeometry::torus([0.0, 0.0], [10.0, 2.5], 1.0, usize::MAX),
-            GridGeometry::torus([0.0, 0.0], [2.5, 10.0], 1.0, usize::MAX),
-            GridGeometry::bounding(&[Vec2::ZERO, Vec2::new(6.0, 4.5)], 1.0, usize::MAX),
-            GridGeometry::bounding(&[Vec2::ZERO, Vec2::new(1.5, 0.5)], 1.0, usize::MAX),
-        ];
+        let mut grids = vec![];
+        for columns in [1, 2] {
+            grids.extend([
+                GridGeometry::torus([0.0, 0.0], [10.0, 7.0], 1.0, columns, usize::MAX),
+                GridGeometry::torus([0.0, 0.0], [3.5, 3.5], 1.0, columns, usize::MAX),
+                GridGeometry::torus([0.0, 0.0], [10.0, 2.5], 1.0, columns, usize::MAX),
+                GridGeometry::torus([0.0, 0.0], [2.2, 10.0], 1.0, columns, usize::MAX),
+                GridGeometry::bounding(&[Vec2::ZERO, Vec2::new(6.0, 4.5)], 1.0, columns, 1000),
+                GridGeometry::bounding(&[Vec2::ZERO, Vec2::new(1.5, 0.5)], 1.0, columns, 1000),
+            ]);
+        }
+        assert_eq!(grids[6].reach(), [2, 1]);
+        assert_eq!(
+            grids[9].reach(),
+            [0, 1],
+            "4 columns cannot reach 2 each way once"
+        );
         for g in grids {
             let [nx, ny] = g.dims();
+            let reach = g.reach();
             for cell in 0..g.cell_count() as u32 {
                 let cells = near(&g, cell);
                 let mut distinct: Vec<u32> = cells.iter().map(|&(c, _)| c).collect();
@@ -788,18 +827,13 @@ mod tests {
                 distinct.dedup();
                 assert_eq!(distinct.len(), cells.len(), "{:?} cell {cell}", g.dims());
                 let [column, row] = g.coords(cell);
-                let span = |n: u32, c: u32| {
-                    if n == 1 {
-                        1
-                    } else {
-                        (c + 2).min(n) - c.saturating_sub(1)
-                    }
-                };
+                let span = |n: u32, c: u32, r: u32| (c + r + 1).min(n) - c.saturating_sub(r);
                 if g.torus_size().is_some() {
-                    let width = |n: u32| if n == 1 { 1 } else { 3 };
-                    assert_eq!(cells.len() as u32, width(nx) * width(ny));
+                    let [wx, wy] = reach.map(|r| 2 * r + 1);
+                    assert_eq!(cells.len() as u32, wx * wy);
                 } else {
-                    assert_eq!(cells.len() as u32, span(nx, column) * span(ny, row));
+                    let [sx, sy] = [span(nx, column, reach[0]), span(ny, row, reach[1])];
+                    assert_eq!(cells.len() as u32, sx * sy);
                 }
             }
             for row in 0..ny {
@@ -839,8 +873,8 @@ mod tests {
     #[test]
     fn every_build_bins_as_cell_of() {
         let grids = [
-            GridGeometry::torus([-5.0, 2.0], [1013.0, 480.0], 40.0, usize::MAX),
-            GridGeometry::bounding(&[Vec2::new(-3.0, 0.5), Vec2::new(90.0, 7.0)], 2.5, 64),
+            GridGeometry::torus([-5.0, 2.0], [1013.0, 480.0], 40.0, 1, usize::MAX),
+            GridGeometry::bounding(&[Vec2::new(-3.0, 0.5), Vec2::new(90.0, 7.0)], 2.5, 1, 64),
         ];
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
         let mut positions: Vec<Vec2> = (0..3000)
@@ -873,7 +907,7 @@ mod tests {
     #[test]
     fn open_grid_drops_cells_off_the_edge() {
         let pts = [Vec2::new(0.0, 0.0), Vec2::new(10.0, 10.0)];
-        let g = GridGeometry::bounding(&pts, 1.0, usize::MAX);
+        let g = GridGeometry::bounding(&pts, 1.0, 1, usize::MAX);
         assert_eq!(near(&g, 0).len(), 4);
         assert_eq!(g.cell_of(Vec2::new(10.0, 10.0)), g.cell_count() as u32 - 1);
     }
@@ -900,7 +934,7 @@ mod tests {
         // Enough boids for many blocks; the second sort starts from (nearly) cell order, as in
         // a running simulation, so the blocked path is taken.
         let n = 5 * BLOCK_BOIDS + 123;
-        let g = GridGeometry::torus([0.0, 0.0], [300.0, 200.0], 1.0, usize::MAX);
+        let g = GridGeometry::torus([0.0, 0.0], [300.0, 200.0], 1.0, 1, usize::MAX);
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12345);
         let mut random = || rng.random::<f32>();
         let pts: Vec<Vec2> = (0..n)
@@ -950,7 +984,7 @@ mod tests {
 
     #[test]
     fn counting_sort_lists_every_boid_once_by_cell_then_id() {
-        let g = GridGeometry::torus([0.0, 0.0], [4.0, 4.0], 1.0, usize::MAX);
+        let g = GridGeometry::torus([0.0, 0.0], [4.0, 4.0], 1.0, 1, usize::MAX);
         let pts = [
             Vec2::new(3.5, 3.5),
             Vec2::new(0.5, 0.5),

@@ -1,15 +1,15 @@
 //! The step's last phase: every boid's neighbour sums and move, [`LANES`] boids at a time.
 //!
 //! **Boids in lanes.** Boids are stored in cell order, so a run of consecutive boids in one row
-//! of cells shares nearly all of its candidates: the cells one row and one column around the
-//! run. The scan takes up to [`LANES`] such boids as a *group*, one boid per vector lane, and
-//! visits each candidate once for the whole group: its coordinates are loaded once and tested
-//! against every lane in one instruction. The cells of one row around the group are one span of
-//! boids ([`GridGeometry::runs_near`]), so the scan is three plain loops per group; candidates
-//! of that span two columns from a lane's boid are out of its range by construction (see
-//! `Sums::add_run`), so every boid sums exactly the candidates of its own 3x3 block of
-//! cells, whichever group it lands in. No horizontal sums are needed, and the moves of a group
-//! are independent chains the processor overlaps.
+//! of cells shares nearly all of its candidates: the cells one row and a visual range of
+//! columns ([`GridGeometry::reach`]) around the run. The scan takes up to [`LANES`] such boids
+//! as a *group*, one boid per vector lane, and visits each candidate once for the whole group:
+//! its coordinates are loaded once and tested against every lane in one instruction. The cells
+//! of one row around the group are one span of boids ([`GridGeometry::runs_near`]), so the scan
+//! is three plain loops per group; candidates of that span beyond the reach from a lane's
+//! boid are out of its range by construction (see `Sums::add_run`), so every boid sums exactly
+//! the candidates of its own block of cells, whichever group it lands in. No horizontal sums
+//! are needed, and the moves of a group are independent chains the processor overlaps.
 //!
 //! **Canonical sums.** Each lane adds its candidates one after another in the order the cells
 //! are visited ([`GridGeometry::cells_near`]: rows from the lowest, unwrapped columns
@@ -37,7 +37,7 @@ use crate::rules::{self, Boids, Kernel, Scouts, group};
 pub use crate::simd::LANES;
 use crate::simd::{Arrays, Build, Pack, Simd};
 
-/// Column of an unused lane: no cell is within one column of it.
+/// Column of an unused lane: no cell is within reach of it.
 const NO_COLUMN: i32 = -1 << 30;
 
 /// The previous frame in cell order. A candidate's position and velocity share one 16-byte
@@ -325,14 +325,14 @@ impl<S: Simd> Sums<S> {
     /// Adds the candidates `boids` of `run` to every lane: [`Accum::add`] in all lanes at once.
     /// `SHIFTED`: the run's offsets take a torus shift off.
     ///
-    /// A lane meets candidates of the run's cells two columns from its own, which are not in
-    /// its 3x3 block. An unshifted run is one span of a row, so such a candidate is more than a
-    /// cell width away in x, exactly, and a cell is wider than the visual range. Rounding is
-    /// monotonic, so the computed `dx * dx` is at least the rounded square of that width,
-    /// which exceeds both range bounds: the candidate fails both tests in that lane and leaves
-    /// its sums bit for bit unchanged. So every lane sums exactly its own block, in its order.
-    /// A shifted offset is rounded twice, so there a lane mask keeps each boid to cells within
-    /// one column of its own instead.
+    /// A lane meets candidates of the run's cells beyond the reach from its own column, which
+    /// are not in its block. An unshifted run is one span of a row, so such a candidate is more
+    /// than `reach` cell widths away in x, exactly, and `reach` cells are wider than the visual
+    /// range. Rounding is monotonic, so the computed `dx * dx` is at least the rounded square
+    /// of that width, which exceeds both range bounds: the candidate fails both tests in that
+    /// lane and leaves its sums bit for bit unchanged. So every lane sums exactly its own
+    /// block, in its order. A shifted offset is rounded twice, so there a lane mask keeps each
+    /// boid to cells within reach of its own instead.
     #[inline(always)]
     fn add_run<const PAIRWISE: bool, const SKIP_SELF: bool, const SHIFTED: bool>(
         &mut self,
@@ -344,7 +344,7 @@ impl<S: Simd> Sums<S> {
         let (first, last) = (*run.columns.start() as f32, *run.columns.end() as f32);
         let near = S::lt(
             S::abs(S::sub(lanes.column, S::splat((first + last) / 2.0))),
-            S::splat((last - first) / 2.0 + 1.5),
+            S::splat((last - first) / 2.0 + lanes.reach + 0.5),
         );
         let shift = run.shift;
         let (shift_x, shift_y) = (S::splat(shift.x), S::splat(shift.y));
@@ -420,6 +420,8 @@ struct Lanes<S: Simd> {
     x: S::F,
     y: S::F,
     column: S::F,
+    /// Columns each way a boid's neighbours can lie in ([`GridGeometry::reach`]).
+    reach: f32,
     visual_below: S::F,
     protected_below: S::F,
     /// Neighbours closer than this (squared) are left out of the averages: the protected
@@ -441,6 +443,7 @@ impl<S: Simd> Lanes<S> {
             x: S::load(group.x),
             y: S::load(group.y),
             column: S::load(group.column.map(|c| c as f32)),
+            reach: job.geometry.reach()[0] as f32,
             visual_below: S::splat(job.kernel.visual_below),
             protected_below: S::splat(job.kernel.protected_below),
             unseen_below: S::splat(job.kernel.unseen_below()),

@@ -93,6 +93,7 @@ impl<'a> Neighborhood<'a> {
                 [params.world_x_min, params.world_y_min],
                 size,
                 cell_width(size[0] * size[1]),
+                1,
                 max_cells,
             )
         } else {
@@ -101,7 +102,7 @@ impl<'a> Neighborhood<'a> {
                 |(lo, hi), p| (lo.min(*p), hi.max(*p)),
             );
             let extent = (high - low).as_dvec2();
-            GridGeometry::bounding(positions, cell_width(extent.x * extent.y), max_cells)
+            GridGeometry::bounding(positions, cell_width(extent.x * extent.y), 1, max_cells)
         };
         let mut index = CellIndex::default();
         index.rebuild(&geometry, positions, &ids);
