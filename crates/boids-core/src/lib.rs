@@ -26,8 +26,8 @@
 //!   steps on any thread count: neighbour sums run in a canonical order (cells in a fixed order,
 //!   ids ascending within a cell) and random numbers come from counter-based streams keyed by
 //!   `(seed, step, boid id)` ([`rng`]).
-//! - **Exact neighbour search.** A uniform grid with cells at least the visual range wide,
-//!   rebuilt each step by counting sort, with boid data gathered into cell order ([`grid`]). It
+//! - **Exact neighbour search.** A uniform grid with cells a visual range high and half of one
+//!   wide, rebuilt each step by counting sort, with boid data moved into cell order ([`grid`]). It
 //!   finds exactly the neighbours a brute-force scan finds, across torus seams too
 //!   ([`reference`] keeps that scan for the tests).
 //! - **Units.** Each preset fixes its own world, units and time step, as its seed does
