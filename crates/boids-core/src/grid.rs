@@ -60,8 +60,8 @@ impl GridGeometry {
     ) -> Self {
         let mut dims = cell_counts(size, radius, columns, max_cells);
         let reach = [columns, 1];
-        for (d, reach) in dims.iter_mut().zip(reach) {
-            if *d < 2 * reach + 1 {
+        for (d, each_way) in dims.iter_mut().zip(reach) {
+            if *d < 2 * each_way + 1 {
                 *d = 1;
             }
         }
@@ -678,9 +678,10 @@ impl Scan<'_> {
     }
 }
 
-/// The cell of each of `positions` into `cell_of` (as long), and the lowest and highest, by
-/// `build`, which must be [`Build::supported`]: the same loop, vectorised by the compiler for
-/// the build's instructions (the conversions are exact, so every build gives the same cells).
+/// The cell of each of `positions` into `cell_of` (as long as `positions`), and the lowest and
+/// highest, by `build`, which must be [`Build::supported`]: the same loop, vectorised by the
+/// compiler for the build's instructions (the conversions are exact, so every build gives the
+/// same cells).
 fn bin_chunk(
     build: Build,
     geometry: &GridGeometry,
