@@ -86,6 +86,7 @@ macro_rules! split_tuple {
     };
 }
 
+split_tuple!(A, B);
 split_tuple!(A, B, C);
 split_tuple!(A, B, C, D);
 
