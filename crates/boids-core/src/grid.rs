@@ -362,8 +362,12 @@ impl Iterator for RunsNear<'_> {
 /// block of cells reads only the chunks that can hold its boids.
 const SOURCE_CHUNK: usize = 4096;
 
-/// Average boids per block of cells in the parallel sort.
-const BLOCK_BOIDS: usize = 16384;
+/// Average boids per block of cells in the parallel sort, at most: a block's destination
+/// (about 25 bytes a boid in the simulation) fits in a core's L2 cache beside its sources.
+const BLOCK_BOIDS: usize = 32768;
+
+/// Blocks per thread in the parallel sort, at least, so that no thread waits long for another.
+const BLOCKS_PER_THREAD: usize = 4;
 
 /// The parallel sort may read each boid's cell at most this many times in all (summed over
 /// blocks); a flock stored far from cell order (the first step after loading a file in id
@@ -378,7 +382,11 @@ const MAX_SCANS: usize = 3;
 /// and places only its own boids, writing a disjoint part of `order`, so no two threads write
 /// the same memory and the result is the same for any number of blocks. A block finds its boids
 /// by reading the source chunks whose cell range overlaps it; in a flock kept in cell order that
-/// is about one chunk per block more than its own boids.
+/// is about one chunk per block more than its own boids. Blocks also keep the sort in cache: a
+/// block writes its slots cell by cell, thousands of places at once, so it first reads them
+/// front to back ([`Destination::warm`]), which the processor prefetches, and its scattered
+/// writes then find their lines in cache instead of each waiting for memory. One thread sorts
+/// in blocks too.
 #[derive(Clone, Debug, Default)]
 pub struct CellIndex {
     /// `cell_start[c]..cell_start[c + 1]` is cell `c`'s span in `order`.
@@ -501,14 +509,13 @@ impl CellIndex {
         self.first_in_cell = first_in_cell;
     }
 
-    /// Cells per block: enough blocks to share the work, unless one thread does it all or the
-    /// flock is so far from cell order that blocks would read most chunks many times.
+    /// Cells per block: blocks small enough for the cache and enough of them to share the
+    /// work, unless the flock is so far from cell order that blocks would read most chunks many
+    /// times.
     fn plan_blocks(&self, n: usize, cells: usize) -> usize {
-        let blocks = if par::threads() > 1 {
-            (n / BLOCK_BOIDS).min(cells)
-        } else {
-            1
-        };
+        let blocks = (n / BLOCK_BOIDS)
+            .max(BLOCKS_PER_THREAD * par::threads())
+            .min(cells);
         if blocks <= 1 {
             return cells.max(1);
         }
@@ -565,6 +572,9 @@ pub(crate) trait Destination: Split {
     /// Moves the boid of slot `from` back to slot `to`, and the boids of `to..from` one slot
     /// forward.
     fn move_back(&mut self, from: usize, to: usize);
+    /// Reads every slot once, front to back, to bring them into the cache before the scattered
+    /// writes of [`Destination::put`].
+    fn warm(&self);
 }
 
 /// The sorted order as storage indices.
@@ -596,6 +606,10 @@ impl Destination for Order<'_> {
 
     fn move_back(&mut self, from: usize, to: usize) {
         self.order[to..=from].rotate_right(1);
+    }
+
+    fn warm(&self) {
+        warm(self.order);
     }
 }
 
@@ -670,6 +684,7 @@ impl Scan<'_> {
             next += *count;
             *count = *start - base;
         }
+        into.warm();
         let first = blocks.start * self.block_cells;
         let len = cursor.len().min(self.cells - first);
         self.for_each_in_block(first, len, |boid, local| {
@@ -736,6 +751,15 @@ mod x86 {
     #[target_feature(enable = "avx2")]
     pub fn cells_of_avx2(g: &GridGeometry, positions: &[Vec2], cell_of: &mut [u32]) -> [u32; 2] {
         cells_of(g, positions, cell_of)
+    }
+}
+
+/// Reads one item of each cache line of `slots`, front to back ([`Destination::warm`]).
+pub(crate) fn warm<T: Copy>(slots: &[T]) {
+    const LINE_BYTES: usize = 64;
+    let step = (LINE_BYTES / std::mem::size_of::<T>()).max(1);
+    for k in (0..slots.len()).step_by(step) {
+        std::hint::black_box(slots[k]);
     }
 }
 
@@ -944,7 +968,7 @@ mod tests {
 
     #[test]
     #[cfg(feature = "parallel")]
-    fn parallel_blocks_sort_exactly_as_one_block() {
+    fn blocks_sort_exactly_as_one_block() {
         // Enough boids for many blocks; the second sort starts from (nearly) cell order, as in
         // a running simulation, so the blocked path is taken.
         let n = 5 * BLOCK_BOIDS + 123;
@@ -966,34 +990,38 @@ mod tests {
             })
             .collect();
         let near_ids: Vec<u32> = first.order.iter().map(|&i| ids[i as usize]).collect();
-        let sorted = |threads: usize| {
+        let sorted = |threads: usize, pts: &[Vec2], ids: &[u32]| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .unwrap();
             let mut index = CellIndex::default();
-            pool.install(|| index.rebuild(&g, &near, &near_ids));
+            pool.install(|| index.rebuild(&g, pts, ids));
             index
         };
-        let one = sorted(1);
-        assert_eq!(one.block_cells, g.cell_count(), "one thread: one block");
-        assert_sorted(&one, &g, &near, &near_ids);
-        for threads in [2, 3] {
-            let many = sorted(threads);
+        let ids_in_order = |index: &CellIndex, ids: &[u32]| -> Vec<u32> {
+            index.order.iter().map(|&i| ids[i as usize]).collect()
+        };
+        // The same boids stored where `pts` were, at random, far from cell order: the blocked
+        // path would read every chunk for every block, so they are sorted as one block.
+        let (mut random_pts, mut random_ids) = (vec![Vec2::ZERO; n], vec![0; n]);
+        for (slot, &k) in first.order.iter().enumerate() {
+            (random_pts[k as usize], random_ids[k as usize]) = (near[slot], near_ids[slot]);
+        }
+        let one = sorted(2, &random_pts, &random_ids);
+        assert_eq!(one.block_cells, g.cell_count(), "one block");
+        assert_sorted(&one, &g, &random_pts, &random_ids);
+        for threads in [1, 2, 3] {
+            let many = sorted(threads, &near, &near_ids);
             assert!(g.cell_count() / many.block_cells >= 4, "blocked path taken");
-            assert_eq!(many.order, one.order, "{threads} threads");
+            assert_sorted(&many, &g, &near, &near_ids);
+            let (blocked, whole) = (
+                ids_in_order(&many, &near_ids),
+                ids_in_order(&one, &random_ids),
+            );
+            assert_eq!(blocked, whole, "{threads} threads");
             assert_eq!(many.cell_start, one.cell_start, "{threads} threads");
         }
-        // Far from cell order (random storage), the blocked path would read every chunk for
-        // every block: one block instead.
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let mut index = CellIndex::default();
-        pool.install(|| index.rebuild(&g, &pts, &ids));
-        assert_eq!(index.block_cells, g.cell_count());
-        assert_sorted(&index, &g, &pts, &ids);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use glam::Vec2;
 
 use crate::error::StateError;
-use crate::grid::{CellIndex, Destination, GridGeometry, reserve_to};
+use crate::grid::{self, CellIndex, Destination, GridGeometry, reserve_to};
 use crate::interact::{Frame, Interaction, LANES};
 use crate::par::{self, Split};
 use crate::params::{MAX_COUNT, Params};
@@ -173,6 +173,13 @@ impl Destination for IntoFrame<'_> {
     #[inline]
     fn id(&self, slot: usize) -> u32 {
         self.id[slot]
+    }
+
+    fn warm(&self) {
+        grid::warm(self.boid);
+        grid::warm(self.bias);
+        grid::warm(self.group);
+        grid::warm(self.id);
     }
 
     /// One loop over the few slots between, instead of a rotation of each array.
