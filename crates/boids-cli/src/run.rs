@@ -22,7 +22,8 @@ pub struct RunArgs {
     /// Number of steps to run.
     #[arg(long, value_name = "K")]
     pub steps: u64,
-    /// Start from this state file (CSV: x,y,vx,vy[,group,bias]) instead of a random flock.
+    /// Start from this state file (CSV: columns x, y, vx, vy, and optionally group and bias)
+    /// instead of a random flock.
     #[arg(long, value_name = "STATE.csv")]
     pub init: Option<PathBuf>,
     /// Step number the run starts at (to resume a saved run where it stopped).

@@ -362,8 +362,9 @@ impl Iterator for RunsNear<'_> {
 /// block of cells reads only the chunks that can hold its boids.
 const SOURCE_CHUNK: usize = 4096;
 
-/// Average boids per block of cells in the parallel sort, at most: a block's destination
-/// (about 25 bytes a boid in the simulation) fits in a core's L2 cache beside its sources.
+/// Boids per block of cells in the parallel sort, about (fewer where [`BLOCKS_PER_THREAD`]
+/// asks for more blocks): a block's destination, about 25 bytes a boid in the simulation, then
+/// fits in a core's L2 cache (1 MiB on the machine measured) beside its sources.
 const BLOCK_BOIDS: usize = 32768;
 
 /// Blocks per thread in the parallel sort, at least, so that no thread waits long for another.
@@ -384,7 +385,7 @@ const MAX_SCANS: usize = 3;
 /// by reading the source chunks whose cell range overlaps it; in a flock kept in cell order that
 /// is about one chunk per block more than its own boids. Blocks also keep the sort in cache: a
 /// block writes its slots cell by cell, thousands of places at once, so it first reads them
-/// front to back ([`Destination::warm`]), which the processor prefetches, and its scattered
+/// front to back (`Destination::warm`), which the processor prefetches, and its scattered
 /// writes then find their lines in cache instead of each waiting for memory. One thread sorts
 /// in blocks too.
 #[derive(Clone, Debug, Default)]
@@ -409,7 +410,7 @@ pub struct CellIndex {
 
 impl CellIndex {
     /// Reserves room for `n` boids in up to `cells` cells, so that binning and
-    /// [`CellIndex::sort_into`] never allocate (the `order` list is only made by
+    /// `CellIndex::sort_into` never allocate (the `order` list is only made by
     /// [`CellIndex::sort`]).
     pub fn reserve(&mut self, n: usize, cells: usize) -> Result<(), TryReserveError> {
         reserve_to(&mut self.cell_of, n)?;

@@ -29,7 +29,7 @@
 //! - **Exact neighbour search.** A uniform grid with cells a visual range high and half of one
 //!   wide, rebuilt each step by counting sort, with boid data moved into cell order ([`grid`]). It
 //!   finds exactly the neighbours a brute-force scan finds, across torus seams too
-//!   ([`reference`] keeps that scan for the tests).
+//!   ([`mod@reference`] keeps that scan for the tests).
 //! - **Units.** Each preset fixes its own world, units and time step, as its seed does
 //!   ([`presets`]). State is `f32`; parameters are `f64` and rounded once per step setup.
 //!

@@ -67,7 +67,7 @@ impl Outcome {
 /// Classifies a conflict run: `direction` is the group's direction relative to the average
 /// preferred direction (radians), the preferences lie at `+theta/2` (subgroup 1) and
 /// `-theta/2` (subgroup 2), and `largest_share` is the share of the flock in its largest group.
-/// The nearest of the three directions wins if it is within [`TOLERANCE_DEG`]; a tie goes to
+/// The nearest of the three directions wins if it is within `TOLERANCE_DEG`; a tie goes to
 /// the compromise (at `theta = 0` the three are one).
 pub fn classify(direction: f64, theta: f64, largest_share: f64) -> Outcome {
     if !direction.is_finite() || largest_share < SPLIT_BELOW {
