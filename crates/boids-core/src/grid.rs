@@ -65,7 +65,7 @@ impl GridGeometry {
                 *d = 1;
             }
         }
-        Self::new(origin, size, dims, reach, Some(size))
+        Self::new(origin, size, dims, reach, true)
     }
 
     /// A grid over the bounding box of `positions` (an open world), cells as in
@@ -77,22 +77,16 @@ impl GridGeometry {
             (high[1] - low[1]).max(radius),
         ];
         let dims = cell_counts(size, radius, columns, max_cells);
-        Self::new(low, size, dims, [columns, 1], None)
+        Self::new(low, size, dims, [columns, 1], false)
     }
 
-    fn new(
-        origin: [f64; 2],
-        size: [f64; 2],
-        dims: [u32; 2],
-        reach: [u32; 2],
-        torus: Option<[f64; 2]>,
-    ) -> Self {
+    fn new(origin: [f64; 2], size: [f64; 2], dims: [u32; 2], reach: [u32; 2], wraps: bool) -> Self {
         Self {
             origin,
             inv_cell: [f64::from(dims[0]) / size[0], f64::from(dims[1]) / size[1]],
             dims,
             reach: [0, 1].map(|a| if dims[a] == 1 { 0 } else { reach[a] }),
-            torus: torus.map(|[x, y]| Vec2::new(x as f32, y as f32)),
+            torus: wraps.then(|| Vec2::new(size[0] as f32, size[1] as f32)),
         }
     }
 
@@ -693,8 +687,11 @@ impl Scan<'_> {
             into.put(*slot as usize, boid as usize);
             *slot += 1;
         });
+        // Marked in a pass of its own: inside the loop above, the marks cost the sort 0.4 ms at
+        // a million boids.
         first_in_cell.fill(0);
         for &start in &cell_start[..] {
+            // An empty cell at the block's end starts past its last slot.
             if let Some(first) = first_in_cell.get_mut((start - base) as usize) {
                 *first = 1;
             }

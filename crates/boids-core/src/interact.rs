@@ -14,9 +14,9 @@
 //! **Canonical sums.** Each lane adds its candidates one after another in the order the cells
 //! are visited ([`GridGeometry::cells_near`]: rows from the lowest, unwrapped columns
 //! left to right, ascending id within a cell), and a candidate out of range leaves the sums bit
-//! for bit unchanged (a select, see [`Accum::add`](crate::rules::Accum::add)). That is the order of
+//! for bit unchanged (a select, see [`Accum::add`]). That is the order of
 //! [`NeighborSearch::for_each_candidate`](crate::sim::NeighborSearch::for_each_candidate) with
-//! [`Accum::add`](crate::rules::Accum::add), so the result depends neither on how boids fall into groups nor on chunking,
+//! [`Accum::add`], so the result depends neither on how boids fall into groups nor on chunking,
 //! thread count or the machine's vector width: a flock restored from a file in id order
 //! continues bit-identically, on any machine, and the debug overlays see the same sums.
 //!
@@ -25,6 +25,8 @@
 //! as the baseline, the best chosen at run time; all perform the same IEEE operations in the
 //! same order (Rust never fuses a multiply and an add unless asked, and the fused multiply-adds
 //! asked for multiply by exactly 1.0, so they round as the adds), so all give the same bits.
+//!
+//! [`Accum::add`]: crate::rules::Accum::add
 
 use std::ops::Range;
 
