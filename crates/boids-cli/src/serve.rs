@@ -4,8 +4,9 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use anyhow::{Result, bail};
-use boids_server::EngineConfig;
+use boids_server::budget::DEFAULT_MAX_PAIRS;
 use boids_server::protocol::{MAX_SPEED, MIN_SPEED};
+use boids_server::{EngineConfig, ServerConfig};
 use clap::Args;
 
 use crate::flock_args::FlockArgs;
@@ -22,9 +23,20 @@ pub struct ServeArgs {
     /// anyone who can reach it watch and change the simulation.
     #[arg(long, value_name = "ADDR", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub listen: IpAddr,
+    /// A host name or address the viewer answers to besides localhost and the --listen address
+    /// (repeatable): the name others type in their browser when the viewer is exposed with
+    /// --listen. Requests for other names are refused (DNS rebinding), and so are pages from
+    /// other sites.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_host: Vec<String>,
     /// Largest boid count the page may ask for (the count slider stops here).
     #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_count: u64,
+    /// Most neighbour pairs a step (boids x expected neighbours each) the page may ask for:
+    /// a change that would make steps costlier is refused, so one client cannot freeze the
+    /// viewer for everyone. The default is 0.1 to 0.3 s a step on two cores; `inf` for no limit.
+    #[arg(long, value_name = "PAIRS", default_value_t = DEFAULT_MAX_PAIRS)]
+    pub max_pairs: f64,
     /// Simulation speed in steps per second (the page can change it).
     #[arg(long, value_name = "STEPS", default_value_t = 60.0)]
     pub speed: f64,
@@ -45,6 +57,12 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             args.speed
         );
     }
+    if args.max_pairs.is_nan() || args.max_pairs <= 0.0 {
+        bail!(
+            "--max-pairs {} is out of range: allowed a number > 0 (inf for no limit)",
+            args.max_pairs
+        );
+    }
     let params = args.flock.params()?;
     let max_count = usize::try_from(args.max_count).unwrap_or(usize::MAX);
     if params.count > max_count {
@@ -53,16 +71,20 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             params.count
         );
     }
-    let config = EngineConfig {
-        params,
-        preset: args.flock.preset.clone(),
-        seed: args.flock.seed,
-        max_count,
-        steps_per_second: args.speed,
-        running: !args.paused,
+    let config = ServerConfig {
+        engine: EngineConfig {
+            params,
+            preset: args.flock.preset.clone(),
+            seed: args.flock.seed,
+            max_count,
+            max_pairs: args.max_pairs,
+            steps_per_second: args.speed,
+            running: !args.paused,
+        },
+        listen: SocketAddr::new(args.listen, args.port),
+        allowed_hosts: args.allow_host.clone(),
     };
-    let addr = SocketAddr::new(args.listen, args.port);
-    boids_server::run_blocking(config, addr, |server| {
+    boids_server::run_blocking(config, |server| {
         println!(
             "boids viewer: open {}  ({} preset, seed {}; Ctrl-C to stop)",
             server.url(),
@@ -74,6 +96,11 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
                 "warning: listening on {}: anyone who can reach this address can watch and change the simulation",
                 args.listen
             );
+            if args.listen.is_unspecified() && args.allow_host.is_empty() {
+                println!(
+                    "note: only requests for localhost are answered; add --allow-host NAME for the name or address others will open"
+                );
+            }
         }
     })?;
     Ok(())

@@ -98,9 +98,39 @@ fn serve_refuses_bad_flags() {
     refused(&["serve", "--preset", "nowhere"], "nowhere");
     refused(&["serve", "--set", "visual_range=-2"], "visual_range");
     refused(&["serve", "--listen", "somewhere"], "invalid IP address");
+    refused(
+        &["serve", "--allow-host", "http://me.example"],
+        "without a scheme",
+    );
+    refused(
+        &["serve", "--allow-host", "me.example:80"],
+        "without a port",
+    );
+    refused(&["serve", "--max-pairs", "0"], "allowed a number > 0");
+    // The default flock at 5,000 boids sees about 80 neighbours each: 4e5 pairs a step.
+    refused(
+        &["serve", "--count", "5000", "--max-pairs", "1e5"],
+        "raise --max-pairs",
+    );
+}
+
+#[test]
+fn a_taken_port_says_so_once_and_how_to_pick_another() {
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
-    refused(&["serve", "--port", &port], "cannot listen on 127.0.0.1");
+    let out = boids(&["serve", "--port", &port]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("error: cannot listen on 127.0.0.1:{port}: ")),
+        "{stderr}"
+    );
+    // The system's reason once, not once in the message and again as its cause.
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("--port") && stderr.contains("--port 0"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -125,6 +155,19 @@ fn run_events_refuses_flock_flags_and_bad_logs() {
         &["run", "--events", "/nonexistent/log.json", "--steps", "3"],
         "cannot read event log",
     );
+    // A refused event names its place and the parameter's reason once.
+    std::fs::write(
+        dir.path().join("log.json"),
+        r#"{"format":"boids-events","version":1,"events":[
+            {"step":0,"time":"t","kind":"start","preset":"cornell","seed":3,"params":{}},
+            {"step":2,"time":"t","kind":"set","key":"visual_range","value":-3}]}"#,
+    )
+    .unwrap();
+    let out = boids(&["run", "--events", log, "--steps", "3"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("event 1 (step 2)"), "{stderr}");
+    assert_eq!(stderr.matches("visual_range").count(), 1, "{stderr}");
 }
 
 /// Drives the viewer's engine in-process (as a page would, while it runs), exports its event
@@ -145,6 +188,7 @@ fn run_events_replays_a_viewer_session_exactly() {
         preset: "cornell".into(),
         seed: 5,
         max_count: 10_000,
+        max_pairs: boids_server::budget::DEFAULT_MAX_PAIRS,
         steps_per_second: 400.0,
         running: true,
     })
@@ -191,7 +235,12 @@ fn run_events_replays_a_viewer_session_exactly() {
             .unwrap()
     });
     let steps = log.exported_at_step.unwrap();
-    assert_eq!(log.events.len(), 8);
+    // The log holds what replay uses: the last reset and the changes after it.
+    assert_eq!(log.events.len(), 4);
+    assert!(matches!(
+        log.events[0].change,
+        boids_server::events::Change::Reset { seed: 8, .. }
+    ));
     assert!(
         log.events.iter().skip(1).all(|e| e.step >= 3),
         "every change came mid-run"

@@ -17,7 +17,17 @@
 //!   as long, so measuring never takes more than a small share of the CPU from the steps.
 //!
 //! Frames are published at most [`FRAME_RATE`] times a second while running (more would only be
-//! skipped), and at once after any change.
+//! skipped), and at once after any change. They are due on a schedule of deadlines a frame period
+//! apart, not when a period has passed since the last one: at 60 steps a second a step comes
+//! every period give or take some jitter, and "a period since the last frame" then missed every
+//! other step (33 frames a second instead of 60).
+//!
+//! Requests are jobs queued to this thread. [`Engine::request`] queues its job when called, so a
+//! connection can go on reading (and answering pings) while the job waits for a long step, and
+//! still have its requests applied in the order they came.
+//!
+//! What one request may cost is bounded: its flock's neighbour pairs a step ([`budget`]), and the
+//! event log's bytes ([`events::SessionLog`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -32,7 +42,8 @@ use boids_core::{
 use serde_json::json;
 use tokio::sync::{oneshot, watch};
 
-use crate::events::{self, Event, EventLog};
+use crate::budget::{self, Extent, Work};
+use crate::events::{self, Event, EventLog, SessionLog};
 use crate::protocol::{
     self, FrameHeader, Overlay, OverlayMode, OverlayRecord, Rect, Request, flags, json_to_toml,
     params_to_json,
@@ -48,8 +59,6 @@ pub const METRICS_SPACING: u32 = 5;
 pub const OVERLAY_CAP: usize = 2000;
 /// Most neighbour links sent with the overlay of the boid under the mouse.
 pub const LINK_CAP: usize = 512;
-/// Most events the log holds; a reset with a full log starts a new log.
-pub const EVENT_CAP: usize = 100_000;
 
 /// A connected client, for per-client overlays.
 pub type ClientId = u64;
@@ -65,6 +74,9 @@ pub struct EngineConfig {
     pub seed: u64,
     /// Largest boid count a request may set.
     pub max_count: usize,
+    /// Most neighbour pairs a step a request may ask for ([`budget`]; usually
+    /// [`budget::DEFAULT_MAX_PAIRS`]). The starting flock must fit too.
+    pub max_pairs: f64,
     /// Target steps per second.
     pub steps_per_second: f64,
     /// Whether to start running.
@@ -102,8 +114,8 @@ pub struct Engine {
 pub struct Stopped;
 
 impl Engine {
-    /// Starts the simulation thread. Fails if the starting flock breaks the count cap or does
-    /// not fit in memory.
+    /// Starts the simulation thread. Fails if the starting flock breaks the count cap or the
+    /// pair budget, or does not fit in memory.
     pub fn spawn(config: EngineConfig) -> Result<Engine, crate::ServerError> {
         if config.params.count > config.max_count {
             return Err(crate::ServerError::CountAboveCap {
@@ -112,6 +124,15 @@ impl Engine {
             });
         }
         let sim = Simulation::new(config.params.clone(), config.seed)?;
+        let work = Work::estimate(sim.params(), Extent::of(sim.positions()));
+        if work.pairs() > config.max_pairs {
+            return Err(crate::ServerError::WorkAboveBudget {
+                count: work.count,
+                neighbours: work.neighbours,
+                pairs: work.pairs(),
+                max: config.max_pairs,
+            });
+        }
         let (frame_tx, frames) = watch::channel(Arc::new(Snapshot::default()));
         let (state_tx, state) = watch::channel(Arc::from("{}"));
         let (metrics_tx, metrics) = watch::channel(Arc::from("{}"));
@@ -119,17 +140,15 @@ impl Engine {
         let metrics_gate = Arc::new(MetricsGate::default());
         let (measure_tx, measure_rx) = mpsc::sync_channel::<MetricsJob>(1);
         spawn_metrics_worker(measure_rx, metrics_tx, metrics_gate.clone());
-        let log = vec![Event::new_flock(
-            0,
-            true,
-            &config.preset,
-            config.seed,
-            &config.params,
-        )];
+        let log = SessionLog::new(
+            &Event::new_flock(0, true, &config.preset, config.seed, &config.params),
+            events::LOG_LIMIT_BYTES,
+        );
         let mut engine = EngineState {
             sim,
             preset: config.preset,
             max_count: config.max_count,
+            max_pairs: config.max_pairs,
             running: config.running,
             steps_per_second: config.steps_per_second,
             revision: 0,
@@ -140,7 +159,7 @@ impl Engine {
             state_tx,
             measure_tx,
             metrics_gate,
-            last_frame: None,
+            next_frame: Instant::now(),
             last_metrics: None,
             rate: RateMeter::default(),
             frame_bytes: 0,
@@ -161,25 +180,32 @@ impl Engine {
         })
     }
 
-    /// Runs `f` on the simulation thread, between steps, and returns its result.
-    pub async fn inspect<T: Send + 'static>(
+    /// Runs `f` on the simulation thread, between steps, and returns its result. The job is
+    /// queued when this is called, not when the future is first polled: jobs queued one after
+    /// another run in that order, however their results are awaited.
+    pub fn inspect<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut EngineState) -> T + Send + 'static,
-    ) -> Result<T, Stopped> {
+    ) -> impl Future<Output = Result<T, Stopped>> + Send + 'static {
         let (tx, rx) = oneshot::channel();
-        self.jobs
-            .send(Box::new(move |engine| {
-                let _ = tx.send(f(engine));
-            }))
-            .map_err(|_| Stopped)?;
-        rx.await.map_err(|_| Stopped)
+        let queued = self.jobs.send(Box::new(move |engine| {
+            let _ = tx.send(f(engine));
+        }));
+        async move {
+            queued.map_err(|_| Stopped)?;
+            rx.await.map_err(|_| Stopped)
+        }
     }
 
-    /// Handles a request from `client`; `Err` is the message for the error reply.
-    pub async fn request(&self, client: ClientId, request: Request) -> Result<(), String> {
-        self.inspect(move |engine| engine.handle(client, request))
-            .await
-            .map_err(|e| e.to_string())?
+    /// Handles a request from `client` (queued at once, as with [`Engine::inspect`]); `Err` is
+    /// the message for the error reply.
+    pub fn request(
+        &self,
+        client: ClientId,
+        request: Request,
+    ) -> impl Future<Output = Result<(), String>> + Send + 'static {
+        let reply = self.inspect(move |engine| engine.handle(client, request));
+        async move { reply.await.map_err(|e| e.to_string())? }
     }
 
     /// Forgets a disconnected client's overlay request.
@@ -281,17 +307,19 @@ pub struct EngineState {
     sim: Simulation,
     preset: String,
     max_count: usize,
+    max_pairs: f64,
     running: bool,
     steps_per_second: f64,
     revision: u32,
     run: u32,
-    log: Vec<Event>,
+    log: SessionLog,
     overlays: HashMap<ClientId, OverlayWish>,
     frame_tx: watch::Sender<Arc<Snapshot>>,
     state_tx: watch::Sender<Arc<str>>,
     measure_tx: mpsc::SyncSender<MetricsJob>,
     metrics_gate: Arc<MetricsGate>,
-    last_frame: Option<Instant>,
+    /// When the next frame is due while running.
+    next_frame: Instant,
     last_metrics: Option<Instant>,
     rate: RateMeter,
     frame_bytes: usize,
@@ -333,11 +361,11 @@ impl EngineState {
             let period = Duration::from_secs_f64(1.0 / self.steps_per_second);
             // A fixed rate without catch-up bursts: a late step moves the schedule instead.
             next_step = (next_step + period).max(now);
-            let frame_due = self
-                .last_frame
-                .is_none_or(|t| t.elapsed().as_secs_f64() >= 1.0 / FRAME_RATE);
-            if frame_due {
+            if now >= self.next_frame {
                 self.publish_frame();
+                // Deadlines a period apart; one missed by more than a period moves the schedule.
+                let frame_period = Duration::from_secs_f64(1.0 / FRAME_RATE);
+                self.next_frame = (self.next_frame + frame_period).max(now);
             }
             if self
                 .last_metrics
@@ -364,8 +392,10 @@ impl EngineState {
             }
             Request::Stop {} => self.running = false,
             Request::Step { count } => {
+                let count = count.unwrap_or(1);
+                self.check_steps(count)?;
                 self.running = false;
-                for _ in 0..count.unwrap_or(1) {
+                for _ in 0..count {
                     self.sim.step();
                 }
             }
@@ -397,21 +427,51 @@ impl EngineState {
         Ok(())
     }
 
-    fn set(&mut self, key: &str, value: &serde_json::Value) -> Result<(), String> {
-        if self.log.len() >= EVENT_CAP {
-            return Err(format!(
-                "the event log is full ({EVENT_CAP} events); reset to start a new one"
-            ));
-        }
-        let value = json_to_toml(value).map_err(|e| format!("parameter `{key}`: {e}"))?;
+    /// Applies `key = value` if it is valid, within the budget, and fits in the log: a change
+    /// that could not be logged is not applied, so that the log still replays exactly.
+    fn set(&mut self, key: &str, json: &serde_json::Value) -> Result<(), String> {
+        let value = json_to_toml(json).map_err(|e| format!("parameter `{key}`: {e}"))?;
         let params = events::apply_set(self.sim.params(), key, value, Source::Message)
             .map_err(|e| e.to_string())?;
         self.check_count(&params)?;
+        let mut extent = Extent::of(self.sim.positions());
+        if params.count > self.sim.len() {
+            extent = extent.with_initial(&params);
+        }
+        self.check_work(&format!("{key} = {json}"), Work::estimate(&params, extent))?;
+        let line = self
+            .log
+            .line(&Event::set(self.sim.step_count(), key, &params))
+            .map_err(|full| format!("{key} = {json} was not applied: {full}"))?;
         self.sim.set_params(params).map_err(|e| e.to_string())?;
-        self.log
-            .push(Event::set(self.sim.step_count(), key, self.sim.params()));
+        self.log.push(line);
         self.revision = self.revision.wrapping_add(1);
         Ok(())
+    }
+
+    /// Refuses a flock whose step would examine more neighbour pairs than the budget.
+    fn check_work(&self, what: &str, work: Work) -> Result<(), String> {
+        if work.pairs() <= self.max_pairs {
+            return Ok(());
+        }
+        Err(budget::too_costly(what, work, self.max_pairs))
+    }
+
+    /// Refuses a `step` request of more than one step whose steps together would examine more
+    /// than [`budget::STEP_REQUEST_STEPS`] steps' worth of the budget.
+    fn check_steps(&self, count: u32) -> Result<(), String> {
+        let work = Work::estimate(self.sim.params(), Extent::of(self.sim.positions()));
+        let allowed = budget::STEP_REQUEST_STEPS * self.max_pairs;
+        if count <= 1 || f64::from(count) * work.pairs() <= allowed {
+            return Ok(());
+        }
+        let most = (allowed / work.pairs()).floor().max(1.0);
+        Err(format!(
+            "step count = {count} refused: about {:.2e} neighbour pairs a step, {count} steps \
+             are over this server's budget of {allowed:.2e} pairs for one request; ask for at \
+             most {most} steps",
+            work.pairs()
+        ))
     }
 
     fn check_count(&self, params: &Params) -> Result<(), String> {
@@ -443,15 +503,21 @@ impl EngineState {
         self.check_count(&params)?;
         let seed = seed.unwrap_or(self.sim.seed());
         let sim = Simulation::new(params, seed).map_err(|e| e.to_string())?;
+        let what = match &preset {
+            Some(name) => format!("reset to preset {name}"),
+            None => "reset".to_owned(),
+        };
+        self.check_work(
+            &what,
+            Work::estimate(sim.params(), Extent::of(sim.positions())),
+        )?;
         let previous_step = self.sim.step_count();
         self.sim = sim;
         if let Some(name) = preset {
             self.preset = name;
         }
-        if self.log.len() >= EVENT_CAP {
-            self.log.clear();
-        }
-        self.log.push(Event::new_flock(
+        // Replay starts from the last start or reset; what came before is history.
+        self.log.restart(&Event::new_flock(
             previous_step,
             false,
             &self.preset,
@@ -475,7 +541,7 @@ impl EngineState {
             "revision": self.revision,
             "run": self.run,
             "step": self.sim.step_count(),
-            "events": self.log.len(),
+            "events": self.log.events(),
             "params": params_to_json(self.sim.params()),
         })
         .to_string()
@@ -535,7 +601,6 @@ impl EngineState {
             }
         }
         self.frame_tx.send_replace(Arc::new(snapshot));
-        self.last_frame = Some(Instant::now());
         self.publish_time = start.elapsed();
     }
 
@@ -575,17 +640,16 @@ impl EngineState {
     }
 
     /// The event log as exported: with the current step and the command that replays it.
-    pub fn event_log(&self) -> EventLog {
-        let step = self.sim.step_count();
-        EventLog {
-            format: events::FORMAT.to_owned(),
-            version: events::VERSION,
-            exported_at_step: Some(step),
-            replay: Some(format!(
-                "boids run --events boids-events.json --steps {step}"
-            )),
-            events: self.log.clone(),
-        }
+    pub fn event_log(&mut self) -> EventLog {
+        let text = self.event_log_text().concat();
+        let text = std::str::from_utf8(&text).expect("the log is JSON text");
+        EventLog::parse(text, "the event log").expect("the server's log is a valid log")
+    }
+
+    /// The exported event log in parts to stream ([`SessionLog::export`]): cheap to call, as
+    /// parallel exports share the events' text.
+    pub fn event_log_text(&mut self) -> [Bytes; 3] {
+        self.log.export(self.sim.step_count())
     }
 
     /// The current parameters as a TOML config, with a header saying where they came from.

@@ -34,10 +34,16 @@
 //! Replaying means: build the flock of the **last** `start`/`reset` event, then step, applying its
 //! `set` events at their steps. Earlier events are history. `time` is when the change was made
 //! (UTC, RFC 3339), for the record; replay ignores it.
+//!
+//! The server keeps only what replay uses, the current flock's `start`/`reset` and the `set`
+//! events after it ([`SessionLog`]), as the JSON text it exports, at most [`LOG_LIMIT_BYTES`] of
+//! it. A `set` that does not fit is refused rather than applied unlogged, so that an exported log
+//! always replays exactly; a reset starts a new log.
 
 use std::collections::VecDeque;
 use std::time::SystemTime;
 
+use axum::body::Bytes;
 use boids_core::{Params, ParamsBuilder, ParamsError, Simulation, Source, StateError};
 use serde::{Deserialize, Serialize};
 
@@ -109,6 +115,130 @@ pub enum Change {
     },
 }
 
+/// Most bytes of events the server keeps for one flock: its `start`/`reset` event (every
+/// parameter, about 2 kB) and then about 90,000 `set` events of about 90 bytes. A person moving
+/// sliders makes a few changes a second, so this is hours of steady tweaking, while a client
+/// flooding changes cannot make the log (and every download of it) grow without bound.
+pub const LOG_LIMIT_BYTES: usize = 8 * 1024 * 1024;
+
+/// The events of the current flock as the server keeps them: the JSON text they export to, one
+/// event a line, so an export copies no event and the size is known exactly.
+#[derive(Debug)]
+pub struct SessionLog {
+    /// The events, each as `  {...}`, separated by `",\n"`.
+    text: String,
+    events: usize,
+    limit: usize,
+    /// `text` as shared bytes, made on the first export after a change.
+    shared: Option<Bytes>,
+}
+
+/// An event that fits in a [`SessionLog`], ready to log.
+#[derive(Debug)]
+pub struct LogLine(String);
+
+/// A `set` event that would take the log past its limit.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error(
+    "the event log of this flock is full ({events} events, {bytes} bytes; at most {limit}), and a \
+     change that is not logged would not replay; reset to start a new log"
+)]
+pub struct LogFull {
+    /// Events logged.
+    pub events: usize,
+    /// Their size.
+    pub bytes: usize,
+    /// The limit.
+    pub limit: usize,
+}
+
+impl SessionLog {
+    /// A log that starts with `first` (a `start` or `reset`) and holds at most `limit` bytes.
+    pub fn new(first: &Event, limit: usize) -> SessionLog {
+        let mut log = SessionLog {
+            text: String::new(),
+            events: 0,
+            limit,
+            shared: None,
+        };
+        log.restart(first);
+        log
+    }
+
+    /// Forgets every event and starts again from `first`: what a reset does.
+    pub fn restart(&mut self, first: &Event) {
+        self.text.clear();
+        self.text.shrink_to(64 * 1024);
+        self.events = 0;
+        self.append(&first.to_line());
+    }
+
+    /// `event` as a line to [`push`](SessionLog::push), if it fits: a change is checked before
+    /// it is applied, and logged once it has been.
+    pub fn line(&self, event: &Event) -> Result<LogLine, LogFull> {
+        let line = event.to_line();
+        if self.text.len() + 2 + line.len() > self.limit {
+            return Err(LogFull {
+                events: self.events,
+                bytes: self.text.len(),
+                limit: self.limit,
+            });
+        }
+        Ok(LogLine(line))
+    }
+
+    /// Logs a line made by [`line`](SessionLog::line) since the last change to the log.
+    pub fn push(&mut self, line: LogLine) {
+        self.append(&line.0);
+    }
+
+    fn append(&mut self, line: &str) {
+        if self.events > 0 {
+            self.text.push_str(",\n");
+        }
+        self.text.push_str(line);
+        self.events += 1;
+        self.shared = None;
+    }
+
+    /// Events logged.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// Bytes of events logged.
+    pub fn bytes(&self) -> usize {
+        self.text.len()
+    }
+
+    /// The events' text, shared: parallel exports of an unchanged log share one copy.
+    pub fn shared(&mut self) -> Bytes {
+        self.shared
+            .get_or_insert_with(|| Bytes::copy_from_slice(self.text.as_bytes()))
+            .clone()
+    }
+
+    /// The whole exported document at `step`, in the parts an HTTP body streams: a header,
+    /// the events ([`SessionLog::shared`]) and the closing brackets.
+    pub fn export(&mut self, step: u64) -> [Bytes; 3] {
+        [
+            Bytes::from(export_header(step)),
+            self.shared(),
+            Bytes::from_static(b"]}\n"),
+        ]
+    }
+}
+
+/// The start of an exported log, up to the events' opening bracket.
+fn export_header(step: u64) -> String {
+    let replay = format!("boids run --events boids-events.json --steps {step}");
+    format!(
+        "{{\"format\": {}, \"version\": {VERSION}, \"exported_at_step\": {step},\n \"replay\": {},\n \"events\": [\n",
+        serde_json::Value::from(FORMAT),
+        serde_json::Value::from(replay),
+    )
+}
+
 /// Why a log cannot be read or replayed.
 #[derive(Debug, thiserror::Error)]
 pub enum EventsError {
@@ -129,7 +259,7 @@ pub enum EventsError {
         message: String,
     },
     /// An event's parameters are refused.
-    #[error("{origin}, event {index} (step {step}): {source}")]
+    #[error("{origin}, event {index} (step {step}): {error}")]
     Params {
         /// File name.
         origin: String,
@@ -137,16 +267,17 @@ pub enum EventsError {
         index: usize,
         /// The event's step.
         step: u64,
-        /// The validation error.
-        source: Box<ParamsError>,
+        /// The validation error (part of the message, not a `source()`, so that a caller that
+        /// prints the chain shows it once).
+        error: Box<ParamsError>,
     },
     /// The flock cannot be built (too big for memory).
-    #[error("{origin}: {source}")]
+    #[error("{origin}: {error}")]
     State {
         /// File name.
         origin: String,
-        /// The error.
-        source: StateError,
+        /// The error (part of the message, not a `source()`).
+        error: StateError,
     },
 }
 
@@ -189,6 +320,12 @@ impl Event {
                 }
             },
         }
+    }
+
+    /// The event as a line of an exported log: compact JSON, indented by two spaces.
+    fn to_line(&self) -> String {
+        let json = serde_json::to_string(self).expect("an event is plain JSON");
+        format!("  {json}")
     }
 
     /// A `set` event recording the value now in force in `params`.
@@ -240,11 +377,11 @@ impl EventLog {
             .iter()
             .rposition(|e| !matches!(e.change, Change::Set { .. }))
             .ok_or_else(|| invalid("no \"start\" or \"reset\" event to begin from".to_owned()))?;
-        let params_error = |index: usize, source: ParamsError| EventsError::Params {
+        let params_error = |index: usize, error: ParamsError| EventsError::Params {
             origin: origin.to_owned(),
             index,
             step: self.events[index].step,
-            source: Box::new(source),
+            error: Box::new(error),
         };
         let (Change::Start {
             preset,
@@ -273,9 +410,9 @@ impl EventLog {
                 .map_err(|e| params_error(first, e))?;
         }
         let params = builder.build().map_err(|e| params_error(first, e))?;
-        let sim = Simulation::new(params, *seed).map_err(|source| EventsError::State {
+        let sim = Simulation::new(params, *seed).map_err(|error| EventsError::State {
             origin: origin.to_owned(),
-            source,
+            error,
         })?;
 
         let mut pending = VecDeque::new();
@@ -346,18 +483,17 @@ impl Replay {
                 line: None,
             };
             let params = apply_set(sim.params(), &event.key, event.value.clone(), source).map_err(
-                |source| EventsError::Params {
+                |error| EventsError::Params {
                     origin: self.origin.clone(),
                     index: event.index,
                     step: event.step,
-                    source: Box::new(source),
+                    error: Box::new(error),
                 },
             )?;
-            sim.set_params(params)
-                .map_err(|source| EventsError::State {
-                    origin: self.origin.clone(),
-                    source,
-                })?;
+            sim.set_params(params).map_err(|error| EventsError::State {
+                origin: self.origin.clone(),
+                error,
+            })?;
             self.pending.pop_front();
         }
         Ok(())
@@ -400,6 +536,90 @@ mod tests {
             .unwrap()
             .build()
             .unwrap()
+    }
+
+    #[test]
+    fn a_session_log_exports_what_replay_reads() {
+        let params = small();
+        let mut session =
+            SessionLog::new(&Event::new_flock(0, true, "cornell", 5, &params), 1 << 20);
+        let unlimited = apply_set(
+            &params,
+            "max_speed",
+            toml::Value::Float(f64::INFINITY),
+            Source::Message,
+        )
+        .unwrap();
+        for event in [
+            Event::set(4, "visual_range", &params),
+            Event::set(9, "max_speed", &unlimited),
+        ] {
+            let line = session.line(&event).unwrap();
+            session.push(line);
+        }
+        assert_eq!(session.events(), 3);
+        let text: Vec<u8> = session.export(12).concat();
+        let log = EventLog::parse(std::str::from_utf8(&text).unwrap(), "log.json").unwrap();
+        assert_eq!(log.exported_at_step, Some(12));
+        assert_eq!(
+            log.replay.as_deref(),
+            Some("boids run --events boids-events.json --steps 12")
+        );
+        assert_eq!(log.events.len(), 3);
+        assert_eq!(
+            log.events[2].change,
+            Change::Set {
+                key: "max_speed".into(),
+                value: "inf".into()
+            }
+        );
+        // One event a line, as the README shows it: three lines of header, then the events.
+        assert_eq!(text.iter().filter(|&&b| b == b'\n').count(), 3 + 3);
+
+        // A reset forgets what came before: replay starts from it anyway.
+        session.restart(&Event::new_flock(
+            12,
+            false,
+            "occoids",
+            2,
+            &Params::preset("occoids").unwrap(),
+        ));
+        let text: Vec<u8> = session.export(0).concat();
+        let log = EventLog::parse(std::str::from_utf8(&text).unwrap(), "log.json").unwrap();
+        assert_eq!(log.events.len(), 1);
+        assert!(matches!(log.events[0].change, Change::Reset { .. }));
+    }
+
+    #[test]
+    fn a_full_session_log_refuses_and_a_restart_empties_it() {
+        let params = small();
+        let first = Event::new_flock(0, true, "cornell", 5, &params);
+        let set = Event::set(1, "margin", &params);
+        let limit = first.to_line().len() + 3 * (2 + set.to_line().len());
+        let mut session = SessionLog::new(&first, limit);
+        for _ in 0..3 {
+            let line = session.line(&set).unwrap();
+            session.push(line);
+        }
+        assert_eq!(session.bytes(), limit);
+        let full = session.line(&set).unwrap_err();
+        assert_eq!(
+            full,
+            LogFull {
+                events: 4,
+                bytes: limit,
+                limit
+            }
+        );
+        assert!(
+            full.to_string().contains("reset to start a new log"),
+            "{full}"
+        );
+        // Parallel exports of an unchanged log share one copy of its events.
+        assert_eq!(session.shared().as_ptr(), session.shared().as_ptr());
+        session.restart(&first);
+        assert_eq!(session.events(), 1);
+        assert!(session.line(&set).is_ok());
     }
 
     #[test]

@@ -8,18 +8,23 @@
 //! install beside it.
 //!
 //! ```no_run
-//! use boids_server::{EngineConfig, Server};
+//! use boids_server::{EngineConfig, Server, ServerConfig, budget};
 //! # async fn demo() -> Result<(), boids_server::ServerError> {
 //! let params = boids_core::Params::preset("cornell").unwrap();
-//! let config = EngineConfig {
-//!     params,
-//!     preset: "cornell".into(),
-//!     seed: 0,
-//!     max_count: 200_000,
-//!     steps_per_second: 60.0,
-//!     running: true,
+//! let config = ServerConfig {
+//!     engine: EngineConfig {
+//!         params,
+//!         preset: "cornell".into(),
+//!         seed: 0,
+//!         max_count: 200_000,
+//!         max_pairs: budget::DEFAULT_MAX_PAIRS,
+//!         steps_per_second: 60.0,
+//!         running: true,
+//!     },
+//!     listen: "127.0.0.1:8000".parse().unwrap(),
+//!     allowed_hosts: Vec::new(),
 //! };
-//! let server = Server::bind(config, "127.0.0.1:8000".parse().unwrap()).await?;
+//! let server = Server::bind(config).await?;
 //! println!("open {}", server.url());
 //! server.run().await
 //! # }
@@ -28,7 +33,12 @@
 //! HTTP routes: `/` (the page), `/ws` (the WebSocket), `/api/params` (every parameter with its
 //! value, range and slider hints), `/api/config.toml` (the current parameters as a config file
 //! for `--config`), `/api/events` (the event log), `/api/state` (the flock in id order, exact).
+//! Every route answers only requests addressed to this machine or to a name allowed by
+//! [`ServerConfig::allowed_hosts`], and the WebSocket only pages of the viewer's own origin
+//! ([`access`]).
 
+pub mod access;
+pub mod budget;
 mod describe;
 pub mod engine;
 pub mod events;
@@ -40,16 +50,40 @@ use std::net::SocketAddr;
 pub use engine::{Engine, EngineConfig, EngineState};
 pub use server::{HARD_MESSAGE_LIMIT, Server, router};
 
+/// Everything a server starts from.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The simulation.
+    pub engine: EngineConfig,
+    /// Address to listen on (port 0 picks a free port).
+    pub listen: SocketAddr,
+    /// Host names or addresses the server answers to besides this machine's loopback names
+    /// and the listen address (`--allow-host`), for a viewer exposed on purpose; pages from
+    /// these hosts may also connect to the WebSocket.
+    pub allowed_hosts: Vec<String>,
+}
+
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
     /// The address is taken or not allowed.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}: {error}{}", bind_hint(error))]
     Bind {
         /// The address.
         addr: SocketAddr,
-        /// The system's reason.
-        source: std::io::Error,
+        /// The system's reason (part of the message, not a `source()`, so that a caller that
+        /// prints the chain shows it once).
+        error: std::io::Error,
+    },
+    /// An `--allow-host` value is not a host name or address.
+    #[error(
+        "--allow-host {name:?} is not a host name or address: {reason} (e.g. --allow-host 192.168.1.20 or --allow-host boids.example.org)"
+    )]
+    AllowedHost {
+        /// The value.
+        name: String,
+        /// What is wrong with it.
+        reason: &'static str,
     },
     /// The starting flock is larger than the server's cap.
     #[error(
@@ -61,6 +95,20 @@ pub enum ServerError {
         /// The cap.
         max: usize,
     },
+    /// The starting flock would cost more a step than the server allows clients to ask for.
+    #[error(
+        "the flock would examine about {pairs:.2e} neighbour pairs a step ({count} boids x {neighbours:.3e} expected neighbours each): allowed at most {max:.2e} (raise --max-pairs to allow more)"
+    )]
+    WorkAboveBudget {
+        /// Boids.
+        count: usize,
+        /// Expected neighbours each.
+        neighbours: f64,
+        /// Their product.
+        pairs: f64,
+        /// The budget.
+        max: f64,
+    },
     /// The flock cannot be built.
     #[error(transparent)]
     State(#[from] boids_core::StateError),
@@ -69,20 +117,26 @@ pub enum ServerError {
     Io(std::io::Error),
 }
 
+/// What to do about a bind error, for its message.
+fn bind_hint(error: &std::io::Error) -> &'static str {
+    match error.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            " (another program uses this port: choose another with --port, or --port 0 to pick a free one)"
+        }
+        _ => "",
+    }
+}
+
 /// Runs the server on a new multi-threaded runtime until the process ends; `ready` is called
 /// once the address is bound (to print the URL).
-pub fn run_blocking(
-    config: EngineConfig,
-    addr: SocketAddr,
-    ready: impl FnOnce(&Server),
-) -> Result<(), ServerError> {
+pub fn run_blocking(config: ServerConfig, ready: impl FnOnce(&Server)) -> Result<(), ServerError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(ServerError::Io)?;
     runtime.block_on(async {
-        let server = Server::bind(config, addr).await?;
+        let server = Server::bind(config).await?;
         ready(&server);
         server.run().await
     })

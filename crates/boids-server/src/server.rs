@@ -1,30 +1,48 @@
 //! HTTP routes and the WebSocket connection loop.
 //!
-//! Each connection runs a reader and a writer side by side. The reader turns requests into
-//! engine calls and queues their replies; the writer forwards whatever changed (state, frame and
-//! overlay, metrics, replies). A client that reads slowly only slows its own writer, which then
-//! skips to the newest frame; the simulation never waits for it.
+//! Each connection runs a reader, a replier and a writer side by side. The reader queues each
+//! request to the engine as it arrives and goes on reading, so the socket keeps answering pings
+//! while a long step runs; the replier waits for the engine's answers in request order; the
+//! writer forwards whatever changed (state, frame and overlay, metrics, replies). A client that
+//! reads slowly only slows its own writer, which then skips to the newest frame; the simulation
+//! never waits for it. A client that sends faster than the engine answers has at most
+//! [`MAX_IN_FLIGHT`] requests queued; then its reader waits.
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use axum::Router;
+use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::future::BoxFuture;
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use serde_json::json;
 use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite;
 
+use crate::access::{self, Access};
 use crate::engine::{ClientId, Engine};
 use crate::protocol::{self, Request};
 
 /// Largest WebSocket message the connection accepts at all; a longer one closes the
-/// connection. Messages between [`protocol::MAX_REQUEST_BYTES`] and this get an error reply instead.
+/// connection with code 1009 (message too big). Messages between
+/// [`protocol::MAX_REQUEST_BYTES`] and this get an error reply instead.
 pub const HARD_MESSAGE_LIMIT: usize = 1024 * 1024;
+
+/// Most requests of one connection waiting for the engine; with this many the connection stops
+/// reading until one is answered, so a flood of requests cannot grow the engine's queue.
+const MAX_IN_FLIGHT: usize = 32;
+
+/// How long a connection closed for a protocol error waits for its close frame to go out, and
+/// then for the client to read it.
+const CLOSE_GRACE: Duration = Duration::from_millis(500);
 
 static NEXT_CLIENT: AtomicU64 = AtomicU64::new(1);
 
@@ -33,8 +51,8 @@ const INDEX_HTML: &str = include_str!("../../../web/index.html");
 const APP_JS: &str = include_str!("../../../web/app.js");
 const STYLE_CSS: &str = include_str!("../../../web/style.css");
 
-/// The routes of the viewer.
-pub fn router(engine: Engine) -> Router {
+/// The routes of the viewer, behind the checks of `access`.
+pub fn router(engine: Engine, access: Access) -> Router {
     Router::new()
         .route(
             "/",
@@ -54,6 +72,10 @@ pub fn router(engine: Engine) -> Router {
         .route("/api/state", get(state))
         .route("/ws", get(upgrade))
         .with_state(engine)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(access),
+            access::guard,
+        ))
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
@@ -68,7 +90,8 @@ fn unavailable() -> Response {
         .into_response()
 }
 
-fn download(content_type: &'static str, filename: &str, body: String) -> Response {
+fn download(content_type: &'static str, filename: &str, body: impl Into<Body>) -> Response {
+    let body: Body = body.into();
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{filename}\""))
         .unwrap_or(HeaderValue::from_static("attachment"));
     (
@@ -99,19 +122,33 @@ async fn config_toml(State(engine): State<Engine>) -> Response {
     }
 }
 
+/// The log streams from the text the engine keeps ([`crate::events::SessionLog`]): nothing is
+/// serialised here, and parallel downloads share one copy of the events.
 async fn events(State(engine): State<Engine>) -> Response {
-    match engine.inspect(|e| e.event_log()).await {
-        Ok(log) => {
-            let text = serde_json::to_string_pretty(&log).expect("the log serialises");
-            download("application/json", "boids-events.json", text)
+    match engine.inspect(|e| e.event_log_text()).await {
+        Ok(parts) => {
+            let length: usize = parts.iter().map(Bytes::len).sum();
+            let body = Body::from_stream(futures_util::stream::iter(
+                parts.map(Ok::<Bytes, Infallible>),
+            ));
+            let mut response = download("application/json", "boids-events.json", body);
+            response
+                .headers_mut()
+                .insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+            response
         }
         Err(_) => unavailable(),
     }
 }
 
+/// A large flock's state is megabytes of JSON text: written on a blocking thread, not on one of
+/// the runtime's few workers that every connection shares.
 async fn state(State(engine): State<Engine>) -> Response {
-    match engine.inspect(|e| e.state_json()).await {
-        Ok(s) => download("application/json", "boids-state.json", s.to_string()),
+    let Ok(state) = engine.inspect(|e| e.state_json()).await else {
+        return unavailable();
+    };
+    match tokio::task::spawn_blocking(move || state.to_string()).await {
+        Ok(text) => download("application/json", "boids-state.json", text),
         Err(_) => unavailable(),
     }
 }
@@ -121,6 +158,9 @@ async fn upgrade(ws: WebSocketUpgrade, State(engine): State<Engine>) -> Response
         .max_frame_size(HARD_MESSAGE_LIMIT)
         .on_upgrade(move |socket| connection(socket, engine))
 }
+
+/// A reply to come: ready, or waiting for the engine.
+type PendingReply = BoxFuture<'static, Option<String>>;
 
 /// Which overlay message a client's writer forwards.
 #[derive(Clone, Copy, PartialEq)]
@@ -133,32 +173,46 @@ enum Wants {
 async fn connection(socket: WebSocket, engine: Engine) {
     let client: ClientId = NEXT_CLIENT.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
-    let (reply_tx, mut replies) = mpsc::channel::<String>(64);
+    let (pending_tx, mut pending) = mpsc::channel::<PendingReply>(MAX_IN_FLIGHT);
+    let (reply_tx, mut replies) = mpsc::channel::<String>(MAX_IN_FLIGHT);
     let (wants_tx, wants) = tokio::sync::watch::channel(Wants::Nothing);
 
+    // Ends with the close frame to send, if the client broke the protocol.
     let reader = {
         let engine = engine.clone();
         async move {
-            while let Some(Ok(message)) = stream.next().await {
+            loop {
+                let message = match stream.next().await {
+                    Some(Ok(message)) => message,
+                    Some(Err(error)) => return close_frame_for(error),
+                    None => return None,
+                };
                 let reply = match message {
-                    Message::Text(text) => {
-                        handle_text(&engine, client, text.as_str(), &wants_tx).await
-                    }
-                    Message::Binary(bytes) => Some(error_reply(
+                    Message::Text(text) => submit(&engine, client, text.as_str(), &wants_tx),
+                    Message::Binary(bytes) => ready(Some(error_reply(
                         None,
                         &format!(
                             "binary message of {} bytes refused: requests are JSON text",
                             bytes.len()
                         ),
-                    )),
-                    Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) => None,
+                    ))),
+                    Message::Close(_) => return None,
+                    // Pongs are sent for pings as the socket is read.
+                    Message::Ping(_) | Message::Pong(_) => continue,
                 };
-                if let Some(reply) = reply
-                    && reply_tx.send(reply).await.is_err()
-                {
-                    break;
+                if pending_tx.send(reply).await.is_err() {
+                    return None;
                 }
+            }
+        }
+    };
+
+    let replier = async move {
+        while let Some(reply) = pending.recv().await {
+            if let Some(reply) = reply.await
+                && reply_tx.send(reply).await.is_err()
+            {
+                return;
             }
         }
     };
@@ -168,7 +222,7 @@ async fn connection(socket: WebSocket, engine: Engine) {
         engine.state.clone(),
         engine.metrics.clone(),
     );
-    let writer = async move {
+    let writer = async {
         frames.mark_changed();
         state.mark_changed();
         metrics.mark_changed();
@@ -201,11 +255,37 @@ async fn connection(socket: WebSocket, engine: Engine) {
         }
     };
 
-    tokio::select! {
-        () = reader => {}
-        () = writer => {}
+    let close = tokio::select! {
+        close = reader => close,
+        () = replier => None,
+        () = writer => None,
+    };
+    if let Some(frame) = close {
+        // Best effort: the client may be gone already. The rest of its message is unread, so
+        // closing the socket resets the connection; a moment's wait lets the client read the
+        // close frame first.
+        let sent = tokio::time::timeout(CLOSE_GRACE, sink.send(Message::Close(Some(frame)))).await;
+        if matches!(sent, Ok(Ok(()))) {
+            tokio::time::sleep(CLOSE_GRACE).await;
+        }
     }
     engine.forget(client);
+}
+
+/// The close frame for a connection whose client sent what the server does not read: a
+/// message over [`HARD_MESSAGE_LIMIT`] gets 1009 (message too big), as the protocol asks,
+/// rather than a dropped connection. Other errors (the connection broke) get none.
+fn close_frame_for(error: axum::Error) -> Option<CloseFrame> {
+    let error = error.into_inner().downcast::<tungstenite::Error>().ok()?;
+    match *error {
+        tungstenite::Error::Capacity(_) => Some(CloseFrame {
+            code: close_code::SIZE,
+            reason: Utf8Bytes::from(format!(
+                "message too big: at most {HARD_MESSAGE_LIMIT} bytes"
+            )),
+        }),
+        _ => None,
+    }
 }
 
 fn text_of(text: &Arc<str>) -> Message {
@@ -216,16 +296,22 @@ fn error_reply(id: Option<u64>, message: &str) -> String {
     json!({"type": "error", "id": id, "message": message}).to_string()
 }
 
-async fn handle_text(
+fn ready(reply: Option<String>) -> PendingReply {
+    std::future::ready(reply).boxed()
+}
+
+/// Queues the request in `text` to the engine (or refuses it) and returns its reply to come.
+fn submit(
     engine: &Engine,
     client: ClientId,
     text: &str,
     wants: &tokio::sync::watch::Sender<Wants>,
-) -> Option<String> {
+) -> PendingReply {
     let envelope = protocol::parse_request(text);
+    let id = envelope.id;
     let request = match envelope.request {
         Ok(request) => request,
-        Err(message) => return Some(error_reply(envelope.id, &message)),
+        Err(message) => return ready(Some(error_reply(id, &message))),
     };
     if let Request::Overlay { mode, .. } = &request {
         // Before the engine publishes the overlay, so the writer does not skip it.
@@ -235,31 +321,38 @@ async fn handle_text(
             protocol::OverlayMode::Hover => Wants::Hover,
         });
     }
-    match engine.request(client, request).await {
-        Ok(()) => envelope
-            .id
-            .map(|id| json!({"type": "ok", "id": id}).to_string()),
-        Err(message) => Some(error_reply(envelope.id, &message)),
+    let done = engine.request(client, request);
+    async move {
+        match done.await {
+            Ok(()) => id.map(|id| json!({"type": "ok", "id": id}).to_string()),
+            Err(message) => Some(error_reply(id, &message)),
+        }
     }
+    .boxed()
 }
 
 /// A bound server, ready to run.
 pub struct Server {
     listener: tokio::net::TcpListener,
     engine: Engine,
+    access: Access,
 }
 
 impl Server {
-    /// Starts the engine and binds `addr` (port 0 picks a free port).
-    pub async fn bind(
-        engine: crate::EngineConfig,
-        addr: SocketAddr,
-    ) -> Result<Server, crate::ServerError> {
-        let engine = Engine::spawn(engine)?;
+    /// Checks the allowed hosts, starts the engine and binds the listen address (port 0 picks a
+    /// free port).
+    pub async fn bind(config: crate::ServerConfig) -> Result<Server, crate::ServerError> {
+        let addr = config.listen;
+        let access = Access::new(addr.ip(), &config.allowed_hosts)?;
+        let engine = Engine::spawn(config.engine)?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|source| crate::ServerError::Bind { addr, source })?;
-        Ok(Server { listener, engine })
+            .map_err(|error| crate::ServerError::Bind { addr, error })?;
+        Ok(Server {
+            listener,
+            engine,
+            access,
+        })
     }
 
     /// The address bound.
@@ -292,7 +385,7 @@ impl Server {
 
     /// Serves until the process ends.
     pub async fn run(self) -> Result<(), crate::ServerError> {
-        axum::serve(self.listener, router(self.engine))
+        axum::serve(self.listener, router(self.engine, self.access))
             .await
             .map_err(crate::ServerError::Io)
     }

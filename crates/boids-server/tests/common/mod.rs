@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use boids_core::{Params, ParamsBuilder, Source};
 use boids_server::protocol::{DecodedFrame, Overlay, decode_frame};
-use boids_server::{EngineConfig, Server};
+use boids_server::{EngineConfig, Server, ServerConfig, budget};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -30,22 +30,35 @@ pub fn params(preset: &str, assignments: &[&str]) -> Params {
     builder.build().unwrap()
 }
 
-/// Starts a server on 127.0.0.1 with an ephemeral port; it runs until the test's runtime ends.
-pub async fn start(params: Params, max_count: usize, running: bool) -> SocketAddr {
-    let config = EngineConfig {
-        params,
-        preset: "cornell".into(),
-        seed: 3,
-        max_count,
-        steps_per_second: 1000.0,
-        running,
-    };
-    let server = Server::bind(config, "127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
+/// The configuration of [`start`]: 127.0.0.1 with an ephemeral port, 1000 steps a second, the
+/// default pair budget, no other hosts allowed.
+pub fn config(params: Params, max_count: usize, running: bool) -> ServerConfig {
+    ServerConfig {
+        engine: EngineConfig {
+            params,
+            preset: "cornell".into(),
+            seed: 3,
+            max_count,
+            max_pairs: budget::DEFAULT_MAX_PAIRS,
+            steps_per_second: 1000.0,
+            running,
+        },
+        listen: "127.0.0.1:0".parse().unwrap(),
+        allowed_hosts: Vec::new(),
+    }
+}
+
+/// Starts a server; it runs until the test's runtime ends.
+pub async fn start_with(config: ServerConfig) -> SocketAddr {
+    let server = Server::bind(config).await.unwrap();
     let addr = server.local_addr();
     tokio::spawn(server.run());
     addr
+}
+
+/// Starts a server of [`config`].
+pub async fn start(params: Params, max_count: usize, running: bool) -> SocketAddr {
+    start_with(config(params, max_count, running)).await
 }
 
 /// A WebSocket client that keeps the messages it read but did not want yet (a reply and a
@@ -57,14 +70,28 @@ pub struct Client {
 }
 
 pub async fn connect(addr: SocketAddr) -> Client {
-    Client {
-        ws: tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-            .await
-            .unwrap()
-            .0,
+    connect_with(addr, &[]).await.unwrap()
+}
+
+/// Opens the WebSocket with extra request headers (`Origin`, `Host`, as a browser sends them).
+pub async fn connect_with(
+    addr: SocketAddr,
+    headers: &[(&str, &str)],
+) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+    for (name, value) in headers {
+        request.headers_mut().insert(
+            tokio_tungstenite::tungstenite::http::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            value.parse().unwrap(),
+        );
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(request).await?;
+    Ok(Client {
+        ws,
         backlog: VecDeque::new(),
         latest_frame: None,
-    }
+    })
 }
 
 /// A client with a tiny receive buffer, for the test to never read from.
@@ -179,6 +206,34 @@ impl Client {
         self.ws.send(message).await.unwrap();
     }
 
+    pub async fn try_send_message(
+        &mut self,
+        message: Message,
+    ) -> Result<(), tokio_tungstenite::tungstenite::Error> {
+        self.ws.send(message).await
+    }
+
+    /// Queues a message without waiting for it to go out (see [`Client::flush`]).
+    pub async fn feed(&mut self, value: Value) {
+        self.ws
+            .feed(Message::Text(value.to_string().into()))
+            .await
+            .unwrap();
+    }
+
+    pub async fn flush(&mut self) {
+        self.ws.flush().await.unwrap();
+    }
+
+    /// The next message as it comes, whatever it is; `None` when the connection ended, with or
+    /// without an error.
+    pub async fn next_raw(&mut self) -> Option<Message> {
+        tokio::time::timeout(PATIENCE, self.ws.next())
+            .await
+            .expect("no message in time")
+            .and_then(Result::ok)
+    }
+
     pub async fn send(&mut self, value: Value) {
         self.send_message(Message::Text(value.to_string().into()))
             .await;
@@ -192,21 +247,28 @@ impl Client {
     }
 }
 
-/// GET `path` over HTTP/1.0; returns the body.
-pub async fn get(addr: SocketAddr, path: &str) -> String {
+/// GET `path` over HTTP/1.0 with these header lines (`Host` among them, or none); returns the
+/// status code, the response's head and its body.
+pub async fn get_with(addr: SocketAddr, path: &str, headers: &[&str]) -> (u16, String, String) {
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    stream
-        .write_all(format!("GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").as_bytes())
-        .await
-        .unwrap();
+    let mut request = format!("GET {path} HTTP/1.0\r\n");
+    for h in headers {
+        request += &format!("{h}\r\n");
+    }
+    request += "\r\n";
+    stream.write_all(request.as_bytes()).await.unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).await.unwrap();
     let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    assert!(
-        head.starts_with("HTTP/1.0 200") || head.starts_with("HTTP/1.1 200"),
-        "{head}"
-    );
-    body.to_owned()
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_owned(), body.to_owned())
+}
+
+/// GET `path` over HTTP/1.0 as for this machine; returns the body.
+pub async fn get(addr: SocketAddr, path: &str) -> String {
+    let (status, head, body) = get_with(addr, path, &[&format!("Host: {addr}")]).await;
+    assert_eq!(status, 200, "{head}");
+    body
 }
 
 pub async fn get_json(addr: SocketAddr, path: &str) -> Value {
