@@ -11,7 +11,7 @@ use boids_core::experiments::{self, EXPERIMENTS, Figure, Mode, Options, Row};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::output::{AtomicFile, check_outputs};
+use crate::output::{self, Content, Pending, Target};
 use crate::plot;
 
 /// Flags of `boids experiment`.
@@ -61,31 +61,80 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("{}.csv", plan.name)));
-    let png = png_beside(&csv)?;
-    check_outputs(&[], &[("--out", &csv), ("the plot", &png)])?;
+    let targets = TableTargets::new(&csv, &[])?;
 
     let start = Instant::now();
     let progress = progress_bar(plan.runs.len() as u64);
     let rows = experiments::run_all(&plan, &|| progress.inc(1));
     progress.finish_and_clear();
-    write_rows(&csv, &rows)?;
+    let mut table = targets.csv.create()?;
+    write_rows(&mut table, &rows)?;
     let figure = experiments::figure(plan.name, &rows)?;
-    plot::figure(&figure, &png)?;
+    let mut ready = vec![table.finish()?];
+    if let Some(plot_target) = &targets.plot {
+        let mut png = plot_target.create()?;
+        plot::figure(&figure, &mut png)?;
+        ready.push(png.finish()?);
+    }
+    output::commit(ready)?;
 
-    println!(
-        "{}: {} runs in {:.1} s -> {}, {}",
+    let mut summary = format!(
+        "{}: {} runs in {:.1} s -> {}\n",
         plan.name,
         rows.len(),
         start.elapsed().as_secs_f64(),
-        csv.display(),
-        png.display()
+        targets.written()
     );
-    print_figure(&figure);
+    summary += &figure_text(&figure);
+    targets.print(&summary);
     Ok(())
 }
 
+/// A table and the plot beside it: `FILE.csv` and `FILE.png`; standard output (`-`) takes the
+/// table alone, and the summary then goes to stderr.
+pub struct TableTargets {
+    /// The CSV.
+    pub csv: Target,
+    /// The PNG beside it, unless the CSV goes to standard output.
+    pub plot: Option<Target>,
+}
+
+impl TableTargets {
+    /// Resolves `--out csv` and its plot, checked against `inputs` and each other.
+    pub fn new(csv: &Path, inputs: &[(&str, &Path)]) -> Result<Self> {
+        let table = Target::new("--out", csv, Content::Text)?;
+        let plot = if table.is_stdout() {
+            None
+        } else {
+            let png = png_beside(csv)?;
+            Some(Target::new("the plot of --out", &png, Content::Binary)?)
+        };
+        let targets = Self { csv: table, plot };
+        let all: Vec<&Target> = std::iter::once(&targets.csv).chain(&targets.plot).collect();
+        output::check(inputs, &all)?;
+        Ok(targets)
+    }
+
+    /// The files written, for the summary.
+    pub fn written(&self) -> String {
+        match &self.plot {
+            Some(plot) => format!("{}, {}", self.csv.path().display(), plot.path().display()),
+            None => "standard output".to_owned(),
+        }
+    }
+
+    /// Prints the command's summary where it does not mix with the table.
+    pub fn print(&self, summary: &str) {
+        if self.csv.is_stdout() {
+            eprint!("{summary}");
+        } else {
+            print!("{summary}");
+        }
+    }
+}
+
 /// `FILE.png` beside `FILE.csv`; refuses an output named `.png` itself.
-pub fn png_beside(csv: &Path) -> Result<PathBuf> {
+fn png_beside(csv: &Path) -> Result<PathBuf> {
     if csv
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("png"))
@@ -99,23 +148,26 @@ pub fn png_beside(csv: &Path) -> Result<PathBuf> {
 }
 
 /// Writes rows as CSV: a header of the first row's names, then one line per row.
-fn write_rows(path: &Path, rows: &[Row]) -> Result<()> {
-    let mut file = AtomicFile::create(path)?;
+fn write_rows(out: &mut Pending, rows: &[Row]) -> Result<()> {
     if let Some(first) = rows.first() {
         let names: Vec<&str> = first.iter().map(|(n, _)| *n).collect();
-        writeln!(file.writer(), "{}", names.join(","))?;
+        writeln!(out, "{}", names.join(","))?;
     }
     for row in rows {
         let cells: Vec<String> = row.iter().map(|(_, v)| v.to_string()).collect();
-        writeln!(file.writer(), "{}", cells.join(","))?;
+        writeln!(out, "{}", cells.join(","))?;
     }
-    file.commit()
+    Ok(())
 }
 
-/// Prints each panel's series: the numbers the figure shows.
-fn print_figure(figure: &Figure) {
+/// Each panel's series: the numbers the figure shows.
+fn figure_text(figure: &Figure) -> String {
+    let mut text = String::new();
     for panel in &figure.panels {
-        println!("\n{} ({} -> {})", panel.title, panel.x_label, panel.y_label);
+        text += &format!(
+            "\n{} ({} -> {})\n",
+            panel.title, panel.x_label, panel.y_label
+        );
         for series in &panel.series {
             if series.mode != Mode::Line {
                 continue;
@@ -125,9 +177,10 @@ fn print_figure(figure: &Figure) {
                 .iter()
                 .map(|(x, y)| format!("{}:{:.3}", trim(*x), y))
                 .collect();
-            println!("  {:<28} {}", series.label, points.join("  "));
+            text += &format!("  {:<28} {}\n", series.label, points.join("  "));
         }
     }
+    text
 }
 
 fn trim(x: f64) -> String {

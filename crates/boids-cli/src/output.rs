@@ -1,92 +1,522 @@
-//! Output files written atomically: data goes to a temporary file beside the target, which is
-//! renamed over the target only when complete. A failed run leaves no half-written file, and an
-//! output path that names one of the run's inputs is refused before anything is written.
+//! Output files: checked before a run starts, written aside, and put in place together only when
+//! the whole run is complete.
+//!
+//! - An output names a [`Target`]: a regular file, new or replaced (a symbolic link is followed
+//!   and the file it names is replaced, so the link stays a link); a FIFO or a character device,
+//!   written in place (`/dev/null`, a named pipe); or standard output, `-`, for text outputs.
+//! - [`check`] refuses, before anything is written, an output that would overwrite one of the
+//!   run's inputs or another output (sidecar files included), compared by the file each path
+//!   resolves to, so a link or a second name of the same file is caught too.
+//! - Data goes to a [`Pending`] file in a private temporary directory: beside the target, so the
+//!   final rename stays on one file system, or for a stream in the system's temporary directory.
+//!   The directory is removed if the run fails and, through [`crate::interrupt`], if it is
+//!   interrupted by a signal.
+//! - [`commit`] puts a run's outputs in place only once every one of them is complete: streams
+//!   are copied into first (they can fail: `/dev/full`), then files are renamed over their
+//!   targets. A failure before that leaves every target as it was.
+//! - Every error names the flag and the target, never the temporary file.
 
-use std::io::{BufWriter, Write};
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use tempfile::NamedTempFile;
+use tempfile::TempDir;
 
-/// A file being written; it appears at its path only after [`AtomicFile::commit`].
-pub struct AtomicFile {
-    path: PathBuf,
-    writer: BufWriter<NamedTempFile>,
+use crate::interrupt;
+
+/// What an output holds: only text may go to standard output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Content {
+    /// CSV, TOML.
+    Text,
+    /// Images, archives.
+    Binary,
 }
 
-impl AtomicFile {
-    /// Starts writing `path` (in a temporary file in the same directory).
-    pub fn create(path: &Path) -> Result<Self> {
+/// Where one output goes, resolved and checked before the run starts.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// How the user named it: a flag, or a description for a file that goes beside another.
+    flag: String,
+    /// The path as given.
+    given: PathBuf,
+    dest: Dest,
+}
+
+#[derive(Clone, Debug)]
+enum Dest {
+    /// A regular file, new or replaced: the path with every symbolic link followed.
+    File(PathBuf),
+    /// A FIFO or a character device, opened and written in place.
+    Stream(PathBuf),
+    /// Standard output.
+    Stdout,
+}
+
+impl Target {
+    /// Resolves the output `path` of `flag`; refuses a directory, a missing directory, a block
+    /// device or socket, and `-` for binary content.
+    pub fn new(flag: &str, path: &Path, content: Content) -> Result<Self> {
+        let named = || format!("{flag} {}", path.display());
+        let dest = if path == Path::new("-") {
+            if content == Content::Binary {
+                bail!(
+                    "{}: standard output takes text outputs only; name a file",
+                    named()
+                );
+            }
+            Dest::Stdout
+        } else {
+            let real = follow_links(path).with_context(named)?;
+            destination(&real).with_context(named)?
+        };
         Ok(Self {
-            path: path.to_owned(),
-            writer: BufWriter::new(temp_beside(path)?),
+            flag: flag.to_owned(),
+            given: path.to_owned(),
+            dest,
         })
     }
 
-    /// The writer for the file's contents.
-    pub fn writer(&mut self) -> &mut BufWriter<NamedTempFile> {
-        &mut self.writer
+    /// The flag and the path, for messages: `--save out.csv`.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.flag, self.given.display())
     }
 
-    /// Flushes and renames the file into place.
-    pub fn commit(self) -> Result<()> {
-        let temp = self
-            .writer
-            .into_inner()
-            .map_err(|e| e.into_error())
-            .with_context(|| format!("cannot write {}", self.path.display()))?;
-        temp.as_file().sync_all().ok();
-        temp.persist(&self.path)
-            .with_context(|| format!("cannot write {}", self.path.display()))?;
-        Ok(())
+    /// The path as given.
+    pub fn path(&self) -> &Path {
+        &self.given
+    }
+
+    /// Whether this output is standard output (so the run's summary goes to stderr instead).
+    pub fn is_stdout(&self) -> bool {
+        matches!(self.dest, Dest::Stdout)
+    }
+
+    /// Starts writing this output, in a temporary file until [`commit`].
+    pub fn create(&self) -> Result<Pending> {
+        let work = WorkDir::for_target(self)?;
+        let file = File::create(work.file())
+            .with_context(|| format!("{}: cannot create a temporary file", self.label()))?;
+        Ok(Pending {
+            target: self.clone(),
+            writer: Labelled::new(BufWriter::new(file), self),
+            work,
+        })
+    }
+
+    /// What a clash with another file is compared on.
+    fn identity(&self) -> Identity {
+        match &self.dest {
+            Dest::File(path) | Dest::Stream(path) => Identity::of(path),
+            Dest::Stdout => Identity::Stdout,
+        }
     }
 }
 
-impl Write for AtomicFile {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+/// Follows symbolic links until a path that is not one (or does not exist yet).
+fn follow_links(path: &Path) -> Result<PathBuf> {
+    let mut path = path.to_owned();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&path).context("cannot read the link")?;
+                path = match path.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            Ok(_) => return Ok(path),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(path),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    bail!("too many levels of symbolic links")
+}
+
+/// What kind of file `real` (links followed) is, and whether it may be written.
+fn destination(real: &Path) -> Result<Dest> {
+    match std::fs::metadata(real) {
+        Ok(meta) if meta.is_dir() => bail!("is a directory; name a file"),
+        Ok(meta) if meta.is_file() => Ok(Dest::File(real.to_owned())),
+        Ok(meta) if is_stream(&meta) => Ok(Dest::Stream(real.to_owned())),
+        Ok(_) => bail!("is not a regular file, a FIFO or a character device"),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let dir = parent_of(real);
+            match std::fs::metadata(dir) {
+                Ok(meta) if meta.is_dir() => Ok(Dest::File(real.to_owned())),
+                Ok(_) => bail!("{} is not a directory", dir.display()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    bail!("directory {} does not exist", dir.display())
+                }
+                Err(e) => Err(e).with_context(|| format!("cannot use directory {}", dir.display())),
+            }
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[cfg(unix)]
+fn is_stream(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    meta.file_type().is_fifo() || meta.file_type().is_char_device()
+}
+
+#[cfg(not(unix))]
+fn is_stream(_: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// The directory holding `path` (`.` for a bare file name).
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// The file a path stands for: the same file under two names (links, `./a` and `a`) is equal.
+#[derive(Debug, PartialEq, Eq)]
+enum Identity {
+    /// An existing file: device and inode (also catches hard links).
+    Inode {
+        device: u64,
+        inode: u64,
+        character_device: bool,
+    },
+    /// A file still to be created: its directory, resolved, and its name.
+    New(PathBuf),
+    Stdout,
+}
+
+impl Identity {
+    fn of(path: &Path) -> Self {
+        #[cfg(unix)]
+        if let Ok(meta) = std::fs::metadata(path) {
+            use std::os::unix::fs::{FileTypeExt, MetadataExt};
+            return Identity::Inode {
+                device: meta.dev(),
+                inode: meta.ino(),
+                character_device: meta.file_type().is_char_device(),
+            };
+        }
+        let dir = parent_of(path);
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
+        Identity::New(match path.file_name() {
+            Some(name) => dir.join(name),
+            None => dir,
+        })
+    }
+
+    /// Several outputs may share a character device (`/dev/null`); nothing else.
+    fn may_be_shared(&self) -> bool {
+        matches!(
+            self,
+            Identity::Inode {
+                character_device: true,
+                ..
+            }
+        )
+    }
+}
+
+/// Refuses an output that names one of the `inputs` (flag, path) or another output.
+pub fn check(inputs: &[(&str, &Path)], outputs: &[&Target]) -> Result<()> {
+    for (i, out) in outputs.iter().enumerate() {
+        let identity = out.identity();
+        if let Some((flag, input)) = inputs
+            .iter()
+            .find(|(_, input)| Identity::of(input) == identity)
+        {
+            bail!(
+                "{} would overwrite the input {flag} {}",
+                out.label(),
+                input.display()
+            );
+        }
+        if identity.may_be_shared() {
+            continue;
+        }
+        if let Some(other) = outputs[..i].iter().find(|o| o.identity() == identity) {
+            bail!(
+                "{} and {} name the same file: each output needs its own",
+                other.label(),
+                out.label()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A private temporary directory holding one output's unfinished data, listed for removal on a
+/// signal; dropping it removes it.
+pub struct WorkDir(Option<TempDir>);
+
+impl WorkDir {
+    /// A directory beside `target`'s file, or in the system's temporary directory for a stream.
+    pub fn for_target(target: &Target) -> Result<Self> {
+        let base = match &target.dest {
+            Dest::File(path) => parent_of(path).to_owned(),
+            Dest::Stream(_) | Dest::Stdout => std::env::temp_dir(),
+        };
+        let dir = tempfile::Builder::new()
+            .prefix(".boids-")
+            .tempdir_in(&base)
+            .with_context(|| {
+                format!(
+                    "{}: cannot create a temporary directory in {}",
+                    target.label(),
+                    base.display()
+                )
+            })?;
+        interrupt::register(dir.path());
+        Ok(Self(Some(dir)))
+    }
+
+    /// The data file inside.
+    pub fn file(&self) -> PathBuf {
+        self.0
+            .as_ref()
+            .expect("open until closed")
+            .path()
+            .join("data")
+    }
+
+    /// Removes the directory while the caller holds the list of unfinished directories.
+    fn close(mut self, unfinished: &mut Vec<PathBuf>) {
+        if let Some(dir) = self.0.take() {
+            interrupt::forget(unfinished, dir.path());
+        }
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.take() {
+            interrupt::forget(&mut interrupt::unfinished(), dir.path());
+        }
+    }
+}
+
+/// A writer whose errors name the output they belong to: `--save out.csv: cannot write: No
+/// space left on device`.
+pub struct Labelled<W> {
+    inner: W,
+    label: String,
+}
+
+impl<W> Labelled<W> {
+    /// Labels `inner`'s errors with `target`.
+    pub fn new(inner: W, target: &Target) -> Self {
+        Self {
+            inner,
+            label: target.label(),
+        }
+    }
+
+    fn error(&self, error: io::Error) -> io::Error {
+        io::Error::new(
+            error.kind(),
+            format!("{}: cannot write: {error}", self.label),
+        )
+    }
+}
+
+impl<W: Write> Write for Labelled<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(|e| self.error(e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|e| self.error(e))
+    }
+}
+
+impl<W: Seek> Seek for Labelled<W> {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos).map_err(|e| self.error(e))
+    }
+}
+
+/// An output being written. Write errors name the flag and target.
+pub struct Pending {
+    target: Target,
+    writer: Labelled<BufWriter<File>>,
+    work: WorkDir,
+}
+
+impl Pending {
+    /// The temporary file, for a program that writes the output itself (ffmpeg).
+    pub fn temp_path(&self) -> PathBuf {
+        self.work.file()
+    }
+
+    /// The output's target.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// Completes the data (flushed and synced to disk); it goes in place at [`commit`].
+    pub fn finish(self) -> Result<Ready> {
+        let Labelled { inner, label } = self.writer;
+        let labelled = |e| {
+            Labelled {
+                inner: (),
+                label: label.clone(),
+            }
+            .error(e)
+        };
+        let file = inner.into_inner().map_err(|e| labelled(e.into_error()))?;
+        file.sync_all().map_err(labelled)?;
+        Ok(Ready {
+            target: self.target,
+            work: self.work,
+        })
+    }
+}
+
+impl Write for Pending {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.writer.write(buf)
     }
-    fn flush(&mut self) -> std::io::Result<()> {
+
+    fn flush(&mut self) -> io::Result<()> {
         self.writer.flush()
     }
 }
 
-/// A temporary file in `path`'s directory (so the final rename stays on one file system), with
-/// the permissions an ordinary new file gets rather than tempfile's private 0600.
-pub fn temp_beside(path: &Path) -> Result<NamedTempFile> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".boids-");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o644));
+impl Seek for Pending {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.writer.seek(pos)
     }
-    builder
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot create output file {}", path.display()))
 }
 
-/// Refuses outputs that would overwrite one of the inputs, or each other.
-pub fn check_outputs(inputs: &[&Path], outputs: &[(&str, &Path)]) -> Result<()> {
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    };
-    for (i, (flag, out)) in outputs.iter().enumerate() {
-        if let Some(input) = inputs.iter().find(|input| same(input, out)) {
-            bail!(
-                "{flag} {} would overwrite the input file {}",
-                out.display(),
-                input.display()
-            );
-        }
-        if let Some((other, _)) = outputs[..i].iter().find(|(_, o)| same(o, out)) {
-            bail!("{flag} and {other} both name {}", out.display());
-        }
+/// A complete output, waiting for the rest of the run's outputs.
+pub struct Ready {
+    target: Target,
+    work: WorkDir,
+}
+
+/// Puts complete outputs in place: copies into streams first, then renames files over their
+/// targets while holding off signals, so an interruption never finds them half moved.
+pub fn commit(outputs: Vec<Ready>) -> Result<()> {
+    let (streams, files): (Vec<Ready>, Vec<Ready>) = outputs
+        .into_iter()
+        .partition(|r| !matches!(r.target.dest, Dest::File(_)));
+    for ready in &streams {
+        copy_into_stream(ready)
+            .with_context(|| format!("{}: cannot write", ready.target.label()))?;
+    }
+    let mut unfinished = interrupt::unfinished();
+    for ready in files {
+        let Dest::File(path) = &ready.target.dest else {
+            unreachable!("partitioned into files")
+        };
+        keep_permissions(path, &ready.work.file());
+        std::fs::rename(ready.work.file(), path)
+            .with_context(|| format!("{}: cannot replace the file", ready.target.label()))?;
+        ready.work.close(&mut unfinished);
     }
     Ok(())
+}
+
+fn copy_into_stream(ready: &Ready) -> io::Result<()> {
+    let mut data = File::open(ready.work.file())?;
+    match &ready.target.dest {
+        Dest::Stdout => {
+            let mut out = io::stdout().lock();
+            io::copy(&mut data, &mut out)?;
+            out.flush()
+        }
+        Dest::Stream(path) => {
+            let mut out = std::fs::OpenOptions::new().write(true).open(path)?;
+            io::copy(&mut data, &mut out)?;
+            out.flush()
+        }
+        Dest::File(_) => unreachable!("files are renamed"),
+    }
+}
+
+/// A replaced file keeps its permissions; a new one gets the usual ones (0666 less the umask),
+/// as `File::create` made it.
+fn keep_permissions(target: &Path, data: &Path) {
+    if let Ok(meta) = std::fs::metadata(target) {
+        let _ = std::fs::set_permissions(data, meta.permissions());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_are_followed_to_the_file_they_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("real.csv");
+        std::fs::write(&file, "old").unwrap();
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink("real.csv", &link).unwrap();
+        let target = Target::new("--save", &link, Content::Text).unwrap();
+        let mut pending = target.create().unwrap();
+        pending.write_all(b"new").unwrap();
+        commit(vec![pending.finish().unwrap()]).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "new");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "no temporary left"
+        );
+    }
+
+    #[test]
+    fn a_dropped_output_leaves_nothing_and_the_target_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("out.csv");
+        std::fs::write(&file, "old").unwrap();
+        let target = Target::new("--save", &file, Content::Text).unwrap();
+        let mut pending = target.create().unwrap();
+        pending.write_all(b"new").unwrap();
+        let ready = pending.finish().unwrap();
+        drop(ready);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(
+            !interrupt::unfinished()
+                .iter()
+                .any(|d| d.starts_with(dir.path()))
+        );
+    }
+
+    #[test]
+    fn two_names_of_one_file_clash() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.csv");
+        std::fs::write(&a, "").unwrap();
+        std::fs::hard_link(&a, dir.path().join("b.csv")).unwrap();
+        let t = |name: &str| Target::new("--save", &dir.path().join(name), Content::Text).unwrap();
+        let err = check(&[], &[&t("a.csv"), &t("b.csv")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("name the same file"), "{err}");
+        let new = dir.path().join("sub/../new.csv");
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let err = check(
+            &[],
+            &[
+                &t("new.csv"),
+                &Target::new("--metrics", &new, Content::Text).unwrap(),
+            ],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("name the same file"), "{err}");
+        let null = Target::new("--save", Path::new("/dev/null"), Content::Text).unwrap();
+        check(&[], &[&null, &null.clone()]).expect("a character device may be shared");
+    }
 }

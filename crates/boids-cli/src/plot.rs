@@ -2,15 +2,14 @@
 //!
 //! Text is rendered with a font compiled into the binary (DejaVu Sans, `assets/`), through
 //! plotters' `ab_glyph` feature: no system fonts or font libraries are needed, so plots come out
-//! the same on a bare CI machine. The PNG is written to a temporary file beside the target and
-//! renamed into place.
+//! the same on a bare CI machine. The PNG goes to an output being written ([`Pending`]), which
+//! the command puts in place with its other outputs.
 
-use std::path::Path;
 use std::sync::Once;
 
 use std::io::Write;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use boids_core::experiments::{Figure, Mode, Panel};
 use boids_core::sweep::Heatmap;
 use image::ColorType;
@@ -19,7 +18,7 @@ use image::codecs::png::PngEncoder;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-use crate::output::temp_beside;
+use crate::output::Pending;
 
 const FONT: &str = "sans-serif";
 const PANEL: (u32, u32) = (720, 520);
@@ -49,9 +48,9 @@ fn register_font() -> Result<()> {
     result
 }
 
-/// Writes `png` atomically: `draw` renders into an RGB buffer of `size`.
+/// Writes a PNG to `out`: `draw` renders into an RGB buffer of `size`.
 fn write_png(
-    path: &Path,
+    out: &mut Pending,
     size: (u32, u32),
     draw: impl FnOnce(DrawingArea<BitMapBackend, plotters::coord::Shift>) -> Result<()>,
 ) -> Result<()> {
@@ -63,17 +62,11 @@ fn write_png(
         draw(root.clone())?;
         root.present().map_err(plot_error)?;
     }
-    let temp = temp_beside(path)?;
-    let mut writer = std::io::BufWriter::new(temp.as_file());
-    PngEncoder::new(&mut writer)
+    // The encoder's error repeats its I/O cause as its source: keep the message alone.
+    PngEncoder::new(&mut *out)
         .write_image(&pixels, size.0, size.1, ColorType::Rgb8)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    writer
-        .flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    drop(writer);
-    temp.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+        .map_err(|e| anyhow!("{e}"))?;
+    out.flush()?;
     Ok(())
 }
 
@@ -81,12 +74,12 @@ fn plot_error<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow!("cannot draw the plot: {e:?}")
 }
 
-/// Draws `figure` (panels two per row) to the PNG file `path`.
-pub fn figure(figure: &Figure, path: &Path) -> Result<()> {
+/// Draws `figure` (panels two per row) as a PNG into `out`.
+pub fn figure(figure: &Figure, out: &mut Pending) -> Result<()> {
     let cols = figure.panels.len().clamp(1, 2) as u32;
     let rows = figure.panels.len().div_ceil(2).max(1) as u32;
     let size = (PANEL.0 * cols, PANEL.1 * rows + TITLE_HEIGHT);
-    write_png(path, size, |root| {
+    write_png(out, size, |root| {
         let body = root
             .titled(&figure.title, (FONT, 26).into_font())
             .map_err(plot_error)?;
@@ -225,7 +218,7 @@ fn viridis(t: f64) -> RGBColor {
 }
 
 /// Draws `map` as a heatmap with a colour bar to the PNG file `path`.
-pub fn heatmap(map: &Heatmap, path: &Path) -> Result<()> {
+pub fn heatmap(map: &Heatmap, out: &mut Pending) -> Result<()> {
     let (nx, ny) = (map.x.1.len(), map.y.1.len());
     let finite = map
         .cells
@@ -245,7 +238,7 @@ pub fn heatmap(map: &Heatmap, path: &Path) -> Result<()> {
     };
     let scale = |v: f64| (v - low) / (high - low);
     let title = format!("mean {} over {} x {}", map.metric, map.x.0, map.y.0);
-    write_png(path, (940, 700), |root| {
+    write_png(out, (940, 700), |root| {
         let (main, bar) = root.split_horizontally(800);
         let x_values = map.x.1.clone();
         let y_values = map.y.1.clone();

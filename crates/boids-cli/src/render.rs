@@ -9,10 +9,9 @@ use anyhow::{Context, Result, bail};
 use boids_core::Simulation;
 use boids_render::{Canvas, Format, GifWriter, ImageSize, Mp4Writer, Palette, Renderer, write_png};
 use clap::Args;
-use tempfile::NamedTempFile;
 
 use crate::flock_args::FlockArgs;
-use crate::output::{AtomicFile, check_outputs, temp_beside};
+use crate::output::{self, Content, Pending, Target};
 use crate::run::progress_bar;
 
 /// Flags of `boids render`.
@@ -54,58 +53,58 @@ fn parse_size(text: &str) -> Result<ImageSize, String> {
 
 /// Where frames go until the output is complete.
 enum Sink {
-    Png(AtomicFile),
-    Gif(GifWriter<AtomicFile>),
+    Png(Pending),
+    Gif(GifWriter<Pending>),
+    /// ffmpeg writes the temporary file of the pending output itself.
     Mp4 {
         writer: Mp4Writer,
-        temp: NamedTempFile,
+        file: Pending,
     },
 }
 
 impl Sink {
-    fn create(format: Format, args: &RenderArgs, palette: Palette) -> Result<Self> {
-        let path = &args.out;
+    fn create(
+        format: Format,
+        target: &Target,
+        args: &RenderArgs,
+        palette: Palette,
+    ) -> Result<Self> {
+        let file = target.create()?;
         Ok(match format {
-            Format::Png => Self::Png(AtomicFile::create(path)?),
-            Format::Gif => Self::Gif(GifWriter::new(
-                AtomicFile::create(path)?,
-                args.size,
-                args.fps,
-                palette,
-            )?),
-            Format::Mp4 => {
-                let temp = temp_beside(path)?;
-                let writer = Mp4Writer::start(temp.path(), args.size, args.fps)?;
-                Self::Mp4 { writer, temp }
-            }
+            Format::Png => Self::Png(file),
+            Format::Gif => Self::Gif(GifWriter::new(file, args.size, args.fps, palette)?),
+            Format::Mp4 => Self::Mp4 {
+                writer: Mp4Writer::start(&file.temp_path(), args.size, args.fps)?,
+                file,
+            },
         })
     }
 
     fn push(&mut self, canvas: &Canvas) -> Result<()> {
         match self {
-            Self::Png(file) => write_png(canvas, file.writer())?,
+            Self::Png(file) => write_png(canvas, file)?,
             Self::Gif(gif) => gif.push(canvas)?,
             Self::Mp4 { writer, .. } => writer.push(canvas)?,
         }
         Ok(())
     }
 
-    fn finish(self, path: &Path) -> Result<()> {
-        match self {
-            Self::Png(file) => file.commit(),
-            Self::Gif(gif) => gif.finish()?.commit(),
-            Self::Mp4 { writer, temp } => {
+    fn finish(self) -> Result<()> {
+        let file = match self {
+            Self::Png(file) => file,
+            Self::Gif(gif) => gif.finish()?,
+            Self::Mp4 { writer, file } => {
                 writer.finish()?;
-                temp.persist(path)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                Ok(())
+                file
             }
-        }
+        };
+        output::commit(vec![file.finish()?])
     }
 }
 
 /// Runs `boids render`.
 pub fn render(args: &RenderArgs) -> Result<()> {
+    let target = Target::new("--out", &args.out, Content::Binary)?;
     let format = Format::from_path(&args.out).with_context(|| "--out")?;
     format
         .check_size(args.size)
@@ -117,13 +116,18 @@ pub fn render(args: &RenderArgs) -> Result<()> {
             args.steps
         );
     }
-    let inputs: Vec<&Path> = args.flock.config.iter().map(PathBuf::as_path).collect();
-    check_outputs(&inputs, &[("--out", &args.out)])?;
+    let inputs: Vec<(&str, &Path)> = args
+        .flock
+        .config
+        .iter()
+        .map(|p| ("--config", p.as_path()))
+        .collect();
+    output::check(&inputs, &[&target])?;
     crate::set_threads(args.threads)?;
     let mut sim = Simulation::new(args.flock.params()?, args.flock.seed)?;
 
     let mut renderer = Renderer::new(sim.params(), args.size, args.overlay);
-    let mut sink = Sink::create(format, args, Palette::for_style(renderer.style()))?;
+    let mut sink = Sink::create(format, &target, args, Palette::for_style(renderer.style()))?;
     let records = |k: u64| match format {
         Format::Png => k == args.steps,
         _ => k >= args.warmup && (k - args.warmup).is_multiple_of(args.every),
@@ -144,7 +148,7 @@ pub fn render(args: &RenderArgs) -> Result<()> {
         }
     }
     progress.finish_and_clear();
-    sink.finish(&args.out)?;
+    sink.finish()?;
     println!(
         "wrote {}: {frames} frame{} of {} ({} boids, {} preset, seed {}, step {})",
         args.out.display(),

@@ -10,9 +10,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::flock_args::FlockArgs;
-use crate::output::{AtomicFile, check_outputs};
+use crate::output::{self, Content, Target};
 use crate::state_csv;
-use crate::trajectory::{self, RunInfo, TrajectoryWriter};
+use crate::trajectory::{RunInfo, TrajectoryTargets, TrajectoryWriter};
 
 /// Flags of `boids run`.
 #[derive(Args, Debug)]
@@ -29,13 +29,15 @@ pub struct RunArgs {
     /// Step number the run starts at (to resume a saved run where it stopped).
     #[arg(long, value_name = "STEP", default_value_t = 0)]
     pub start_step: u64,
-    /// Write the final state here (CSV, rows in boid-id order = the --init file's row order).
+    /// Write the final state here (CSV, rows in boid-id order = the --init file's row order;
+    /// `-` for standard output).
     #[arg(long, value_name = "STATE.csv")]
     pub save: Option<PathBuf>,
-    /// Write order metrics every E steps here (CSV).
+    /// Write order metrics every E steps here (CSV; `-` for standard output).
     #[arg(long, value_name = "METRICS.csv")]
     pub metrics: Option<PathBuf>,
-    /// Record positions and velocities every E steps here (.npz or .csv).
+    /// Record positions and velocities every E steps here (.npz or .csv; `-` writes CSV to
+    /// standard output).
     #[arg(long, value_name = "FILE")]
     pub trajectory: Option<PathBuf>,
     /// Interval in steps between metrics rows and trajectory frames.
@@ -51,28 +53,72 @@ pub struct RunArgs {
     pub threads: Option<u16>,
 }
 
+/// The outputs of a run, resolved and checked against its inputs and each other before it
+/// starts.
+struct RunOutputs {
+    save: Option<Target>,
+    metrics: Option<Target>,
+    trajectory: Option<TrajectoryTargets>,
+}
+
+impl RunOutputs {
+    fn plan(args: &RunArgs) -> Result<Self> {
+        let text = |flag: &str, path: &Option<PathBuf>| {
+            path.as_deref()
+                .map(|p| Target::new(flag, p, Content::Text))
+                .transpose()
+        };
+        let outputs = Self {
+            save: text("--save", &args.save)?,
+            metrics: text("--metrics", &args.metrics)?,
+            trajectory: args
+                .trajectory
+                .as_deref()
+                .map(TrajectoryTargets::new)
+                .transpose()?,
+        };
+        let inputs: Vec<(&str, &Path)> = [
+            ("--init", &args.init),
+            ("--config", &args.flock.config),
+            ("--events", &args.events),
+        ]
+        .into_iter()
+        .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
+        .collect();
+        output::check(&inputs, &outputs.all())?;
+        Ok(outputs)
+    }
+
+    fn all(&self) -> Vec<&Target> {
+        let trajectory = self
+            .trajectory
+            .iter()
+            .flat_map(|t| std::iter::once(&t.data).chain(&t.sidecar));
+        self.save
+            .iter()
+            .chain(&self.metrics)
+            .chain(trajectory)
+            .collect()
+    }
+
+    /// Whether some output goes to standard output (the summary then goes to stderr).
+    fn uses_stdout(&self) -> bool {
+        self.all().iter().any(|t| t.is_stdout())
+    }
+}
+
 /// Runs `boids run`.
 pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
     crate::set_threads(args.threads)?;
-    let inputs: Vec<&Path> = args
-        .init
-        .iter()
-        .chain(&args.flock.config)
-        .chain(&args.events)
-        .map(PathBuf::as_path)
-        .collect();
-    let outputs: Vec<(&str, &Path)> = [
-        ("--save", &args.save),
-        ("--metrics", &args.metrics),
-        ("--trajectory", &args.trajectory),
-    ]
-    .into_iter()
-    .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
-    .collect();
-    check_outputs(&inputs, &outputs)?;
-    if let Some(path) = &args.trajectory {
-        trajectory::Format::of(path)?;
+    if args.start_step.checked_add(args.steps).is_none() {
+        bail!(
+            "--start-step {} with --steps {} would pass the largest step number, {}",
+            args.start_step,
+            args.steps,
+            u64::MAX
+        );
     }
+    let outputs = RunOutputs::plan(args)?;
 
     let (mut sim, mut replay) = match &args.events {
         Some(path) => {
@@ -90,23 +136,24 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         seed: sim.seed(),
         command: command_line,
     };
-    let mut trajectory = match &args.trajectory {
-        Some(path) => Some(TrajectoryWriter::create(
-            path,
+    let mut trajectory = match &outputs.trajectory {
+        Some(targets) => Some(TrajectoryWriter::create(
+            targets,
             frames,
             &info,
             &sim.state().groups,
         )?),
         None => None,
     };
-    let mut metrics_file = match &args.metrics {
-        Some(path) => {
-            let mut file = AtomicFile::create(path)?;
-            writeln!(file.writer(), "step,{}", METRIC_COLUMNS.join(","))?;
+    let mut metrics_file = match &outputs.metrics {
+        Some(target) => {
+            let mut file = target.create()?;
+            writeln!(file, "step,{}", METRIC_COLUMNS.join(","))?;
             Some(file)
         }
         None => None,
     };
+    let save_file = outputs.save.as_ref().map(Target::create).transpose()?;
 
     let progress = progress_bar(args.steps, sim.len());
     // The metrics of the current step, once measured for the file, so the summary at the end
@@ -126,7 +173,7 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
             if let Some(file) = &mut metrics_file {
                 let m = Metrics::measure(sim.params(), &state);
                 let values: Vec<String> = m.values().iter().map(f64::to_string).collect();
-                writeln!(file.writer(), "{},{}", sim.step_count(), values.join(","))?;
+                writeln!(file, "{},{}", sim.step_count(), values.join(","))?;
                 measured = Some(m);
             }
             if let Some(t) = &mut trajectory {
@@ -143,18 +190,33 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
     }
 
     let state = sim.state();
-    if let Some(path) = &args.save {
-        state_csv::write(path, &state)?;
+    let mut ready = Vec::new();
+    if let Some(mut file) = save_file {
+        state_csv::write(&mut file, &state)?;
+        ready.push(file.finish()?);
     }
     if let Some(file) = metrics_file {
-        file.commit()?;
+        ready.push(file.finish()?);
     }
     if let Some(t) = trajectory {
-        t.finish()?;
+        ready.extend(t.finish()?);
     }
+    output::commit(ready)?;
+
     let m = measured.unwrap_or_else(|| Metrics::measure(sim.params(), &state));
-    println!(
-        "step {} of {} boids ({}, seed {})",
+    let summary = summary(args, &sim, &m);
+    if outputs.uses_stdout() {
+        eprint!("{summary}");
+    } else {
+        print!("{summary}");
+    }
+    Ok(())
+}
+
+/// What the run reached: its step, metrics, and how to resume it.
+fn summary(args: &RunArgs, sim: &Simulation, m: &Metrics) -> String {
+    let mut text = format!(
+        "step {} of {} boids ({}, seed {})\n",
         sim.step_count(),
         sim.len(),
         match &args.events {
@@ -164,17 +226,17 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         sim.seed()
     );
     for (name, value) in METRIC_COLUMNS.iter().zip(m.values()) {
-        println!("  {name:<27} {value:.6}");
+        text += &format!("  {name:<27} {value:.6}\n");
     }
-    if let Some(path) = &args.save {
-        println!(
-            "saved state to {} (resume with --init {} --start-step {})",
+    if let Some(path) = args.save.as_ref().filter(|p| p.as_path() != Path::new("-")) {
+        text += &format!(
+            "saved state to {} (resume with --init {} --start-step {})\n",
             path.display(),
             path.display(),
             sim.step_count()
         );
     }
-    Ok(())
+    text
 }
 
 fn build_simulation(args: &RunArgs) -> Result<Simulation> {

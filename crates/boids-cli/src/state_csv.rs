@@ -13,8 +13,6 @@ use boids_core::params::edit_distance;
 use boids_core::sim::scout_groups;
 use boids_core::{FlockState, Params, Vec2, rules::Kernel};
 
-use crate::output::AtomicFile;
-
 const REQUIRED: [&str; 4] = ["x", "y", "vx", "vy"];
 const OPTIONAL: [&str; 2] = ["group", "bias"];
 
@@ -143,10 +141,8 @@ fn check_column_name(name: &str) -> Result<()> {
     Ok(())
 }
 
-/// Writes a state file (id order) atomically.
-pub fn write(path: &Path, state: &FlockState) -> Result<()> {
-    let mut file = AtomicFile::create(path)?;
-    let out = file.writer();
+/// Writes a state file (id order) to `out`.
+pub fn write(out: &mut impl Write, state: &FlockState) -> Result<()> {
     writeln!(out, "x,y,vx,vy,group,bias")?;
     for i in 0..state.len() {
         let (p, v) = (state.positions[i], state.velocities[i]);
@@ -156,5 +152,5 @@ pub fn write(path: &Path, state: &FlockState) -> Result<()> {
             p.x, p.y, v.x, v.y, state.groups[i], state.biases[i]
         )?;
     }
-    file.commit()
+    Ok(())
 }

@@ -12,9 +12,9 @@ use boids_core::experiments::{self, Figure, Mode, Panel, Series};
 use boids_core::sweep::{self, Axis};
 use clap::Args;
 
-use crate::experiment::{png_beside, progress_bar};
+use crate::experiment::{TableTargets, progress_bar};
 use crate::flock_args::FlockArgs;
-use crate::output::{AtomicFile, check_outputs};
+use crate::output;
 use crate::plot;
 
 /// Flags of `boids sweep`.
@@ -87,9 +87,13 @@ pub fn run(args: &SweepArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("sweep.csv"));
-    let png = png_beside(&csv)?;
-    let inputs: Vec<&std::path::Path> = args.flock.config.iter().map(PathBuf::as_path).collect();
-    check_outputs(&inputs, &[("--out", &csv), ("the plot", &png)])?;
+    let inputs: Vec<(&str, &std::path::Path)> = args
+        .flock
+        .config
+        .iter()
+        .map(|p| ("--config", p.as_path()))
+        .collect();
+    let targets = TableTargets::new(&csv, &inputs)?;
 
     let start = Instant::now();
     let progress = progress_bar(runs.len() as u64);
@@ -100,10 +104,10 @@ pub fn run(args: &SweepArgs) -> Result<()> {
     });
     progress.finish_and_clear();
 
-    let mut file = AtomicFile::create(&csv)?;
+    let mut file = targets.csv.create()?;
     let keys: Vec<&str> = axes.iter().map(|a| a.key.as_str()).collect();
     writeln!(
-        file.writer(),
+        file,
         "run,replicate,seed,{},{}",
         keys.join(","),
         METRIC_COLUMNS.join(",")
@@ -112,7 +116,7 @@ pub fn run(args: &SweepArgs) -> Result<()> {
         let point: Vec<String> = run.point.iter().map(plain).collect();
         let values: Vec<String> = values.iter().map(f64::to_string).collect();
         writeln!(
-            file.writer(),
+            file,
             "{index},{},{},{},{}",
             run.replicate,
             run.seed,
@@ -120,36 +124,44 @@ pub fn run(args: &SweepArgs) -> Result<()> {
             values.join(",")
         )?;
     }
-    file.commit()?;
-
-    let plotted = match axes.len() {
-        2 => {
-            let map = sweep::heatmap(&axes, &runs, &averages, metric);
-            plot::heatmap(&map, &png)?;
-            true
-        }
-        1 => match curve(&axes[0], &runs, &averages, metric, &args.metric) {
-            Some(figure) => {
-                plot::figure(&figure, &png)?;
-                true
-            }
-            None => false,
-        },
-        _ => false,
+    let figure = match axes.len() {
+        2 => Some(Plot::Heatmap(sweep::heatmap(
+            &axes, &runs, &averages, metric,
+        ))),
+        1 => curve(&axes[0], &runs, &averages, metric, &args.metric).map(Plot::Curve),
+        _ => None,
     };
-    println!(
-        "sweep: {} runs of {} steps in {:.1} s -> {}{}",
+    let mut ready = vec![file.finish()?];
+    let plotted = match (&targets.plot, &figure) {
+        (Some(target), Some(figure)) => {
+            let mut png = target.create()?;
+            match figure {
+                Plot::Heatmap(map) => plot::heatmap(map, &mut png)?,
+                Plot::Curve(curve) => plot::figure(curve, &mut png)?,
+            }
+            ready.push(png.finish()?);
+            Some(target.path())
+        }
+        _ => None,
+    };
+    output::commit(ready)?;
+    targets.print(&format!(
+        "sweep: {} runs of {} steps in {:.1} s -> {}{}\n",
         runs.len(),
         args.steps,
         start.elapsed().as_secs_f64(),
-        csv.display(),
-        if plotted {
-            format!(", {}", png.display())
-        } else {
-            String::new()
-        }
-    );
+        targets.csv.path().display(),
+        plotted
+            .map(|png| format!(", {}", png.display()))
+            .unwrap_or_default()
+    ));
     Ok(())
+}
+
+/// What a sweep can draw: a heatmap over two keys, a curve over one numeric key.
+enum Plot {
+    Heatmap(sweep::Heatmap),
+    Curve(Figure),
 }
 
 /// A value as written in the CSV (strings without quotes).

@@ -6,8 +6,12 @@
 //! `steps` uint64 (frames,); `groups` uint8 (N,); `seed` uint64 (1,); `params_toml` uint8 (the
 //! TOML text). Frames are streamed to disk as they are produced, so memory stays flat.
 //! `.csv` columns: `step,id,x,y,vx,vy,group`, one row per boid per frame.
+//!
+//! `-` writes the CSV form to standard output, without a sidecar (the command line that repeats
+//! the run is the one just typed).
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -15,9 +19,8 @@ use boids_core::{FlockState, Params};
 use npyz::WriterBuilder;
 use npyz::npz::NpzWriter;
 use npyz::zip::write::FileOptions;
-use tempfile::NamedTempFile;
 
-use crate::output::{AtomicFile, temp_beside};
+use crate::output::{Content, Labelled, Pending, Ready, Target, WorkDir};
 
 /// File format of a trajectory, from its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,8 +32,11 @@ pub enum Format {
 }
 
 impl Format {
-    /// The format named by `path`'s extension.
+    /// The format named by `path`'s extension (CSV for `-`, standard output).
     pub fn of(path: &Path) -> Result<Self> {
+        if path == Path::new("-") {
+            return Ok(Format::Csv);
+        }
         match path
             .extension()
             .and_then(|e| e.to_str())
@@ -57,22 +63,53 @@ pub struct RunInfo<'a> {
     pub command: String,
 }
 
+/// Where a trajectory goes: the file and, unless it is standard output, its sidecar.
+pub struct TrajectoryTargets {
+    /// The trajectory.
+    pub data: Target,
+    /// `FILE.params.toml`, absent for standard output.
+    pub sidecar: Option<Target>,
+}
+
+impl TrajectoryTargets {
+    /// Resolves `--trajectory path` and its sidecar (checked like any other output).
+    pub fn new(path: &Path) -> Result<Self> {
+        let format = Format::of(path)?;
+        let content = match format {
+            Format::Csv => Content::Text,
+            Format::Npz => Content::Binary,
+        };
+        let data = Target::new("--trajectory", path, content)?;
+        let sidecar = if data.is_stdout() {
+            None
+        } else {
+            let path = sidecar_path(path);
+            Some(Target::new(
+                "the parameters of --trajectory",
+                &path,
+                Content::Text,
+            )?)
+        };
+        Ok(Self { data, sidecar })
+    }
+}
+
 /// An open trajectory being written.
 pub struct TrajectoryWriter {
-    path: PathBuf,
     sink: Sink,
-    sidecar: String,
+    sidecar: Option<Pending>,
 }
 
 enum Sink {
-    Csv(AtomicFile),
-    Npz(NpzFrames),
+    Csv(Pending),
+    Npz(Box<NpzFrames>),
 }
 
-/// The `states` array streamed to a temporary `.npy` file; packed into the archive at the end.
+/// The `states` array streamed to a scratch `.npy` file; packed into the archive at the end.
 struct NpzFrames {
-    states: npyz::NpyWriter<f32, std::io::BufWriter<std::fs::File>>,
-    states_file: NamedTempFile,
+    states: npyz::NpyWriter<f32, Labelled<BufWriter<File>>>,
+    scratch: WorkDir,
+    archive: Pending,
     steps: Vec<u64>,
     groups: Vec<u8>,
     seed: u64,
@@ -80,50 +117,63 @@ struct NpzFrames {
 }
 
 impl TrajectoryWriter {
-    /// Opens `path` for `frames` frames of `n` boids.
-    pub fn create(path: &Path, frames: u64, info: &RunInfo, groups: &[u8]) -> Result<Self> {
-        let sidecar = format!(
-            "# boids trajectory {}\n# repeat with: {}\n# seed = {}\n{}",
-            path.display(),
-            info.command,
-            info.seed,
-            info.params.to_toml()
-        );
+    /// Opens `targets` for `frames` frames of the boids in `groups`.
+    pub fn create(
+        targets: &TrajectoryTargets,
+        frames: u64,
+        info: &RunInfo,
+        groups: &[u8],
+    ) -> Result<Self> {
+        let path = targets.data.path();
+        let sidecar = match &targets.sidecar {
+            Some(target) => {
+                let mut file = target.create()?;
+                write!(
+                    file,
+                    "# boids trajectory {}\n# repeat with: {}\n# seed = {}\n{}",
+                    path.display(),
+                    info.command,
+                    info.seed,
+                    info.params.to_toml()
+                )?;
+                Some(file)
+            }
+            None => None,
+        };
         let sink = match Format::of(path)? {
             Format::Csv => {
-                let mut file = AtomicFile::create(path)?;
-                writeln!(file.writer(), "step,id,x,y,vx,vy,group")?;
+                let mut file = targets.data.create()?;
+                writeln!(file, "step,id,x,y,vx,vy,group")?;
                 Sink::Csv(file)
             }
             Format::Npz => {
-                let states_file = temp_beside(path)?;
+                let scratch = WorkDir::for_target(&targets.data)?;
+                let file = File::create(scratch.file()).with_context(|| {
+                    format!("{}: cannot create a temporary file", targets.data.label())
+                })?;
                 let states = npyz::WriteOptions::new()
                     .default_dtype()
                     .shape(&[frames, groups.len() as u64, 4])
-                    .writer(std::io::BufWriter::new(states_file.reopen()?))
+                    .writer(Labelled::new(BufWriter::new(file), &targets.data))
                     .begin_nd()?;
-                Sink::Npz(NpzFrames {
+                Sink::Npz(Box::new(NpzFrames {
                     states,
-                    states_file,
+                    scratch,
+                    archive: targets.data.create()?,
                     steps: Vec::new(),
                     groups: groups.to_vec(),
                     seed: info.seed,
                     params_toml: info.params.to_toml(),
-                })
+                }))
             }
         };
-        Ok(Self {
-            path: path.to_owned(),
-            sink,
-            sidecar,
-        })
+        Ok(Self { sink, sidecar })
     }
 
     /// Appends one frame (state in id order) at `step`.
     pub fn write_frame(&mut self, step: u64, state: &FlockState) -> Result<()> {
         match &mut self.sink {
-            Sink::Csv(file) => {
-                let out = file.writer();
+            Sink::Csv(out) => {
                 for i in 0..state.len() {
                     let (p, v) = (state.positions[i], state.velocities[i]);
                     writeln!(
@@ -134,25 +184,29 @@ impl TrajectoryWriter {
                 }
             }
             Sink::Npz(npz) => {
-                for (p, v) in state.positions.iter().zip(&state.velocities) {
-                    npz.states.extend([p.x, p.y, v.x, v.y])?;
-                }
+                let frame = state
+                    .positions
+                    .iter()
+                    .zip(&state.velocities)
+                    .flat_map(|(p, v)| [p.x, p.y, v.x, v.y]);
+                npz.states.extend(frame)?;
                 npz.steps.push(step);
             }
         }
         Ok(())
     }
 
-    /// Completes the file and its `.params.toml` sidecar.
-    pub fn finish(self) -> Result<()> {
-        let sidecar_path = sidecar_path(&self.path);
-        let mut sidecar = AtomicFile::create(&sidecar_path)?;
-        sidecar.writer().write_all(self.sidecar.as_bytes())?;
-        match self.sink {
-            Sink::Csv(file) => file.commit()?,
-            Sink::Npz(npz) => npz.pack(&self.path)?,
+    /// Completes the file and its `.params.toml` sidecar, ready to be committed with the run's
+    /// other outputs.
+    pub fn finish(self) -> Result<Vec<Ready>> {
+        let mut ready = vec![match self.sink {
+            Sink::Csv(file) => file.finish()?,
+            Sink::Npz(npz) => npz.pack()?,
+        }];
+        if let Some(sidecar) = self.sidecar {
+            ready.push(sidecar.finish()?);
         }
-        sidecar.commit()
+        Ok(ready)
     }
 }
 
@@ -171,22 +225,23 @@ fn options() -> FileOptions {
 
 impl NpzFrames {
     /// Writes the archive: the small arrays, then the streamed `states` copied in.
-    fn pack(self, path: &Path) -> Result<()> {
+    fn pack(self) -> Result<Ready> {
         self.states.finish()?;
-        let archive = temp_beside(path)?;
-        let mut npz = NpzWriter::new(std::io::BufWriter::new(archive.reopen()?));
+        let mut states = File::open(self.scratch.file()).with_context(|| {
+            format!(
+                "{}: cannot read back its frames",
+                self.archive.target().label()
+            )
+        })?;
+        let mut npz = NpzWriter::new(self.archive);
         write_1d(&mut npz, "steps", &self.steps)?;
         write_1d(&mut npz, "groups", &self.groups)?;
         write_1d(&mut npz, "seed", &[self.seed])?;
         write_1d(&mut npz, "params_toml", self.params_toml.as_bytes())?;
         let zip = npz.zip_writer();
         zip.start_file("states.npy", options())?;
-        std::io::copy(&mut self.states_file.reopen()?, zip)?;
-        zip.finish()?.flush()?;
-        archive
-            .persist(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(())
+        std::io::copy(&mut states, zip)?;
+        zip.finish()?.finish()
     }
 }
 

@@ -457,16 +457,16 @@ fn outputs_never_overwrite_inputs() {
     let init = dir.write("state.csv", text);
     refused(
         &["run", "--init", &init, "--steps", "5", "--save", &init],
-        &["--save", "would overwrite the input file"],
+        &["--save", "would overwrite the input --init"],
     );
     refused(
         &["run", "--init", &init, "--steps", "5", "--metrics", &init],
-        &["--metrics", "would overwrite the input file"],
+        &["--metrics", "would overwrite the input --init"],
     );
     let m = dir.s("m.csv");
     refused(
         &["run", "--steps", "5", "--metrics", &m, "--trajectory", &m],
-        &["both name"],
+        &["name the same file"],
     );
     assert_eq!(read(&dir.path("state.csv")), text);
 }
