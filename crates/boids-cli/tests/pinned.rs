@@ -1,0 +1,66 @@
+//! The results of every preset, pinned: the saved state after 200 steps (default count, seed 0)
+//! must hash to the value recorded here, on one thread and on two.
+//!
+//! A change that alters a preset's results fails this test on purpose. If the change is meant
+//! (a fixed rule, a new summing order), update the hashes in the same commit and say in its
+//! message why the results changed. To print the current hashes:
+//!
+//! ```sh
+//! for p in cornell functional canvas allegheny occoids vicsek couzin; do
+//!   echo "$p $(target/release/boids run --preset $p --steps 200 --save - 2>/dev/null | sha256sum | cut -c1-16)"
+//! done
+//! ```
+
+use std::process::Command;
+
+use sha2::{Digest, Sha256};
+
+/// Preset and the first 16 hex digits of the SHA-256 of its saved state after 200 steps.
+const PINNED: [(&str, &str); 7] = [
+    ("cornell", "a9f0bebc60e71761"),
+    ("functional", "356ee3afa94d6a5a"),
+    ("canvas", "1fdf67643e638cef"),
+    ("allegheny", "b022e4019666f286"),
+    ("occoids", "9ef0cdbfe2ff719d"),
+    ("vicsek", "0e61b606bb5030d1"),
+    ("couzin", "01a3564a5da9e8f5"),
+];
+
+fn saved_state_hash(preset: &str, threads: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(["run", "--preset", preset, "--steps", "200", "--save", "-"])
+        .args(["--threads", threads])
+        .output()
+        .expect("the boids binary runs");
+    assert!(
+        out.status.success(),
+        "{preset}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let digest = Sha256::digest(&out.stdout);
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn every_preset_gives_its_pinned_result_on_one_and_two_threads() {
+    let listed = Command::new(env!("CARGO_BIN_EXE_boids"))
+        .arg("presets")
+        .output()
+        .unwrap();
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    let names: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let pinned: Vec<&str> = PINNED.iter().map(|(p, _)| *p).collect();
+    assert_eq!(names, pinned, "every preset is pinned");
+    for (preset, expected) in PINNED {
+        for threads in ["1", "2"] {
+            assert_eq!(
+                saved_state_hash(preset, threads),
+                expected,
+                "{preset} on {threads} thread(s): results changed"
+            );
+        }
+    }
+}
