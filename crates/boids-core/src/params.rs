@@ -609,6 +609,13 @@ impl ParamsBuilder {
                 message: format!("expected KEY=VALUE, got `{assignment}`"),
             });
         };
+        if key.trim().is_empty() {
+            return Err(ParamsError::Syntax {
+                origin: source.to_string(),
+                line: None,
+                message: format!("empty parameter name in `{assignment}`"),
+            });
+        }
         let value = parse_value(raw.trim());
         self.apply_value(key.trim(), value, source)
     }
@@ -620,6 +627,13 @@ impl ParamsBuilder {
         value: toml::Value,
         source: Source,
     ) -> Result<Self, ParamsError> {
+        if key.is_empty() {
+            return Err(ParamsError::Syntax {
+                origin: source.to_string(),
+                line: None,
+                message: "empty parameter name".to_owned(),
+            });
+        }
         let info = param_info(key).ok_or_else(|| unknown_param(key, &source))?;
         let value = coerce(info, value, &source)?;
         self.table.insert(key.to_owned(), value);
@@ -651,13 +665,17 @@ pub fn parse_value(raw: &str) -> toml::Value {
         .unwrap_or_else(|| toml::Value::String(raw.to_owned()))
 }
 
+/// A "did you mean" hint only when the nearest name is a plausible typo: at most one edit per
+/// three characters of what was typed (at least one), so `k0` is not taken for `dt` while
+/// `visual_rang`, `visualrange` and `max_sped` still find their parameter.
 fn unknown_param(key: &str, source: &Source) -> ParamsError {
     let names: Vec<&str> = PARAMS.iter().map(|info| info.name).collect();
+    let tolerance = (key.chars().count() / 3).max(1);
     let suggestion = names
         .iter()
         .copied()
         .min_by_key(|name| edit_distance(name, key))
-        .filter(|name| edit_distance(name, key) <= 3)
+        .filter(|name| edit_distance(name, key) <= tolerance)
         .map(|name| format!(" (did you mean `{name}`?)"))
         .unwrap_or_default();
     ParamsError::UnknownParam {
@@ -753,7 +771,7 @@ fn validate_table(
             (Kind::Number { min, max }, Some(toml::Value::Float(x))) => {
                 let allowed = x.is_finite() || (*x == f64::INFINITY && max == f64::INFINITY);
                 if !allowed || *x < min || *x > max {
-                    return Err(out_of_range(x.to_string(), describe_range(min, max)));
+                    return Err(out_of_range(show_number(*x), describe_range(min, max)));
                 }
             }
             (Kind::Integer { min, max }, Some(toml::Value::Integer(i))) => {
@@ -862,17 +880,26 @@ fn validate_table(
     Ok(())
 }
 
+/// The range exactly as `validate_table` checks it: both bounds inclusive, the minimum printed as
+/// it is (a tiny positive minimum is not rounded to an open "(0"), so a refused value can always
+/// be compared with the bound it crossed.
 fn describe_range(min: f64, max: f64) -> String {
-    let low = if min <= 1e-9 && min > 0.0 {
-        "(0".to_owned()
-    } else {
-        format!("[{min}")
-    };
+    let low = format!("[{}", show_number(min));
     match max {
         _ if min == f64::MIN => "any finite number".to_owned(),
         f64::INFINITY => format!("{low}, inf]"),
         f64::MAX => format!("{low}, any finite number]"),
-        max => format!("{low}, {max}]"),
+        max => format!("{low}, {}]", show_number(max)),
+    }
+}
+
+/// A number as a person reads it: plain decimals for everyday magnitudes, exponent notation for
+/// tiny or huge ones (`1e-12`, not thirty zeros).
+fn show_number(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-4..1e15).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
     }
 }
 
@@ -955,6 +982,102 @@ mod tests {
         assert!(err.contains("visual_rang"), "{err}");
         assert!(err.contains("my.toml, line 3"), "{err}");
         assert!(err.contains("did you mean `visual_range`"), "{err}");
+    }
+
+    fn refusal(assignment: &str) -> String {
+        let source = Source::Flag(format!("--set {assignment}"));
+        match ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_assignment(assignment, source)
+        {
+            Ok(builder) => builder.build().unwrap_err().to_string(),
+            Err(err) => err.to_string(),
+        }
+    }
+
+    #[test]
+    fn suggestions_only_for_plausible_typos() {
+        for (typo, meant) in [
+            ("visual_rang", "visual_range"),
+            ("visualrange", "visual_range"),
+            ("max_sped", "max_speed"),
+            ("d", "dt"),
+        ] {
+            let err = refusal(&format!("{typo}=1"));
+            assert!(err.contains(&format!("did you mean `{meant}`")), "{err}");
+        }
+        for far in ["k0", "xyz", "speedy_gonzales"] {
+            let err = refusal(&format!("{far}=1"));
+            assert!(err.contains(&format!("unknown parameter `{far}`")), "{err}");
+            assert!(!err.contains("did you mean"), "{err}");
+        }
+    }
+
+    #[test]
+    fn empty_parameter_name_is_named_as_such() {
+        for assignment in ["=5", " = 5"] {
+            let err = refusal(assignment);
+            assert!(
+                err.contains(&format!("empty parameter name in `{assignment}`")),
+                "{err}"
+            );
+            assert!(!err.contains("did you mean"), "{err}");
+        }
+        let err = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml("\"\" = 5\n", "empty.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("empty.toml, line 1: empty parameter name"),
+            "{err}"
+        );
+        assert!(!err.contains("did you mean"), "{err}");
+    }
+
+    #[test]
+    fn shown_range_matches_the_check() {
+        let err = refusal("visual_range=1e-30");
+        assert!(
+            err.contains("`visual_range` = 1e-30")
+                && err.contains("allowed range is [1e-12, any finite number]")
+                && err.contains("--set visual_range=1e-30"),
+            "{err}"
+        );
+        // The minimum itself is accepted, as the closed bracket says.
+        let ok = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_assignment("visual_range=1e-12", Source::Flag("--set".into()))
+            .unwrap()
+            .apply_assignment("protected_range=0", Source::Flag("--set".into()))
+            .unwrap()
+            .build();
+        assert!(ok.is_ok(), "{ok:?}");
+        // Every numeric parameter: just below its minimum is refused with that minimum shown.
+        for info in PARAMS {
+            let Kind::Number { min, max } = info.kind else {
+                continue;
+            };
+            if min == f64::MIN {
+                continue;
+            }
+            let below = if min == 0.0 {
+                -1e-300
+            } else {
+                min * (1.0 - 1e-9)
+            };
+            let err = refusal(&format!("{}={below:e}", info.name));
+            let range = describe_range(min, max);
+            assert!(
+                range.starts_with(&format!("[{}", show_number(min))),
+                "{range}"
+            );
+            assert!(
+                err.contains(&format!("allowed range is {range}")),
+                "{}: {err}",
+                info.name
+            );
+        }
     }
 
     #[test]
