@@ -3,9 +3,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use boids_core::{DEFAULT_PRESET, Params, ParamsBuilder, Source};
 use clap::Args;
+
+use crate::input;
 
 /// Model selection flags.
 #[derive(Args, Clone, Debug)]
@@ -32,8 +34,7 @@ impl FlockArgs {
     pub fn builder(&self) -> Result<ParamsBuilder> {
         let mut builder = ParamsBuilder::preset(&self.preset)?;
         if let Some(path) = &self.config {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read config file {}", path.display()))?;
+            let text = input::read_text("--config", path, input::CONFIG_LIMIT)?;
             builder = builder.apply_toml(&text, &path.display().to_string())?;
         }
         for assignment in &self.set {

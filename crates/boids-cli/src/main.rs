@@ -5,6 +5,7 @@ mod bench;
 mod experiment;
 mod flock_args;
 mod info;
+mod input;
 mod interrupt;
 mod output;
 mod plot;
