@@ -3,7 +3,9 @@
 //! Columns `x,y,vx,vy` are required; `group` (0 none, 1 scout toward +x, 2 scout toward -x) and
 //! `bias` are optional. Other columns are ignored unless they look like a misspelling of a known
 //! one (`X`, `vz`, `gruop`), which is refused. Numbers are written in the shortest form that reads
-//! back to the same `f32`, so save-then-load is exact.
+//! back to the same `f32`, so save-then-load is exact. A known column given twice (`x,x,y,...`) is
+//! refused rather than one copy silently winning. The file is read through a line-length limit,
+//! not a size limit: a state may hold millions of rows, but no row is 64 KiB long.
 
 use std::io::Write;
 use std::path::Path;
@@ -12,6 +14,8 @@ use anyhow::{Context, Result, bail};
 use boids_core::params::edit_distance;
 use boids_core::sim::scout_groups;
 use boids_core::{FlockState, Params, Vec2, rules::Kernel};
+
+use crate::input;
 
 const REQUIRED: [&str; 4] = ["x", "y", "vx", "vy"];
 const OPTIONAL: [&str; 2] = ["group", "bias"];
@@ -51,13 +55,16 @@ impl LoadedState {
     }
 }
 
-/// Reads a state file.
+/// The flag that names a state file to read; every message starts with it and the path.
+const FLAG: &str = "--init";
+
+/// Reads a state file (given with `--init`).
 pub fn read(path: &Path) -> Result<LoadedState> {
-    let name = path.display();
+    let name = format!("{FLAG} {}", path.display());
+    let file = input::open(FLAG, path)?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
-        .from_path(path)
-        .with_context(|| format!("cannot read state file {name}"))?;
+        .from_reader(input::LineLimit::new(file, input::LINE_LIMIT));
     let headers = reader
         .headers()
         .with_context(|| format!("{name}: cannot read the header"))?
@@ -66,6 +73,7 @@ pub fn read(path: &Path) -> Result<LoadedState> {
     for h in &headers {
         check_column_name(h).with_context(|| format!("{name}, line 1"))?;
     }
+    check_duplicates(&headers).with_context(|| format!("{name}, line 1"))?;
     let required: Vec<usize> = REQUIRED
         .iter()
         .map(|c| {
@@ -137,6 +145,26 @@ fn check_column_name(name: &str) -> Result<()> {
         bail!(
             "column `{name}` looks like a misspelling of `{k}` (known columns: x, y, vx, vy, group, bias)"
         );
+    }
+    Ok(())
+}
+
+/// Refuses a known column that appears more than once: which copy holds the data is a guess.
+fn check_duplicates(headers: &csv::StringRecord) -> Result<()> {
+    for known in REQUIRED.iter().chain(&OPTIONAL) {
+        let positions: Vec<String> = headers
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h == known)
+            .map(|(i, _)| (i + 1).to_string())
+            .collect();
+        if positions.len() > 1 {
+            bail!(
+                "column `{known}` appears {} times (columns {}); give each column once",
+                positions.len(),
+                positions.join(", ")
+            );
+        }
     }
     Ok(())
 }
