@@ -3,13 +3,14 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use boids_core::{METRIC_COLUMNS, Metrics, Simulation, Source};
 use boids_server::events::{EventLog, Replay};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::flock_args::FlockArgs;
+use crate::input::{EVENTS_LIMIT, read_text};
 use crate::output::{self, Content, Target};
 use crate::state_csv;
 use crate::trajectory::{RunInfo, TrajectoryTargets, TrajectoryWriter};
@@ -122,8 +123,7 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
 
     let (mut sim, mut replay) = match &args.events {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read event log {}", path.display()))?;
+            let text = read_text("--events", path, EVENTS_LIMIT)?;
             let origin = path.display().to_string();
             let (sim, replay) = EventLog::parse(&text, &origin)?.replay(&origin)?;
             (sim, Some(replay))

@@ -391,7 +391,7 @@ fn bad_parameters_are_refused_with_value_range_and_source() {
     );
     refused(
         &["run", "--config", &dir.s("missing.toml"), "--steps", "1"],
-        &["cannot read config file", "missing.toml"],
+        &["--config", "missing.toml: cannot open"],
     );
     refused(&["run", "--steps", "1", "--threads", "0"], &["0"]);
     refused(
