@@ -51,6 +51,7 @@ pub mod reference;
 pub mod rng;
 pub mod rules;
 pub mod sim;
+pub mod state;
 // The only unsafe code of the workspace: vector intrinsics, behind run-time feature detection.
 #[allow(unsafe_code)]
 mod simd;
@@ -65,7 +66,8 @@ pub use params::{
 };
 pub use presets::{DEFAULT_PRESET, PRESETS, Preset};
 pub use rules::{RuleVectors, group};
-pub use sim::{FlockState, PhaseTimes, Simulation};
+pub use sim::{PhaseTimes, Simulation};
+pub use state::FlockState;
 
 /// The README's Rust examples, compiled and run as doctests.
 #[doc = include_str!("../../../README.md")]

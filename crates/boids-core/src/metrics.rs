@@ -9,7 +9,8 @@ use glam::Vec2;
 use crate::par;
 use crate::params::Params;
 use crate::rules::{self, Kernel};
-use crate::sim::{FlockState, NeighborSearch};
+use crate::sim::NeighborSearch;
+use crate::state::FlockState;
 
 /// Column names of [`Metrics::values`], as written to metrics files.
 pub const METRIC_COLUMNS: [&str; 9] = [
@@ -143,9 +144,27 @@ fn share_right(state: &FlockState) -> [f64; 3] {
     })
 }
 
-/// Connected components of the "within visual range" graph, by union-find.
+/// Flocks: connected components of the "within visual range" graph.
 fn count_flocks(search: &NeighborSearch, kernel: &Kernel, n: usize) -> usize {
-    let mut parent: Vec<u32> = (0..n as u32).collect();
+    component_sizes(n, |i, link| {
+        search.for_each_candidate(i, |j, d| {
+            if j > i && rules::in_visual_range(kernel, d.length_squared()) {
+                link(j);
+            }
+        });
+    })
+    .len()
+}
+
+/// The sizes of the connected components of a graph on nodes `0..n`, by union-find (path
+/// halving, the smaller root kept). `links(i, link)` calls `link(j)` for neighbours `j` of `i`;
+/// an edge reported from either end, or from both, is enough. The one union-find of the crate:
+/// [`Metrics::flocks`] counts the components, the experiments' largest group
+/// ([`crate::experiments::largest_share`]) takes the biggest.
+pub(crate) fn component_sizes(
+    n: usize,
+    mut links: impl FnMut(usize, &mut dyn FnMut(usize)),
+) -> Vec<usize> {
     fn root(parent: &mut [u32], mut i: u32) -> u32 {
         while parent[i as usize] != i {
             parent[i as usize] = parent[parent[i as usize] as usize];
@@ -153,17 +172,21 @@ fn count_flocks(search: &NeighborSearch, kernel: &Kernel, n: usize) -> usize {
         }
         i
     }
+    let mut parent: Vec<u32> = (0..n as u32).collect();
     for i in 0..n {
-        search.for_each_candidate(i, |j, d| {
-            if j > i && rules::in_visual_range(kernel, d.length_squared()) {
-                let (a, b) = (root(&mut parent, i as u32), root(&mut parent, j as u32));
-                if a != b {
-                    parent[a.max(b) as usize] = a.min(b);
-                }
+        links(i, &mut |j| {
+            let (a, b) = (root(&mut parent, i as u32), root(&mut parent, j as u32));
+            if a != b {
+                parent[a.max(b) as usize] = a.min(b);
             }
         });
     }
-    (0..n as u32).filter(|&i| root(&mut parent, i) == i).count()
+    let mut sizes = vec![0usize; n];
+    for i in 0..n as u32 {
+        sizes[root(&mut parent, i) as usize] += 1;
+    }
+    sizes.retain(|&size| size > 0);
+    sizes
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use glam::Vec2;
 use crate::par;
 use crate::params::Params;
 use crate::rules::{self, Accum, BoidState, Kernel};
-use crate::sim::FlockState;
+use crate::state::FlockState;
 
 /// Minimum-image offset `p_i - p_j` under `params` (plain difference in an open world).
 pub fn offset(params: &Params, pi: Vec2, pj: Vec2) -> Vec2 {
@@ -34,7 +34,7 @@ pub fn neighbors(params: &Params, positions: &[Vec2], below: f32) -> Vec<Vec<u32
 /// One synchronous step of `state` (id order) by brute force, at step number `step`.
 pub fn step(params: &Params, state: &FlockState, step: u64) -> FlockState {
     let kernel = Kernel::new(params);
-    let wander = wander_heading(params, step);
+    let wander = rules::wander_heading(params, step);
     let next = par::map_collect(state.len(), |i| {
         let mut acc = Accum::default();
         for j in 0..state.len() {
@@ -54,10 +54,4 @@ pub fn step(params: &Params, state: &FlockState, step: u64) -> FlockState {
         groups: state.groups.clone(),
         biases: next.iter().map(|b| b.bias).collect(),
     }
-}
-
-/// The shared wandering heading of seed 004 at step number `step` (unit vector).
-pub fn wander_heading(params: &Params, step: u64) -> Vec2 {
-    let angle = params.wander_angle + params.wander_turn * (step / params.wander_period) as f64;
-    Vec2::new(angle.cos() as f32, angle.sin() as f32)
 }

@@ -228,6 +228,15 @@ impl RuleVectors {
     }
 }
 
+/// The shared wandering heading `(cos a, sin a)` of seed 004 at step number `step`: the angle
+/// `a` starts at `wander_angle` and turns by `wander_turn` every `wander_period` steps. The one
+/// definition for the fast path ([`crate::sim`]), the general path ([`crate::models`]) and the
+/// brute-force reference ([`crate::reference`]).
+pub fn wander_heading(params: &Params, step: u64) -> Vec2 {
+    let angle = params.wander_angle + params.wander_turn * (step / params.wander_period) as f64;
+    Vec2::new(angle.cos() as f32, angle.sin() as f32)
+}
+
 /// One boid's state going into or out of a step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoidState {

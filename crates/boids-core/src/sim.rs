@@ -20,76 +20,10 @@ use crate::grid::{self, CellIndex, Destination, GridGeometry, reserve_to};
 use crate::interact::{Frame, Interaction, LANES};
 use crate::par::{self, Split};
 use crate::params::{MAX_COUNT, Params};
-use crate::rng::{self, Purpose};
 use crate::rules::{self, Accum, Kernel, RuleVectors, group};
-
-/// A flock in boid-id order: what is saved, loaded and measured.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct FlockState {
-    /// Positions.
-    pub positions: Vec<Vec2>,
-    /// Velocities.
-    pub velocities: Vec<Vec2>,
-    /// Scout groups ([`group::NONE`], [`group::RIGHT`], [`group::LEFT`]).
-    pub groups: Vec<u8>,
-    /// Scout biases (zero for non-scouts).
-    pub biases: Vec<f32>,
-}
-
-impl FlockState {
-    /// Number of boids.
-    pub fn len(&self) -> usize {
-        self.positions.len()
-    }
-
-    /// Whether the flock is empty.
-    pub fn is_empty(&self) -> bool {
-        self.positions.is_empty()
-    }
-
-    /// The initial flock of `params` for `seed`: boid `id` draws its position and velocity from
-    /// its own stream, uniformly from the `init_*` intervals.
-    pub fn initial(params: &Params, seed: u64) -> Self {
-        let draws = par::map_collect(params.count, |id| {
-            let mut s = rng::stream(seed, Purpose::Init, 0, id as u64);
-            let p = Vec2::new(
-                s.uniform(params.init_x) as f32,
-                s.uniform(params.init_y) as f32,
-            );
-            let v = Vec2::new(
-                s.uniform(params.init_vx) as f32,
-                s.uniform(params.init_vy) as f32,
-            );
-            (p, v)
-        });
-        let (positions, velocities) = draws.into_iter().unzip();
-        let groups = scout_groups(params);
-        let kernel = Kernel::new(params);
-        let biases = groups.iter().map(|&g| kernel.initial_bias(g)).collect();
-        Self {
-            positions,
-            velocities,
-            groups,
-            biases,
-        }
-    }
-}
-
-/// Scout groups by id: the first `scout_group1_fraction` of ids scout toward +x, the next
-/// `scout_group2_fraction` toward -x. (Positions are independent of ids, so this is as random as
-/// a draw, and the counts are exact.)
-pub fn scout_groups(params: &Params) -> Vec<u8> {
-    let n = params.count;
-    let right = (params.scout_group1_fraction * n as f64).round() as usize;
-    let left = ((params.scout_group2_fraction * n as f64).round() as usize).min(n - right.min(n));
-    (0..n)
-        .map(|id| match id {
-            id if id < right => group::RIGHT,
-            id if id < right + left => group::LEFT,
-            _ => group::NONE,
-        })
-        .collect()
-}
+use crate::state::FlockState;
+// Kept at this path too: the command and the engine tests name it here.
+pub use crate::state::scout_groups;
 
 /// Wall-clock time of each phase of the last step (for `boids bench`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -372,14 +306,6 @@ impl Simulation {
         out
     }
 
-    /// The shared wandering heading at the current step (seed 004).
-    pub fn wander_heading(&self) -> Vec2 {
-        let p = &self.params;
-        let turns = (self.step / p.wander_period) as f64;
-        let angle = p.wander_angle + p.wander_turn * turns;
-        Vec2::new(angle.cos() as f32, angle.sin() as f32)
-    }
-
     /// Grid geometry for the given positions under the current parameters: cells a visual
     /// range high and half of one wide ([`COLUMNS_PER_RANGE`]).
     pub fn geometry(params: &Params, positions: &[Vec2]) -> GridGeometry {
@@ -464,7 +390,7 @@ impl Simulation {
             cell_start: &self.index.cell_start,
             groups: &self.group,
             kernel: &self.kernel,
-            wander: self.wander_heading(),
+            wander: rules::wander_heading(&self.params, self.step),
         };
         let Buffers { pos, vel, bias } = &mut self.state;
         job.run(pos, vel, bias);

@@ -25,10 +25,12 @@ use std::fmt;
 
 use glam::{DVec2, Vec2};
 
+use crate::metrics;
 use crate::models::neighborhood::Neighborhood;
 use crate::params::Params;
 use crate::rules::Kernel;
-use crate::sim::{FlockState, Simulation};
+use crate::sim::Simulation;
+use crate::state::FlockState;
 
 /// The experiments and what each reproduces.
 pub const EXPERIMENTS: [(&str, &str); 4] = [
@@ -266,7 +268,8 @@ pub fn polarization(velocities: &[Vec2]) -> f64 {
 }
 
 /// Share of the flock in its largest group: boids linked by chains of neighbours within the
-/// visual range (whatever the field of view), by union-find.
+/// visual range (whatever the field of view): the largest component of the crate's union-find
+/// (`metrics::component_sizes`).
 pub fn largest_share(params: &Params, state: &FlockState) -> f64 {
     let metric = Params {
         topological_k: 0,
@@ -275,28 +278,12 @@ pub fn largest_share(params: &Params, state: &FlockState) -> f64 {
     };
     let below = Kernel::new(&metric).visual_below;
     let hood = Neighborhood::new(&metric, &state.positions, &state.velocities);
-    let n = state.len();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    for i in 0..n {
+    let sizes = metrics::component_sizes(state.len(), |i, link| {
         for j in hood.within(i, below) {
-            let (a, b) = (root(&mut parent, i), root(&mut parent, j as usize));
-            if a != b {
-                parent[a.max(b)] = a.min(b);
-            }
+            link(j as usize);
         }
-    }
-    let mut sizes = vec![0usize; n];
-    for i in 0..n {
-        sizes[root(&mut parent, i)] += 1;
-    }
-    sizes.into_iter().max().unwrap_or(0) as f64 / n as f64
+    });
+    sizes.into_iter().max().unwrap_or(0) as f64 / state.len() as f64
 }
 
 /// The summary figure of experiment `name` from its rows.

@@ -41,10 +41,9 @@ use glam::Vec2;
 
 use crate::par;
 use crate::params::{Model, NoiseDistribution, Params};
-use crate::reference;
 use crate::rng::{self, Purpose};
 use crate::rules::{self, Accum, BoidState, Kernel, group};
-use crate::sim::FlockState;
+use crate::state::FlockState;
 use neighborhood::Neighborhood;
 
 /// One synchronous step of `state` (id order) at step number `step`, on the general path.
@@ -61,7 +60,7 @@ pub fn step(params: &Params, seed: u64, step: u64, state: &FlockState) -> FlockS
         match params.model {
             Model::Boids => {
                 let acc = boids_sums(params, &kernel, &hood, i, &state.velocities);
-                let wander = reference::wander_heading(params, step);
+                let wander = rules::wander_heading(params, step);
                 rules::advance(&kernel, &acc, boid, g, wander)
             }
             Model::Vicsek => {
