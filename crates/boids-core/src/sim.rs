@@ -329,7 +329,13 @@ impl Simulation {
         let start = Instant::now();
         if !self.params.uses_fast_path() {
             // Vicsek, Couzin, k nearest or a blind angle: the general path, in id order.
-            let next = crate::models::step(&self.params, self.seed, self.step, &self.state());
+            let next = crate::models::step(
+                &self.params,
+                &self.kernel,
+                self.seed,
+                self.step,
+                &self.state(),
+            );
             self.load(next);
             self.step += 1;
             self.times = PhaseTimes {

@@ -47,8 +47,14 @@ use crate::state::FlockState;
 use neighborhood::Neighborhood;
 
 /// One synchronous step of `state` (id order) at step number `step`, on the general path.
-pub fn step(params: &Params, seed: u64, step: u64, state: &FlockState) -> FlockState {
-    let kernel = Kernel::new(params);
+/// `kernel` is `Kernel::new(params)`, which the simulation keeps rather than rebuild each step.
+pub fn step(
+    params: &Params,
+    kernel: &Kernel,
+    seed: u64,
+    step: u64,
+    state: &FlockState,
+) -> FlockState {
     let hood = Neighborhood::new(params, &state.positions, &state.velocities);
     let next = par::map_collect(state.len(), |i| {
         let boid = BoidState {
@@ -59,19 +65,19 @@ pub fn step(params: &Params, seed: u64, step: u64, state: &FlockState) -> FlockS
         let g = state.groups[i];
         match params.model {
             Model::Boids => {
-                let acc = boids_sums(params, &kernel, &hood, i, &state.velocities);
+                let acc = boids_sums(params, kernel, &hood, i, &state.velocities);
                 let wander = rules::wander_heading(params, step);
-                rules::advance(&kernel, &acc, boid, g, wander)
+                rules::advance(kernel, &acc, boid, g, wander)
             }
             Model::Vicsek => {
                 let d = vicsek::social_direction(params, &hood, i, kernel.visual_below);
                 let noise = noise_angle(params, seed, step, i);
-                steer(params, &kernel, boid, g, d, noise)
+                steer(params, kernel, boid, g, d, noise)
             }
             Model::Couzin => {
-                let d = couzin::social_direction(params, &kernel, &hood, i);
+                let d = couzin::social_direction(params, kernel, &hood, i);
                 let noise = noise_angle(params, seed, step, i);
-                steer(params, &kernel, boid, g, d, noise)
+                steer(params, kernel, boid, g, d, noise)
             }
         }
     });
