@@ -153,7 +153,7 @@ fn run_events_refuses_flock_flags_and_bad_logs() {
     );
     refused(
         &["run", "--events", "/nonexistent/log.json", "--steps", "3"],
-        "cannot read event log",
+        "--events /nonexistent/log.json: cannot open",
     );
     // A refused event names its place and the parameter's reason once.
     std::fs::write(
