@@ -14,7 +14,6 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ParamsError;
-use crate::presets;
 
 /// Largest flock the engine accepts. At roughly 60 bytes per boid this is about 3 GB of state,
 /// a sane ceiling for one process; bigger runs should be split.
@@ -511,11 +510,6 @@ impl fmt::Display for Source {
 }
 
 impl Params {
-    /// The validated defaults of a named preset (see [`presets::PRESETS`]).
-    pub fn preset(name: &str) -> Result<Params, ParamsError> {
-        ParamsBuilder::preset(name)?.build()
-    }
-
     /// The value of a parameter by name, as TOML (for printing and for the viewer).
     pub fn get(&self, name: &str) -> Option<toml::Value> {
         self.to_table().remove(name)
@@ -558,18 +552,6 @@ pub struct ParamsBuilder {
 }
 
 impl ParamsBuilder {
-    /// Starts from a named preset's defaults.
-    pub fn preset(name: &str) -> Result<Self, ParamsError> {
-        let preset = presets::find(name).ok_or_else(|| ParamsError::UnknownPreset {
-            name: name.to_owned(),
-            valid: presets::names().join(", "),
-        })?;
-        Ok(Self::from_params(
-            (preset.params)(),
-            Source::Preset(name.to_owned()),
-        ))
-    }
-
     /// Starts from an existing parameter set (for example the viewer's current one).
     pub fn from_params(params: Params, base: Source) -> Self {
         Self {
@@ -927,20 +909,6 @@ fn line_of_key(text: &str, key: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_preset_is_valid_and_round_trips_through_toml() {
-        for preset in presets::PRESETS {
-            let params = Params::preset(preset.name).unwrap();
-            let back = ParamsBuilder::preset("cornell")
-                .unwrap()
-                .apply_toml(&params.to_toml(), "roundtrip.toml")
-                .unwrap()
-                .build()
-                .unwrap();
-            assert_eq!(back, params, "{}", preset.name);
-        }
-    }
 
     #[test]
     fn every_field_is_described_exactly_once() {

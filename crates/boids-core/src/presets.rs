@@ -10,7 +10,8 @@
 //! synchronous (seeds 001 and 002 update boids in place while they loop, so later boids there see
 //! earlier boids' new state), and numbers are `f32` in the hot loop.
 
-use crate::params::{Boundary, Model, NoiseDistribution, Params};
+use crate::error::ParamsError;
+use crate::params::{Boundary, Model, NoiseDistribution, Params, ParamsBuilder, Source};
 
 /// A named parameter set reproducing one seed document.
 #[derive(Clone, Copy, Debug)]
@@ -109,6 +110,29 @@ pub fn find(name: &str) -> Option<&'static Preset> {
 /// The names of all presets.
 pub fn names() -> Vec<&'static str> {
     PRESETS.iter().map(|preset| preset.name).collect()
+}
+
+// Named presets are one layer of parameters: they are built here, so that `params` (the
+// catalogue and its checks) does not depend on the presets built from it.
+impl Params {
+    /// The validated defaults of a named preset (see [`PRESETS`]).
+    pub fn preset(name: &str) -> Result<Params, ParamsError> {
+        ParamsBuilder::preset(name)?.build()
+    }
+}
+
+impl ParamsBuilder {
+    /// Starts from a named preset's defaults.
+    pub fn preset(name: &str) -> Result<Self, ParamsError> {
+        let preset = find(name).ok_or_else(|| ParamsError::UnknownPreset {
+            name: name.to_owned(),
+            valid: names().join(", "),
+        })?;
+        Ok(Self::from_params(
+            (preset.params)(),
+            Source::Preset(name.to_owned()),
+        ))
+    }
 }
 
 /// The preset used when none is named.
@@ -331,5 +355,24 @@ fn occoids() -> Params {
         init_vx: [-0.007, 0.007],
         init_vy: [-0.007, 0.007],
         ..neutral()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid_and_round_trips_through_toml() {
+        for preset in PRESETS {
+            let params = Params::preset(preset.name).unwrap();
+            let back = ParamsBuilder::preset("cornell")
+                .unwrap()
+                .apply_toml(&params.to_toml(), "roundtrip.toml")
+                .unwrap()
+                .build()
+                .unwrap();
+            assert_eq!(back, params, "{}", preset.name);
+        }
     }
 }
