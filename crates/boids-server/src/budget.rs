@@ -117,17 +117,6 @@ impl Extent {
     }
 }
 
-/// Why a change would cost too much: the message of its error reply.
-pub fn too_costly(what: &str, work: Work, max_pairs: f64) -> String {
-    format!(
-        "{what} refused: about {:.2e} neighbour pairs a step ({} boids x {:.3e} expected neighbours each), \
-         over this server's budget of {max_pairs:.2e} (--max-pairs); lower visual_range or count",
-        work.pairs(),
-        work.count,
-        work.neighbours
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,6 +189,11 @@ mod tests {
         assert_eq!(Work::estimate(&p, point).neighbours, 9.0);
         let spread = point.with_initial(&p);
         assert!(Work::estimate(&p, spread).neighbours < 1.0);
-        assert!(too_costly("x = 1", Work::estimate(&p, point), 50.0).contains("9.000e0"));
+        let refusal = crate::RequestError::TooCostly {
+            what: "x = 1".into(),
+            work: Work::estimate(&p, point),
+            max_pairs: 50.0,
+        };
+        assert!(refusal.to_string().contains("9.000e0"), "{refusal}");
     }
 }

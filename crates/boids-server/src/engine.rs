@@ -43,6 +43,7 @@ use serde_json::json;
 use tokio::sync::{oneshot, watch};
 
 use crate::budget::{self, Extent, Work};
+use crate::error::RequestError;
 use crate::events::{self, Event, EventLog, SessionLog};
 use crate::protocol::{
     self, FrameHeader, Overlay, OverlayMode, OverlayRecord, Rect, Request, flags, json_to_toml,
@@ -203,9 +204,9 @@ impl Engine {
         &self,
         client: ClientId,
         request: Request,
-    ) -> impl Future<Output = Result<(), String>> + Send + 'static {
+    ) -> impl Future<Output = Result<(), RequestError>> + Send + 'static {
         let reply = self.inspect(move |engine| engine.handle(client, request));
-        async move { reply.await.map_err(|e| e.to_string())? }
+        async move { reply.await? }
     }
 
     /// Forgets a disconnected client's overlay request.
@@ -382,7 +383,7 @@ impl EngineState {
     }
 
     /// Applies one request.
-    fn handle(&mut self, client: ClientId, request: Request) -> Result<(), String> {
+    fn handle(&mut self, client: ClientId, request: Request) -> Result<(), RequestError> {
         match request {
             Request::Set { key, value } => self.set(&key, &value)?,
             Request::Reset { preset, seed } => self.reset(preset, seed)?,
@@ -429,10 +430,12 @@ impl EngineState {
 
     /// Applies `key = value` if it is valid, within the budget, and fits in the log: a change
     /// that could not be logged is not applied, so that the log still replays exactly.
-    fn set(&mut self, key: &str, json: &serde_json::Value) -> Result<(), String> {
-        let value = json_to_toml(json).map_err(|e| format!("parameter `{key}`: {e}"))?;
-        let params = events::apply_set(self.sim.params(), key, value, Source::Message)
-            .map_err(|e| e.to_string())?;
+    fn set(&mut self, key: &str, json: &serde_json::Value) -> Result<(), RequestError> {
+        let value = json_to_toml(json).map_err(|value| RequestError::Value {
+            key: key.to_owned(),
+            value,
+        })?;
+        let params = events::apply_set(self.sim.params(), key, value, Source::Message)?;
         self.check_count(&params)?;
         let mut extent = Extent::of(self.sim.positions());
         if params.count > self.sim.len() {
@@ -442,67 +445,72 @@ impl EngineState {
         let line = self
             .log
             .line(&Event::set(self.sim.step_count(), key, &params))
-            .map_err(|full| format!("{key} = {json} was not applied: {full}"))?;
-        self.sim.set_params(params).map_err(|e| e.to_string())?;
+            .map_err(|full| RequestError::NotLogged {
+                what: format!("{key} = {json}"),
+                full,
+            })?;
+        self.sim.set_params(params)?;
         self.log.push(line);
         self.revision = self.revision.wrapping_add(1);
         Ok(())
     }
 
     /// Refuses a flock whose step would examine more neighbour pairs than the budget.
-    fn check_work(&self, what: &str, work: Work) -> Result<(), String> {
+    fn check_work(&self, what: &str, work: Work) -> Result<(), RequestError> {
         if work.pairs() <= self.max_pairs {
             return Ok(());
         }
-        Err(budget::too_costly(what, work, self.max_pairs))
+        Err(RequestError::TooCostly {
+            what: what.to_owned(),
+            work,
+            max_pairs: self.max_pairs,
+        })
     }
 
     /// Refuses a `step` request of more than one step whose steps together would examine more
     /// than [`budget::STEP_REQUEST_STEPS`] steps' worth of the budget.
-    fn check_steps(&self, count: u32) -> Result<(), String> {
+    fn check_steps(&self, count: u32) -> Result<(), RequestError> {
         let work = Work::estimate(self.sim.params(), Extent::of(self.sim.positions()));
         let allowed = budget::STEP_REQUEST_STEPS * self.max_pairs;
         if count <= 1 || f64::from(count) * work.pairs() <= allowed {
             return Ok(());
         }
-        let most = (allowed / work.pairs()).floor().max(1.0);
-        Err(format!(
-            "step count = {count} refused: about {:.2e} neighbour pairs a step, {count} steps \
-             are over this server's budget of {allowed:.2e} pairs for one request; ask for at \
-             most {most} steps",
-            work.pairs()
-        ))
+        Err(RequestError::TooManySteps {
+            count,
+            pairs: work.pairs(),
+            allowed,
+            most: (allowed / work.pairs()).floor().max(1.0),
+        })
     }
 
-    fn check_count(&self, params: &Params) -> Result<(), String> {
+    fn check_count(&self, params: &Params) -> Result<(), RequestError> {
         if params.count > self.max_count {
-            return Err(format!(
-                "count = {} is out of range: allowed [1, {}] on this server (--max-count), from viewer message",
-                params.count, self.max_count
-            ));
+            return Err(RequestError::CountAboveCap {
+                count: params.count,
+                max: self.max_count,
+            });
         }
         Ok(())
     }
 
-    fn reset(&mut self, preset: Option<String>, seed: Option<u64>) -> Result<(), String> {
+    fn reset(&mut self, preset: Option<String>, seed: Option<u64>) -> Result<(), RequestError> {
         let params = match &preset {
             // A preset's default count above the cap is lowered to the cap.
             Some(name) => {
-                let defaults = Params::preset(name).map_err(|e| e.to_string())?;
+                let defaults = Params::preset(name)?;
                 let count = defaults.count.min(self.max_count) as i64;
                 events::apply_set(
                     &defaults,
                     "count",
                     toml::Value::Integer(count),
                     Source::Message,
-                )
-                .map_err(|e| e.to_string())?
+                )?
             }
             None => self.sim.params().clone(),
         };
         self.check_count(&params)?;
         let seed = seed.unwrap_or(self.sim.seed());
-        let sim = Simulation::new(params, seed).map_err(|e| e.to_string())?;
+        let sim = Simulation::new(params, seed)?;
         let what = match &preset {
             Some(name) => format!("reset to preset {name}"),
             None => "reset".to_owned(),

@@ -41,6 +41,7 @@ pub mod access;
 pub mod budget;
 mod describe;
 pub mod engine;
+mod error;
 pub mod events;
 pub mod protocol;
 mod server;
@@ -48,6 +49,7 @@ mod server;
 use std::net::SocketAddr;
 
 pub use engine::{Engine, EngineConfig, EngineState};
+pub use error::{RequestError, ValueError};
 pub use server::{HARD_MESSAGE_LIMIT, Server, router};
 
 /// Everything a server starts from.

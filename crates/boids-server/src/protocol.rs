@@ -54,6 +54,8 @@
 use boids_core::{RuleVectors, Vec2};
 use serde::Deserialize;
 
+use crate::error::{RequestError, ValueError};
+
 /// First four bytes of every binary message.
 pub const MAGIC: [u8; 4] = *b"BOID";
 /// Version of the binary format.
@@ -487,12 +489,12 @@ pub const MIN_SPEED: f64 = 0.5;
 pub const MAX_SPEED: f64 = 1000.0;
 
 /// A request with its optional correlation id.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub struct Envelope {
     /// Echoed in the reply.
     pub id: Option<u64>,
     /// The request, or why it was refused.
-    pub request: Result<Request, String>,
+    pub request: Result<Request, RequestError>,
 }
 
 /// Reads one text message from the page. Never fails: a bad message becomes an `Err` request
@@ -501,10 +503,10 @@ pub fn parse_request(text: &str) -> Envelope {
     if text.len() > MAX_REQUEST_BYTES {
         return Envelope {
             id: None,
-            request: Err(format!(
-                "message of {} bytes refused: at most {MAX_REQUEST_BYTES} bytes",
-                text.len()
-            )),
+            request: Err(RequestError::TooLarge {
+                bytes: text.len(),
+                limit: MAX_REQUEST_BYTES,
+            }),
         };
     }
     let mut value: serde_json::Value = match serde_json::from_str(text) {
@@ -512,14 +514,14 @@ pub fn parse_request(text: &str) -> Envelope {
         Err(e) => {
             return Envelope {
                 id: None,
-                request: Err(format!("malformed JSON message: {e}")),
+                request: Err(RequestError::Malformed(e.to_string())),
             };
         }
     };
     let Some(object) = value.as_object_mut() else {
         return Envelope {
             id: None,
-            request: Err("a message must be a JSON object with a \"type\"".to_owned()),
+            request: Err(RequestError::NotAnObject),
         };
     };
     let id = object.remove("id");
@@ -527,40 +529,54 @@ pub fn parse_request(text: &str) -> Envelope {
         None => (None, None),
         Some(v) => match v.as_u64() {
             Some(id) => (Some(id), None),
-            None => (
-                None,
-                Some(format!("\"id\" must be a whole number, not {v}")),
-            ),
+            None => (None, Some(RequestError::BadId(v))),
         },
     };
     let request = match id_error {
         Some(e) => Err(e),
         None => serde_json::from_value::<Request>(value)
-            .map_err(|e| format!("invalid request: {e}"))
+            .map_err(|e| RequestError::Invalid(e.to_string()))
             .and_then(check_request),
     };
     Envelope { id, request }
 }
 
 /// Range checks that need no simulation state.
-fn check_request(request: Request) -> Result<Request, String> {
+fn check_request(request: Request) -> Result<Request, RequestError> {
+    let out_of_range = |field: &str, value: String, allowed: String| RequestError::OutOfRange {
+        field: field.to_owned(),
+        value,
+        allowed,
+    };
     match &request {
-        Request::Step { count: Some(n) } if !(1..=MAX_STEP_REQUEST).contains(n) => Err(format!(
-            "step count = {n} is out of range: allowed [1, {MAX_STEP_REQUEST}]"
-        )),
+        Request::Step { count: Some(n) } if !(1..=MAX_STEP_REQUEST).contains(n) => {
+            Err(out_of_range(
+                "step count",
+                n.to_string(),
+                format!("[1, {MAX_STEP_REQUEST}]"),
+            ))
+        }
         Request::Speed { steps_per_second }
             if !(MIN_SPEED..=MAX_SPEED).contains(steps_per_second) =>
         {
-            Err(format!(
-                "steps_per_second = {steps_per_second} is out of range: allowed [{MIN_SPEED}, {MAX_SPEED}]"
+            Err(out_of_range(
+                "steps_per_second",
+                steps_per_second.to_string(),
+                format!("[{MIN_SPEED}, {MAX_SPEED}]"),
             ))
         }
         Request::Overlay { x, y, radius, .. } => {
             for (name, v) in [("x", x), ("y", y), ("radius", radius)] {
                 if let Some(v) = v.filter(|v| !v.is_finite() || (name == "radius" && *v < 0.0)) {
-                    return Err(format!(
-                        "overlay {name} = {v} is out of range: allowed a finite number{}",
-                        if name == "radius" { " >= 0" } else { "" }
+                    let allowed = if name == "radius" {
+                        "a finite number >= 0"
+                    } else {
+                        "a finite number"
+                    };
+                    return Err(out_of_range(
+                        &format!("overlay {name}"),
+                        v.to_string(),
+                        allowed.to_owned(),
                     ));
                 }
             }
@@ -573,7 +589,7 @@ fn check_request(request: Request) -> Result<Request, String> {
 /// Converts a JSON value from the page or an event log to the TOML value the parameter
 /// builder reads. The strings `"inf"`, `"+inf"`, `"-inf"` and `"nan"` are numbers, as in TOML
 /// (and as the server writes infinite values, which JSON cannot hold).
-pub fn json_to_toml(value: &serde_json::Value) -> Result<toml::Value, String> {
+pub fn json_to_toml(value: &serde_json::Value) -> Result<toml::Value, ValueError> {
     use serde_json::Value as J;
     Ok(match value {
         J::Bool(b) => toml::Value::Boolean(*b),
@@ -581,7 +597,7 @@ pub fn json_to_toml(value: &serde_json::Value) -> Result<toml::Value, String> {
             Some(i) => toml::Value::Integer(i),
             None => toml::Value::Float(
                 n.as_f64()
-                    .ok_or_else(|| format!("number {n} is too large"))?,
+                    .ok_or_else(|| ValueError::TooLarge(n.to_string()))?,
             ),
         },
         J::String(s) => match s.as_str() {
@@ -594,9 +610,7 @@ pub fn json_to_toml(value: &serde_json::Value) -> Result<toml::Value, String> {
             toml::Value::Array(items.iter().map(json_to_toml).collect::<Result<_, _>>()?)
         }
         J::Null | J::Object(_) => {
-            return Err(format!(
-                "value {value} is not a number, boolean, string or [low, high] array"
-            ));
+            return Err(ValueError::NotAValue(value.to_string()));
         }
     })
 }
@@ -775,11 +789,11 @@ mod tests {
         let ok = parse_request(r#"{"type":"set","key":"visual_range","value":50,"id":3}"#);
         assert_eq!(ok.id, Some(3));
         assert_eq!(
-            ok.request,
-            Ok(Request::Set {
+            ok.request.unwrap(),
+            Request::Set {
                 key: "visual_range".into(),
                 value: serde_json::json!(50)
-            })
+            }
         );
         let cases = [
             ("{not json", "malformed JSON"),
@@ -795,7 +809,7 @@ mod tests {
             (r#"{"type":"start","id":-4}"#, "whole number"),
         ];
         for (text, expected) in cases {
-            let err = parse_request(text).request.unwrap_err();
+            let err = parse_request(text).request.unwrap_err().to_string();
             assert!(err.contains(expected), "{text}: {err}");
         }
         let big = format!(
@@ -806,6 +820,7 @@ mod tests {
             parse_request(&big)
                 .request
                 .unwrap_err()
+                .to_string()
                 .contains("at most 65536 bytes")
         );
     }

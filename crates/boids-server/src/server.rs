@@ -292,8 +292,8 @@ fn text_of(text: &Arc<str>) -> Message {
     Message::Text(Utf8Bytes::from(text.as_ref()))
 }
 
-fn error_reply(id: Option<u64>, message: &str) -> String {
-    json!({"type": "error", "id": id, "message": message}).to_string()
+fn error_reply(id: Option<u64>, error: &dyn std::fmt::Display) -> String {
+    json!({"type": "error", "id": id, "message": error.to_string()}).to_string()
 }
 
 fn ready(reply: Option<String>) -> PendingReply {
@@ -311,7 +311,7 @@ fn submit(
     let id = envelope.id;
     let request = match envelope.request {
         Ok(request) => request,
-        Err(message) => return ready(Some(error_reply(id, &message))),
+        Err(error) => return ready(Some(error_reply(id, &error))),
     };
     if let Request::Overlay { mode, .. } = &request {
         // Before the engine publishes the overlay, so the writer does not skip it.
@@ -325,7 +325,7 @@ fn submit(
     async move {
         match done.await {
             Ok(()) => id.map(|id| json!({"type": "ok", "id": id}).to_string()),
-            Err(message) => Some(error_reply(id, &message)),
+            Err(error) => Some(error_reply(id, &error)),
         }
     }
     .boxed()

@@ -1,0 +1,122 @@
+//! Why a client's request was refused. Each variant names the value, what is allowed and, where
+//! it matters, the server's own limit; its text is the `message` of the error reply, so the page
+//! shows it as it is.
+
+use boids_core::{ParamsError, StateError};
+
+use crate::budget::Work;
+use crate::engine::Stopped;
+use crate::events::LogFull;
+
+/// A request the server did not carry out; nothing was changed.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// The message is over [`crate::protocol::MAX_REQUEST_BYTES`].
+    #[error("message of {bytes} bytes refused: at most {limit} bytes")]
+    TooLarge {
+        /// Its size.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Not JSON.
+    #[error("malformed JSON message: {0}")]
+    Malformed(String),
+    /// JSON, but not an object.
+    #[error("a message must be a JSON object with a \"type\"")]
+    NotAnObject,
+    /// The `id` is not a whole number.
+    #[error("\"id\" must be a whole number, not {0}")]
+    BadId(serde_json::Value),
+    /// An unknown `type` or a field of the wrong shape.
+    #[error("invalid request: {0}")]
+    Invalid(String),
+    /// A field of the request outside its range.
+    #[error("{field} = {value} is out of range: allowed {allowed}")]
+    OutOfRange {
+        /// The field, as the page names it.
+        field: String,
+        /// The value sent.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// A parameter value that JSON cannot carry over to a parameter.
+    #[error("parameter `{key}`: {value}")]
+    Value {
+        /// The parameter.
+        key: String,
+        /// Why its value cannot be used.
+        value: ValueError,
+    },
+    /// The parameters are not allowed (range, type, conflict); names the value and its source.
+    #[error(transparent)]
+    Params(#[from] ParamsError),
+    /// The flock cannot be built.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// More boids than this server allows.
+    #[error(
+        "count = {count} is out of range: allowed [1, {max}] on this server (--max-count), from viewer message"
+    )]
+    CountAboveCap {
+        /// Boids asked for.
+        count: usize,
+        /// The server's cap.
+        max: usize,
+    },
+    /// A flock whose step would cost more than the server's budget.
+    #[error(
+        "{what} refused: about {:.2e} neighbour pairs a step ({} boids x {:.3e} expected neighbours each), \
+         over this server's budget of {max_pairs:.2e} (--max-pairs); lower visual_range or count",
+        work.pairs(),
+        work.count,
+        work.neighbours
+    )]
+    TooCostly {
+        /// The change asked for.
+        what: String,
+        /// Its estimated work.
+        work: Work,
+        /// The budget.
+        max_pairs: f64,
+    },
+    /// A `step` request whose steps together are over the budget for one request.
+    #[error(
+        "step count = {count} refused: about {pairs:.2e} neighbour pairs a step, {count} steps \
+         are over this server's budget of {allowed:.2e} pairs for one request; ask for at most \
+         {most} steps"
+    )]
+    TooManySteps {
+        /// Steps asked for.
+        count: u32,
+        /// Pairs a step.
+        pairs: f64,
+        /// Pairs allowed for one request.
+        allowed: f64,
+        /// The most steps allowed.
+        most: f64,
+    },
+    /// The change could not be logged, so it was not applied (replay would differ).
+    #[error("{what} was not applied: {full}")]
+    NotLogged {
+        /// The change.
+        what: String,
+        /// The log's state.
+        full: LogFull,
+    },
+    /// The simulation thread has stopped.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+}
+
+/// A JSON value that is not a parameter value.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ValueError {
+    /// A number beyond `f64`.
+    #[error("number {0} is too large")]
+    TooLarge(String),
+    /// `null` or an object.
+    #[error("value {0} is not a number, boolean, string or [low, high] array")]
+    NotAValue(String),
+}
