@@ -1,25 +1,9 @@
 //! `boids bench` through the real binary: it builds the asked workload, reports what it timed,
 //! and refuses what it cannot do with a clear message.
 
-use std::process::{Command, Output};
+mod common;
 
-fn boids(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boids"))
-        .args(args)
-        .output()
-        .expect("the boids binary runs")
-}
-
-fn refused(args: &[&str], expected: &[&str]) {
-    let out = boids(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "boids {args:?}: {stderr}");
-    assert!(stderr.starts_with("error:"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    for e in expected {
-        assert!(stderr.contains(e), "expected {e:?} in: {stderr}");
-    }
-}
+use common::{boids, refused};
 
 #[test]
 fn json_report_describes_the_measured_workload() {

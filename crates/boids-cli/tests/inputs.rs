@@ -6,6 +6,9 @@
 
 use std::process::{Command, Output};
 
+mod common;
+
+/// Runs `boids ARGS` under the address-space limit.
 fn boids(args: &[&str]) -> Output {
     Command::new("sh")
         .arg("-c")
@@ -16,24 +19,9 @@ fn boids(args: &[&str]) -> Output {
         .expect("the boids binary runs")
 }
 
-/// Runs a command that must be refused: exit code 2, one `error:` message naming `expected`,
-/// no panic.
+/// Runs `boids ARGS` under the limit; it must be refused naming each of `expected`.
 fn refused(args: &[&str], expected: &[&str]) -> String {
-    let out = boids(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "boids {args:?}: {stderr}");
-    assert!(stderr.starts_with("error:"), "boids {args:?}: {stderr}");
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
-        "{stderr}"
-    );
-    for e in expected {
-        assert!(
-            stderr.contains(e),
-            "boids {args:?}: expected {e:?} in: {stderr}"
-        );
-    }
-    stderr
+    common::check_refused(args, &boids(args), expected)
 }
 
 #[test]

@@ -9,39 +9,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn boids(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boids"))
-        .args(args)
-        .output()
-        .expect("the boids binary runs")
-}
+mod common;
 
-/// Runs a command that must be refused: exit code 2, one `error:` line naming each of
-/// `expected`, the system's cause at most once, no panic. Returns stderr.
-fn refused(args: &[&str], expected: &[&str]) -> String {
-    let out = boids(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "boids {args:?}: {stderr}");
-    assert!(stderr.starts_with("error:"), "boids {args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(
-        stderr.matches("os error").count() <= 1,
-        "cause repeated: {stderr}"
-    );
-    assert!(
-        !stderr.contains(".boids-"),
-        "names a temporary file: {stderr}"
-    );
-    for e in expected {
-        assert!(
-            stderr.contains(e),
-            "boids {args:?}: expected {e:?} in: {stderr}"
-        );
-    }
-    stderr
-}
+use common::{boids, refused};
 
-fn ok(args: &[&str]) -> Output {
+/// Runs `boids ARGS`, which must succeed.
+fn succeeded(args: &[&str]) -> Output {
     let out = boids(args);
     assert!(
         out.status.success(),
@@ -102,7 +75,7 @@ fn a_link_is_followed_and_its_target_replaced() {
     std::fs::write(&real, "old").unwrap();
     let link = dir.path().join("link.csv");
     std::os::unix::fs::symlink("real.csv", &link).unwrap();
-    ok(&["run", "--steps", "2", "--count", "5", "--save", s(&link)]);
+    succeeded(&["run", "--steps", "2", "--count", "5", "--save", s(&link)]);
     assert!(
         std::fs::symlink_metadata(&link)
             .unwrap()
@@ -132,7 +105,7 @@ fn a_fifo_is_written_in_place() {
             text
         })
     };
-    ok(&["run", "--steps", "3", "--count", "4", "--metrics", s(&fifo)]);
+    succeeded(&["run", "--steps", "3", "--count", "4", "--metrics", s(&fifo)]);
     let text = reader.join().unwrap();
     assert!(text.starts_with("step,polarization"), "{text}");
     assert_eq!(text.lines().count(), 5, "a header and steps 0 to 3: {text}");
@@ -146,7 +119,7 @@ fn a_character_device_is_written_in_place() {
         return;
     };
     let traj = dir.path().join("t.npz");
-    ok(&[
+    succeeded(&[
         "run",
         "--steps",
         "2",
@@ -170,7 +143,7 @@ fn a_character_device_is_written_in_place() {
 
 #[test]
 fn dash_is_standard_output_for_text() {
-    let out = ok(&["run", "--steps", "2", "--count", "3", "--save", "-"]);
+    let out = succeeded(&["run", "--steps", "2", "--count", "3", "--save", "-"]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.starts_with("x,y,vx,vy,group,bias\n"), "{stdout}");
     assert_eq!(stdout.lines().count(), 4, "the state alone: {stdout}");
@@ -180,7 +153,7 @@ fn dash_is_standard_output_for_text() {
         "summary on stderr: {stderr}"
     );
 
-    let out = ok(&["run", "--steps", "1", "--count", "2", "--trajectory", "-"]);
+    let out = succeeded(&["run", "--steps", "1", "--count", "2", "--trajectory", "-"]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().next(), Some("step,id,x,y,vx,vy,group"));
     assert_eq!(stdout.lines().count(), 5);

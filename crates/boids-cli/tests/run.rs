@@ -1,44 +1,11 @@
 //! `boids run`, `boids presets` and `boids params` through the real binary.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn boids(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boids"))
-        .args(args)
-        .output()
-        .expect("the boids binary runs")
-}
+mod common;
 
-fn ok(args: &[&str]) -> String {
-    let out = boids(args);
-    assert!(
-        out.status.success(),
-        "boids {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs a command that must be refused: exit code 2, one `error:` message naming `expected`,
-/// no panic.
-fn refused(args: &[&str], expected: &[&str]) -> String {
-    let out = boids(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "boids {args:?}: {stderr}");
-    assert!(stderr.starts_with("error:"), "boids {args:?}: {stderr}");
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
-        "{stderr}"
-    );
-    for e in expected {
-        assert!(
-            stderr.contains(e),
-            "boids {args:?}: expected {e:?} in: {stderr}"
-        );
-    }
-    stderr
-}
+use common::{ok, refused};
 
 struct Dir(tempfile::TempDir);
 

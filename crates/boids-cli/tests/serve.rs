@@ -3,31 +3,16 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use boids_core::{ParamsBuilder, Source, Vec2};
 use boids_server::protocol::Request;
 use boids_server::{Engine, EngineConfig};
 
-fn boids(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boids"))
-        .args(args)
-        .output()
-        .expect("the boids binary runs")
-}
+mod common;
 
-/// A command that must be refused with exit code 2 and an `error:` naming `expected`.
-fn refused(args: &[&str], expected: &str) {
-    let out = boids(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "boids {args:?}: {stderr}");
-    assert!(
-        stderr.contains("error:") && stderr.contains(expected),
-        "boids {args:?}: {stderr}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-}
+use common::{boids, refused};
 
 /// Kills the server when the test ends, however it ends.
 struct Server(Child);
@@ -89,28 +74,28 @@ fn serve_prints_the_url_and_serves_the_page() {
 
 #[test]
 fn serve_refuses_bad_flags() {
-    refused(&["serve", "--count", "300000"], "allowed [1, 200000]");
+    refused(&["serve", "--count", "300000"], &["allowed [1, 200000]"]);
     refused(
         &["serve", "--max-count", "10", "--count", "11"],
-        "--max-count 10",
+        &["--max-count 10"],
     );
-    refused(&["serve", "--speed", "0"], "allowed [0.5, 1000]");
-    refused(&["serve", "--preset", "nowhere"], "nowhere");
-    refused(&["serve", "--set", "visual_range=-2"], "visual_range");
-    refused(&["serve", "--listen", "somewhere"], "invalid IP address");
+    refused(&["serve", "--speed", "0"], &["allowed [0.5, 1000]"]);
+    refused(&["serve", "--preset", "nowhere"], &["nowhere"]);
+    refused(&["serve", "--set", "visual_range=-2"], &["visual_range"]);
+    refused(&["serve", "--listen", "somewhere"], &["invalid IP address"]);
     refused(
         &["serve", "--allow-host", "http://me.example"],
-        "without a scheme",
+        &["without a scheme"],
     );
     refused(
         &["serve", "--allow-host", "me.example:80"],
-        "without a port",
+        &["without a port"],
     );
-    refused(&["serve", "--max-pairs", "0"], "allowed a number > 0");
+    refused(&["serve", "--max-pairs", "0"], &["allowed a number > 0"]);
     // The default flock at 5,000 boids sees about 80 neighbours each: 4e5 pairs a step.
     refused(
         &["serve", "--count", "5000", "--max-pairs", "1e5"],
-        "raise --max-pairs",
+        &["raise --max-pairs"],
     );
 }
 
@@ -141,19 +126,19 @@ fn run_events_refuses_flock_flags_and_bad_logs() {
     let log = log.to_str().unwrap();
     refused(
         &["run", "--events", log, "--steps", "3", "--preset", "canvas"],
-        "cannot be used with",
+        &["cannot be used with"],
     );
     refused(
         &["run", "--events", log, "--steps", "3", "--seed", "4"],
-        "cannot be used with",
+        &["cannot be used with"],
     );
     refused(
         &["run", "--events", log, "--steps", "3"],
-        "not a boids event log",
+        &["not a boids event log"],
     );
     refused(
         &["run", "--events", "/nonexistent/log.json", "--steps", "3"],
-        "--events /nonexistent/log.json: cannot open",
+        &["--events /nonexistent/log.json: cannot open"],
     );
     // A refused event names its place and the parameter's reason once.
     std::fs::write(

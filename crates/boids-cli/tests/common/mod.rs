@@ -1,0 +1,59 @@
+//! Running the real `boids` binary from the integration tests, and what every refusal must look
+//! like: exit code 2, one `error:` message naming the value, the system's cause at most once, no
+//! temporary file named, no panic or backtrace.
+
+// Each test file uses the helpers it needs.
+#![allow(dead_code)]
+
+use std::process::{Command, Output};
+
+/// Runs `boids ARGS`.
+pub fn boids(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(args)
+        .output()
+        .expect("the boids binary runs")
+}
+
+/// Runs `boids ARGS`, which must succeed; returns its standard output.
+pub fn ok(args: &[&str]) -> String {
+    let out = boids(args);
+    assert!(
+        out.status.success(),
+        "boids {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Runs `boids ARGS`, which must be refused with a message naming each of `expected`; returns
+/// the message.
+pub fn refused(args: &[&str], expected: &[&str]) -> String {
+    check_refused(args, &boids(args), expected)
+}
+
+/// Checks that `out`, the output of `boids ARGS`, is a refusal naming each of `expected`.
+pub fn check_refused(args: &[&str], out: &Output, expected: &[&str]) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "boids {args:?}: {stderr}");
+    assert!(stderr.starts_with("error:"), "boids {args:?}: {stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
+        "boids {args:?}: {stderr}"
+    );
+    assert!(
+        stderr.matches("os error").count() <= 1,
+        "boids {args:?}: the cause is repeated: {stderr}"
+    );
+    assert!(
+        !stderr.contains(".boids-"),
+        "boids {args:?}: names a temporary file: {stderr}"
+    );
+    for e in expected {
+        assert!(
+            stderr.contains(e),
+            "boids {args:?}: expected {e:?} in: {stderr}"
+        );
+    }
+    stderr
+}
