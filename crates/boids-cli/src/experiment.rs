@@ -1,4 +1,4 @@
-//! `boids experiment NAME`: runs one of the published experiments ([`boids_core::experiments`])
+//! `boids experiment NAME`: runs one of the published experiments ([`boids_lab::experiments`])
 //! across all cores, writes a tidy CSV (one row per run) and the figure beside it as PNG, and
 //! prints the numbers behind the figure.
 
@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use boids_core::experiments::{self, EXPERIMENTS, Figure, Mode, Options, Row};
+use boids_lab::experiments::{self, EXPERIMENTS, Figure, Mode, Options, Row};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 

@@ -10,8 +10,8 @@ use std::sync::Once;
 use std::io::Write;
 
 use anyhow::{Result, anyhow};
-use boids_core::experiments::{Figure, Mode, Panel};
-use boids_core::sweep::Heatmap;
+use boids_lab::experiments::{Figure, Mode, Panel};
+use boids_lab::sweep::Heatmap;
 use image::ColorType;
 use image::ImageEncoder;
 use image::codecs::png::PngEncoder;

@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use boids_core::METRIC_COLUMNS;
-use boids_core::experiments::{self, Figure, Mode, Panel, Series};
-use boids_core::sweep::{self, Axis};
+use boids_lab::experiments::{self, Figure, Mode, Panel, Series};
+use boids_lab::sweep::{self, Axis};
 use clap::Args;
 
 use crate::experiment::{TableTargets, progress_bar};

@@ -34,11 +34,10 @@
 //!   ([`presets`]). State is `f32`; parameters are `f64` and rounded once per step setup.
 //!
 //! The rules themselves are documented in [`rules`]; the Vicsek and Couzin models, topological
-//! (k-nearest) neighbours and the blind angle in [`models`]; experiments that reproduce published
-//! results in [`experiments`], and parameter sweeps in [`sweep`].
+//! (k-nearest) neighbours and the blind angle in [`models`]. Experiments that reproduce published
+//! results and parameter sweeps live apart, in the `boids-lab` crate.
 
 pub mod error;
-pub mod experiments;
 pub mod grid;
 pub mod interact;
 pub mod metrics;
@@ -55,7 +54,6 @@ pub mod state;
 // The only unsafe code of the workspace: vector intrinsics, behind run-time feature detection.
 #[allow(unsafe_code)]
 mod simd;
-pub mod sweep;
 pub mod workload;
 
 pub use error::{ParamsError, StateError};

@@ -159,9 +159,9 @@ fn count_flocks(search: &NeighborSearch, kernel: &Kernel, n: usize) -> usize {
 /// The sizes of the connected components of a graph on nodes `0..n`, by union-find (path
 /// halving, the smaller root kept). `links(i, link)` calls `link(j)` for neighbours `j` of `i`;
 /// an edge reported from either end, or from both, is enough. The one union-find of the crate:
-/// [`Metrics::flocks`] counts the components, the experiments' largest group
-/// ([`crate::experiments::largest_share`]) takes the biggest.
-pub(crate) fn component_sizes(
+/// [`Metrics::flocks`] counts the components, the experiments' largest group (boids-lab's
+/// `experiments::largest_share`) takes the biggest. Public for that crate.
+pub fn component_sizes(
     n: usize,
     mut links: impl FnMut(usize, &mut dyn FnMut(usize)),
 ) -> Vec<usize> {

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use std::f64::consts::PI;
 
 use super::{Figure, Mode, Options, Panel, Row, RunSpec, Series, Task, Travel, Value, cell, mean};
-use crate::params::{Boundary, Params};
+use boids_core::params::{Boundary, Params};
 
 /// A run whose largest group holds less than this share of the flock has split.
 pub const SPLIT_BELOW: f64 = 0.8;

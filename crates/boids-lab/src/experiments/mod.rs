@@ -25,12 +25,12 @@ use std::fmt;
 
 use glam::{DVec2, Vec2};
 
-use crate::metrics;
-use crate::models::neighborhood::Neighborhood;
-use crate::params::Params;
-use crate::rules::Kernel;
-use crate::sim::Simulation;
-use crate::state::FlockState;
+use boids_core::metrics;
+use boids_core::models::neighborhood::Neighborhood;
+use boids_core::params::Params;
+use boids_core::rules::Kernel;
+use boids_core::sim::Simulation;
+use boids_core::state::FlockState;
 
 /// The experiments and what each reproduces.
 pub const EXPERIMENTS: [(&str, &str); 4] = [
@@ -268,8 +268,8 @@ pub fn polarization(velocities: &[Vec2]) -> f64 {
 }
 
 /// Share of the flock in its largest group: boids linked by chains of neighbours within the
-/// visual range (whatever the field of view): the largest component of the crate's union-find
-/// (`metrics::component_sizes`).
+/// visual range (whatever the field of view): the largest component of the core's union-find
+/// ([`metrics::component_sizes`]).
 pub fn largest_share(params: &Params, state: &FlockState) -> f64 {
     let metric = Params {
         topological_k: 0,
@@ -325,7 +325,7 @@ pub fn mean(values: impl IntoIterator<Item = f64>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::group;
+    use boids_core::rules::group;
 
     #[test]
     fn largest_share_counts_chains_within_visual_range() {

@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use super::{Figure, Mode, Options, Panel, Row, RunSpec, Series, Task, Value, cell, mean};
-use crate::params::Params;
-use crate::sim::Simulation;
+use boids_core::params::Params;
+use boids_core::sim::Simulation;
 
 /// Density of the published figure.
 const DENSITY: f64 = 4.0;

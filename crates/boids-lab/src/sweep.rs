@@ -9,11 +9,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::ParamsError;
-use crate::metrics::{METRIC_COLUMNS, Metrics};
-use crate::params::{Kind, ParamsBuilder, Source, param_info, parse_value};
-use crate::sim::Simulation;
-use crate::{Params, experiments};
+use boids_core::Params;
+use boids_core::error::ParamsError;
+use boids_core::metrics::{METRIC_COLUMNS, Metrics};
+use boids_core::params::{Kind, ParamsBuilder, Source, param_info, parse_value};
+use boids_core::sim::Simulation;
+
+use crate::experiments;
 
 /// A `--vary` value that cannot be read.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
