@@ -2,8 +2,9 @@
 //! the whole run is complete.
 //!
 //! - An output names a [`Target`]: a regular file, new or replaced (a symbolic link is followed
-//!   and the file it names is replaced, so the link stays a link); a FIFO or a character device,
-//!   written in place (`/dev/null`, a named pipe); or standard output, `-`, for text outputs.
+//!   and the file it names is replaced, so the link stays a link); a FIFO, a character device or
+//!   an open descriptor, written in place (`/dev/null`, a named pipe, `/dev/stderr`); or
+//!   standard output, `-` or `/dev/stdout`, for text outputs.
 //! - [`check`] refuses, before anything is written, an output that would overwrite one of the
 //!   run's inputs or another output (sidecar files included), compared by the file each path
 //!   resolves to, so a link or a second name of the same file is caught too.
@@ -48,7 +49,8 @@ pub struct Target {
 enum Dest {
     /// A regular file, new or replaced: the path with every symbolic link followed.
     File(PathBuf),
-    /// A FIFO or a character device, opened and written in place.
+    /// A FIFO, a character device or an open descriptor (`/dev/fd/N`), opened and appended to
+    /// in place.
     Stream(PathBuf),
     /// Standard output.
     Stdout,
@@ -59,7 +61,8 @@ impl Target {
     /// device or socket, and `-` for binary content.
     pub fn new(flag: &str, path: &Path, content: Content) -> Result<Self> {
         let named = || format!("{flag} {}", path.display());
-        let dest = if path == Path::new("-") {
+        let real = follow_links(path).with_context(named)?;
+        let dest = if path == Path::new("-") || real == Path::new(STDOUT) {
             if content == Content::Binary {
                 bail!(
                     "{}: standard output takes text outputs only; name a file",
@@ -67,8 +70,10 @@ impl Target {
                 );
             }
             Dest::Stdout
+        } else if real.starts_with(DESCRIPTORS) {
+            // A descriptor of this process names no file that could be replaced: write to it.
+            Dest::Stream(path.to_owned())
         } else {
-            let real = follow_links(path).with_context(named)?;
             destination(&real).with_context(named)?
         };
         Ok(Self {
@@ -114,10 +119,19 @@ impl Target {
     }
 }
 
-/// Follows symbolic links until a path that is not one (or does not exist yet).
+/// Where the open descriptors of this process appear (`/dev/stdout` and `/dev/fd/N` link here).
+const DESCRIPTORS: &str = "/proc/self/fd";
+/// Standard output among them.
+const STDOUT: &str = "/proc/self/fd/1";
+
+/// Follows symbolic links until a path that is not one (or does not exist yet), or one of this
+/// process's descriptors, which stands for an open file rather than a path.
 fn follow_links(path: &Path) -> Result<PathBuf> {
     let mut path = path.to_owned();
     for _ in 0..40 {
+        if path.starts_with(DESCRIPTORS) {
+            return Ok(path);
+        }
         match std::fs::symlink_metadata(&path) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 let target = std::fs::read_link(&path).context("cannot read the link")?;
@@ -262,11 +276,13 @@ impl WorkDir {
         let dir = tempfile::Builder::new()
             .prefix(".boids-")
             .tempdir_in(&base)
-            .with_context(|| {
-                format!(
-                    "{}: cannot create a temporary directory in {}",
+            .map_err(|e| {
+                // The error names the temporary path; the user knows the target instead.
+                anyhow::anyhow!(
+                    "{}: cannot create a temporary directory in {}: {}",
                     target.label(),
-                    base.display()
+                    base.display(),
+                    io::Error::from(e.kind())
                 )
             })?;
         interrupt::register(dir.path());
@@ -429,7 +445,7 @@ fn copy_into_stream(ready: &Ready) -> io::Result<()> {
             out.flush()
         }
         Dest::Stream(path) => {
-            let mut out = std::fs::OpenOptions::new().write(true).open(path)?;
+            let mut out = std::fs::OpenOptions::new().append(true).open(path)?;
             io::copy(&mut data, &mut out)?;
             out.flush()
         }

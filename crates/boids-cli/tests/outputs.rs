@@ -153,6 +153,23 @@ fn dash_is_standard_output_for_text() {
         "summary on stderr: {stderr}"
     );
 
+    let out = succeeded(&[
+        "run",
+        "--steps",
+        "2",
+        "--count",
+        "3",
+        "--save",
+        "/dev/stdout",
+    ]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("x,y,vx,vy,group,bias\n"), "{stdout}");
+    assert_eq!(
+        stdout.lines().count(),
+        4,
+        "/dev/stdout is standard output: {stdout}"
+    );
+
     let out = succeeded(&["run", "--steps", "1", "--count", "2", "--trajectory", "-"]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().next(), Some("step,id,x,y,vx,vy,group"));
@@ -266,10 +283,16 @@ fn outputs_appear_together_or_not_at_all() {
 struct SmallDisk(tempfile::TempDir);
 
 impl SmallDisk {
-    fn mount() -> Option<Self> {
+    /// A 256 KiB disk; `read_only` mounts it read-only.
+    fn mount(read_only: bool) -> Option<Self> {
         let dir = tempfile::tempdir().unwrap();
+        let options = if read_only {
+            "ro,size=256k"
+        } else {
+            "size=256k"
+        };
         let out = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=256k", "tmpfs", s(dir.path())])
+            .args(["-t", "tmpfs", "-o", options, "tmpfs", s(dir.path())])
             .output();
         match out {
             Ok(out) if out.status.success() => Some(Self(dir)),
@@ -293,7 +316,7 @@ impl Drop for SmallDisk {
 
 #[test]
 fn a_full_disk_names_the_flag_and_leaves_nothing() {
-    let Some(disk) = SmallDisk::mount() else {
+    let Some(disk) = SmallDisk::mount(false) else {
         return;
     };
     let dir = disk.0.path();
@@ -403,4 +426,19 @@ fn a_signal_removes_unfinished_outputs() {
         );
         assert_eq!(names(dir.path()), Vec::<String>::new(), "left behind");
     }
+}
+
+#[test]
+fn a_read_only_directory_is_named_not_a_temporary_file() {
+    let Some(disk) = SmallDisk::mount(true) else {
+        return;
+    };
+    let path = disk.0.path().join("out.csv");
+    refused(
+        &["run", "--steps", "1", "--save", s(&path)],
+        &[
+            &format!("--save {}: cannot create a temporary directory", s(&path)),
+            "read-only",
+        ],
+    );
 }
