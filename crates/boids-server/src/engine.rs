@@ -44,6 +44,7 @@ use tokio::sync::{oneshot, watch};
 
 use crate::budget::{self, Extent, Work};
 use crate::error::RequestError;
+pub use crate::error::Stopped;
 use crate::events::{self, Event, EventLog, SessionLog};
 use crate::protocol::{
     self, FrameHeader, Overlay, OverlayMode, OverlayRecord, Rect, Request, flags, json_to_toml,
@@ -108,11 +109,6 @@ pub struct Engine {
     /// Latest metrics (JSON text).
     pub metrics: watch::Receiver<Arc<str>>,
 }
-
-/// The engine has stopped (it panicked); nothing more can be done.
-#[derive(Debug, thiserror::Error)]
-#[error("the simulation thread has stopped")]
-pub struct Stopped;
 
 impl Engine {
     /// Starts the simulation thread. Fails if the starting flock breaks the count cap or the

@@ -1,17 +1,37 @@
 //! Why a client's request was refused. Each variant names the value, what is allowed and, where
 //! it matters, the server's own limit; its text is the `message` of the error reply, so the page
-//! shows it as it is.
+//! shows it as it is. The errors the request path meets on its way ([`Stopped`], [`LogFull`])
+//! are declared here too, so that this module depends on no other part of the server but the
+//! budget's figures.
 
 use boids_core::{ParamsError, StateError};
 
 use crate::budget::Work;
-use crate::engine::Stopped;
-use crate::events::LogFull;
+
+/// The engine has stopped (it panicked); nothing more can be done.
+#[derive(Debug, thiserror::Error)]
+#[error("the simulation thread has stopped")]
+pub struct Stopped;
+
+/// A `set` event that would take the log past its limit.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error(
+    "the event log of this flock is full ({events} events, {bytes} bytes; at most {limit}), and a \
+     change that is not logged would not replay; reset to start a new log"
+)]
+pub struct LogFull {
+    /// Events logged.
+    pub events: usize,
+    /// Their size.
+    pub bytes: usize,
+    /// The limit.
+    pub limit: usize,
+}
 
 /// A request the server did not carry out; nothing was changed.
 #[derive(Debug, thiserror::Error)]
 pub enum RequestError {
-    /// The message is over [`crate::protocol::MAX_REQUEST_BYTES`].
+    /// The message is over the protocol's `MAX_REQUEST_BYTES`.
     #[error("message of {bytes} bytes refused: at most {limit} bytes")]
     TooLarge {
         /// Its size.

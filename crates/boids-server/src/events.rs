@@ -47,6 +47,7 @@ use axum::body::Bytes;
 use boids_core::{Params, ParamsBuilder, ParamsError, Simulation, Source, StateError};
 use serde::{Deserialize, Serialize};
 
+pub use crate::error::LogFull;
 use crate::protocol::{json_to_toml, params_to_json, toml_to_json};
 
 /// Value of the `format` field.
@@ -136,21 +137,6 @@ pub struct SessionLog {
 /// An event that fits in a [`SessionLog`], ready to log.
 #[derive(Debug)]
 pub struct LogLine(String);
-
-/// A `set` event that would take the log past its limit.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error(
-    "the event log of this flock is full ({events} events, {bytes} bytes; at most {limit}), and a \
-     change that is not logged would not replay; reset to start a new log"
-)]
-pub struct LogFull {
-    /// Events logged.
-    pub events: usize,
-    /// Their size.
-    pub bytes: usize,
-    /// The limit.
-    pub limit: usize,
-}
 
 impl SessionLog {
     /// A log that starts with `first` (a `start` or `reset`) and holds at most `limit` bytes.
