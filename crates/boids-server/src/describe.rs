@@ -1,6 +1,6 @@
 //! The `/api/params` description the page builds its controls from: every entry of
-//! [`boids_core::PARAMS`] with its current value, its allowed range, the section it belongs to
-//! and a slider range.
+//! [`boids_core::PARAMS`] with its current value, its allowed range, the section it belongs to,
+//! the models it applies to (the page shows only those of the current model) and a slider range.
 //!
 //! Slider ranges come from the preset's defaults, not the current values, so a slider does not
 //! rescale under the user's hand. Most allowed ranges are open-ended (`[0, inf]`), so a slider
@@ -8,7 +8,7 @@
 //! default is zero (a length from the visual range, a speed from the maximum speed). The page
 //! also has a number box beside each slider for any value the server accepts.
 
-use boids_core::params::Kind;
+use boids_core::params::{Kind, Model};
 use boids_core::{PARAMS, PRESETS, ParamInfo, Params};
 use serde_json::{Value, json};
 
@@ -51,6 +51,30 @@ fn section(name: &str) -> &'static str {
         "world_x_min" | "world_y_min" | "world_width" | "world_height" | "init_x" | "init_y"
         | "init_vx" | "init_vy" => "World and start",
         _ => "Other",
+    }
+}
+
+/// The models a parameter changes the flock in (see `boids_core::models`); parameters not listed
+/// apply to every model. The boids rules' weights, speed limits, dynamic bias and wander act only
+/// in the boids model, whose scouts steer by bias; the heading models (vicsek, couzin) move at a
+/// constant `speed` with noise and a turning limit, and inform scouts by `informed_weight`.
+/// Vicsek always counts the boid itself and has no zone of repulsion. `avoid_factor` stays in
+/// every model, as it also weighs the walls' push.
+///
+/// This belongs in the core's parameter catalogue ([`ParamInfo`]), next to each parameter's
+/// meaning, so that `boids params` and validation can use it too; it lives here until it moves.
+fn models(name: &str) -> &'static [&'static str] {
+    const BOIDS: &[&str] = &["boids"];
+    const HEADING: &[&str] = &["vicsek", "couzin"];
+    match name {
+        "centering_factor" | "matching_factor" | "steering_gain" | "speed_boost" | "min_speed"
+        | "max_speed" | "exclude_protected" | "bias" | "max_bias" | "bias_increment"
+        | "dynamic_bias" | "wander_weight" | "wander_period" | "wander_turn" | "wander_angle" => {
+            BOIDS
+        }
+        "protected_range" | "include_self" => &["boids", "couzin"],
+        "speed" | "noise" | "noise_distribution" | "turn_rate" | "informed_weight" => HEADING,
+        _ => &Model::NAMES,
     }
 }
 
@@ -144,6 +168,7 @@ pub fn describe(
                 "unit": info.unit,
                 "meaning": info.meaning,
                 "section": section(info.name),
+                "models": models(info.name),
                 "value": current.get(info.name).map(|v| toml_to_json(&v)),
                 "default": defaults.get(info.name).map(|v| toml_to_json(&v)),
                 "slider": slider(info, defaults, max_count),
@@ -201,6 +226,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn each_model_is_shown_its_own_parameters_only() {
+        let p = Params::preset("vicsek").unwrap();
+        let d = describe(&p, &p, "vicsek", 0, 1000);
+        let applies = |name: &str, model: &str| {
+            let entry = d["params"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["name"] == name)
+                .unwrap();
+            entry["models"].as_array().unwrap().contains(&json!(model))
+        };
+        for model in Model::NAMES {
+            assert!(applies("visual_range", model) && applies("count", model));
+        }
+        assert!(applies("centering_factor", "boids") && !applies("centering_factor", "vicsek"));
+        assert!(applies("noise", "couzin") && !applies("noise", "boids"));
+        assert!(applies("protected_range", "couzin") && !applies("protected_range", "vicsek"));
     }
 
     #[test]
