@@ -20,8 +20,10 @@
     bg: [7, 10, 18],
     world: [13, 20, 36],
     boid: [223, 232, 255],
-    scout1: [255, 179, 71],
-    scout2: [197, 140, 255],
+    // Scout groups in the colours of `boids render` (Style::default in
+    // crates/boids-render/src/scene.rs), so a rendered GIF and the viewer agree.
+    scout1: [255, 96, 200],
+    scout2: [90, 205, 255],
   };
   const INK = {
     border: 'rgba(122, 162, 255, 0.35)',
@@ -40,6 +42,8 @@
   // A dart in units of the boid radius: nose at +x.
   const DART = [2.2, 0, -1.3, 1.15, -0.55, 0, 2.2, 0, -0.55, 0, -1.3, -1.15];
   const MIN_BOID_PX = 1.3; // device pixels: boids stay visible when zoomed out
+  // Span of the step-rate measurement: long enough to hold a few steps at the slowest speed.
+  const RATE_WINDOW_MS = 3000;
 
   const S = {
     ws: null,
@@ -63,6 +67,7 @@
     metricsRun: -1,
     history: { pol: [], flocks: [] },
     fps: { frames: 0, since: performance.now(), value: 0 },
+    steps: [], // {t, step} of running frames with a new step, the last RATE_WINDOW_MS and one more
     framesDrawn: 0,
     bytes: { total: 0, since: performance.now(), rate: 0 },
     lastMetrics: null,
@@ -165,6 +170,7 @@
         boids: new Uint8Array(buf, FRAME_HEADER, count * 6),
       };
       S.frameSerial++;
+      recordStep(step, (flags & FLAG_RUNNING) !== 0);
       const key = [S.frame.world.x, S.frame.world.y, S.frame.world.w, S.frame.world.h].join();
       if (key !== S.view.worldKey) {
         S.view.worldKey = key;
@@ -782,19 +788,45 @@
     requestAnimationFrame(frameLoop);
   }
 
+  // The simulation's steps per second, measured here from the frames' step numbers: the
+  // server's own figure rides on the metrics, which a large flock makes seconds apart.
+  function recordStep(step, running) {
+    const s = S.steps;
+    if (!running || (s.length && step < s[s.length - 1].step)) s.length = 0;
+    if (!running || (s.length && step === s[s.length - 1].step)) return;
+    const now = performance.now();
+    s.push({ t: now, step });
+    while (s.length > 2 && now - s[1].t > RATE_WINDOW_MS) s.shift();
+  }
+
+  function stepRate() {
+    const s = S.steps;
+    if (s.length < 2) return null;
+    const [first, last] = [s[0], s[s.length - 1]];
+    // Frames that arrived in one burst carry no timing.
+    return last.t > first.t ? ((last.step - first.step) * 1000) / (last.t - first.t) : null;
+  }
+
+  const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
+
   function updateStats() {
     if (!S.connected) return;
     const f = S.frame;
-    const m = S.lastMetrics;
     const running = S.server?.running;
+    const rate = stepRate();
+    // Numbers sit in fixed-width boxes so the header does not shift as they change; narrower
+    // windows hide the less needed parts (style.css), so the whole line is also the tooltip.
     const parts = [
-      `step <b>${f ? f.step.toLocaleString() : 0}</b>`,
-      `<b>${f ? f.count.toLocaleString() : 0}</b> boids`,
-      running ? `sim <b>${m ? Math.round(m.steps_per_second) : 0}</b> steps/s` : '<b>paused</b>',
-      running ? `<b>${Math.round(S.fps.value)}</b> fps` : '',
-      `<b>${(S.bytes.rate / 1e6).toFixed(1)}</b> MB/s`,
-    ].filter(Boolean);
-    $('stat-text').innerHTML = parts.join(' · ');
+      `<span class="st-step">step <b class="n7">${f ? f.step.toLocaleString('en') : 0}</b></span>`,
+      `<span><b class="n4">${f ? compact.format(f.count) : 0}</b> boids</span>`,
+      running
+        ? `<span><b class="n4">${rate === null ? '–' : rate < 10 ? rate.toFixed(1) : Math.round(rate)}</b> steps/s</span>`
+        : '<span><b>paused</b></span>',
+      `<span class="st-fps"><b class="n3">${running ? Math.round(S.fps.value) : '–'}</b> fps</span>`,
+      `<span class="st-bytes"><b class="n4">${(S.bytes.rate / 1e6).toFixed(1)}</b> MB/s</span>`,
+    ];
+    $('stat-text').innerHTML = parts.join('');
+    $('stats').title = $('stat-text').innerText.replace(/\s+/g, ' ');
     $('replay-cmd').textContent = `boids run --events boids-events.json --steps ${f ? f.step : 0}`;
   }
 
@@ -956,9 +988,6 @@
       S.active = null;
       if (S.server) set(S.server.params[p.name]);
     });
-    box.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') box.dispatchEvent(new Event('change'));
-    });
     box.addEventListener('change', () => {
       const v = parseValue(box.value, integer);
       if (v === undefined) {
@@ -980,9 +1009,25 @@
     return { row, set };
   }
 
+  // Names whose words alone do not read well; the rest read as their words ("visual range").
+  const LABELS = {
+    dt: 'time step',
+    turnfactor: 'turn factor',
+    topological_k: 'topological k (nearest)',
+    scout_group1_fraction: 'scout group 1 share',
+    scout_group2_fraction: 'scout group 2 share',
+    preferred_angle1: 'group 1 direction',
+    preferred_angle2: 'group 2 direction',
+    init_x: 'start x', init_y: 'start y', init_vx: 'start vx', init_vy: 'start vy',
+    world_x_min: 'world left', world_y_min: 'world top',
+  };
+
   function label(p) {
+    const text = LABELS[p.name] || p.name.replace(/_/g, ' ');
     const unit = p.unit ? ` [${p.unit}]` : '';
-    return el('span', { class: 'label', title: `${p.name}${unit}\n${p.meaning}` }, p.name);
+    return el('span', { class: 'label', title: `${p.name}${unit}\n${p.meaning}` },
+      el('span', { class: 'name' }, text.charAt(0).toUpperCase() + text.slice(1)),
+      ...(p.unit ? [el('small', { class: 'unit' }, p.unit)] : []));
   }
 
   function boolControl(p) {
@@ -995,7 +1040,10 @@
   function choiceControl(p) {
     const select = el('select', { 'data-param': p.name }, ...p.kind.choices.map((c) => el('option', { value: c }, c)));
     const row = el('div', { class: 'param row' }, label(p), select);
-    select.addEventListener('change', () => sendSet(p.name, select.value));
+    select.addEventListener('change', () => {
+      select.blur(); // as for the preset: Space and the arrows go back to the shortcuts
+      sendSet(p.name, select.value);
+    });
     return { row, set: (v) => { select.value = v; markChanged(row, p, v); } };
   }
 
@@ -1030,6 +1078,7 @@
       case 'Boundary': return v('boundary') !== 'torus';
       case 'Scouts': return Number(v('scout_group1_fraction')) + Number(v('scout_group2_fraction')) > 0;
       case 'Wander': return Number(v('wander_weight')) > 0;
+      case 'Model': return v('model') !== 'boids';
       default: return false;
     }
   }
@@ -1055,6 +1104,7 @@
         else if (p.kind.type === 'choice') c = choiceControl(p);
         else c = intervalControl(p);
         c.set(p.value);
+        c.models = p.models;
         controls.set(p.name, c);
         details.append(c.row);
       }
@@ -1100,6 +1150,8 @@
       }
       c.set(m.params[name]);
     }
+    showModelParams(m.params.model);
+    showGroupDirections(m.params);
     const play = $('play');
     play.textContent = m.running ? 'Pause' : 'Start';
     play.classList.toggle('paused', !m.running);
@@ -1107,6 +1159,26 @@
     if (document.activeElement !== $('preset')) $('preset').value = m.preset;
     if (document.activeElement !== $('speed')) $('speed').value = String(speedToT(m.steps_per_second));
     $('speed-out').textContent = `${fmt(Number(m.steps_per_second.toPrecision(3)))}/s`;
+  }
+
+  // Only the parameters that act in the current model; a section left empty is hidden.
+  function showModelParams(model) {
+    for (const c of controls.values()) c.row.hidden = !c.models.includes(model);
+    for (const details of $('params').children) {
+      details.hidden = ![...details.querySelectorAll('.param')].some((row) => !row.hidden);
+    }
+  }
+
+  // The scout legend names the way each group is biased: its preferred direction.
+  function showGroupDirections(params) {
+    const way = (angle) => {
+      const a = ((Number(angle) % TAU) + TAU) % TAU;
+      if (Math.abs(a) < 1e-6 || Math.abs(a - TAU) < 1e-6) return '+x';
+      if (Math.abs(a - Math.PI) < 1e-6) return '−x';
+      return `${fmt(Number(((a * 180) / Math.PI).toPrecision(3)))}°`;
+    };
+    $('group1-way').textContent = way(params.preferred_angle1);
+    $('group2-way').textContent = way(params.preferred_angle2);
   }
 
   // Speed slider: logarithmic from 0.5 to 1000 steps per second.
@@ -1161,6 +1233,9 @@
   $('reset').addEventListener('click', reset);
   $('seed').addEventListener('change', reset);
   $('preset').addEventListener('change', () => {
+    // A focused select takes Space and the arrow keys for itself: hand the keys back to the
+    // shortcuts once a preset is chosen.
+    $('preset').blur();
     const seed = Number($('seed').value);
     request({ type: 'reset', preset: $('preset').value, ...(Number.isInteger(seed) && seed >= 0 ? { seed } : {}) });
   });

@@ -5,7 +5,8 @@
 // The server must run a small `cornell` flock (crates/boids-server/tests/browser.rs starts one).
 // Environment: BOIDS_CHROMIUM (default /usr/bin/chromium), BOIDS_RENDERER=webgl or 2d to force a
 // renderer (by default the page picks canvas 2D where WebGL2 runs in software, as in headless
-// chromium), BOIDS_SCREENSHOT=path.png to save a picture of the page with overlays on.
+// chromium), BOIDS_SCREENSHOT=path.png to save a picture of the page with overlays on (and
+// path-800.png of the page 800 px wide).
 // Exits 0 when every check passes, 1 with a message otherwise.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,11 @@ const screenshot = process.env.BOIDS_SCREENSHOT;
 function check(condition, message) {
   if (!condition) throw new Error(`check failed: ${message}`);
   console.log(`ok - ${message}`);
+}
+
+async function setEvents(key) {
+  const log = await (await fetch(new URL('api/events', base))).json();
+  return log.events.filter((e) => e.kind === 'set' && e.key === key);
 }
 
 async function serverParams() {
@@ -50,7 +56,7 @@ async function pixelStats(page) {
     const ctx = c.getContext('2d');
     ctx.drawImage(img, 0, 0);
     const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    const n = { total: c.width * c.height, bright: 0, red: 0, green: 0, blue: 0, cyan: 0 };
+    const n = { total: c.width * c.height, bright: 0, red: 0, green: 0, blue: 0, cyan: 0, pink: 0 };
     for (let i = 0; i < d.length; i += 4) {
       const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
       if (r + g + b > 450) n.bright++;
@@ -58,6 +64,7 @@ async function pixelStats(page) {
       if (g > 150 && g > r + 80 && g > b + 80) n.green++;
       if (b > 150 && b > r + 80 && b > g + 60) n.blue++;
       if (g > 60 && Math.abs(g - b) < 30 && g > r + 25) n.cyan++;
+      if (r > 180 && b > 120 && r > g + 80) n.pink++; // scout group 1, (255, 96, 200)
     }
     return n;
   }, png.toString('base64'));
@@ -102,8 +109,31 @@ try {
   }
   check(plain.bright > 200, `boids are drawn (${plain.bright} bright pixels)`);
   check(plain.red + plain.green + plain.blue < 20, `no overlay colours while overlays are off (${plain.red}/${plain.green}/${plain.blue})`);
+  check(plain.pink > 0, `scouts of group 1 are drawn in the renderer's pink (${plain.pink} px)`);
+  const legend = await page.evaluate(() => ({
+    text: document.getElementById('groups-legend').textContent,
+    one: getComputedStyle(document.querySelector('#groups-legend .sw.scout1')).backgroundColor,
+    two: getComputedStyle(document.querySelector('#groups-legend .sw.scout2')).backgroundColor,
+  }));
+  check(
+    legend.one === 'rgb(255, 96, 200)' && legend.two === 'rgb(90, 205, 255)' && /group 1 toward \+x/.test(legend.text) && /group 2 toward −x/.test(legend.text),
+    `the legend names the scout colours of boids render and their bias (${legend.text})`,
+  );
   const controls = await page.locator('#params input, #params select').count();
   check(controls >= 30, `a control for every parameter (${controls} inputs)`);
+  // cornell is a boids-model preset: its rules show, the heading models' noise does not.
+  check(
+    (await page.locator('[data-param-text="centering_factor"]').isVisible()) && (await page.locator('[data-param-text="noise"]').isHidden()),
+    'the boids model shows its rules and hides the heading models\' parameters',
+  );
+  check(
+    (await page.locator('[data-param="visual_range"]').locator('xpath=..').locator('.label').innerText()).replace(/\s+/g, ' ') === 'Visual range length',
+    'parameters have readable labels with their unit',
+  );
+  const clipped = await page.evaluate(() => [...document.querySelectorAll('#params .param .label')]
+    .filter((l) => l.offsetParent && (l.scrollWidth > l.clientWidth + 1 || l.scrollHeight > l.clientHeight + 1))
+    .map((l) => l.textContent));
+  check(clipped.length === 0, `no parameter label is cut off${clipped.length ? `: ${clipped.join(', ')}` : ''}`);
 
   // 2. Moving a slider changes the server's parameter, live.
   const before = (await serverParams()).visual_range;
@@ -162,6 +192,75 @@ try {
   await page.waitForFunction(() => boidsViewer.overlay?.hover && boidsViewer.overlay.records === 1, null, { timeout: 10000 });
   await page.locator('#info').waitFor({ state: 'visible', timeout: 5000 });
   check(true, 'the boid under the mouse is described');
+
+  // 5. Enter in a number box sends the change once, and a refused value gives one toast.
+  const text = page.locator('[data-param-text="visual_range"]');
+  await text.scrollIntoViewIfNeeded();
+  const sets = (await setEvents('visual_range')).length;
+  const typed = (await serverParams()).visual_range === 37.5 ? 38.5 : 37.5;
+  await text.fill(String(typed));
+  await text.press('Enter');
+  await page.waitForFunction((v) => boidsViewer.server.params.visual_range === v, typed, { timeout: 5000 });
+  await page.waitForTimeout(300);
+  check((await setEvents('visual_range')).length === sets + 1, 'Enter in a number box sends the change once');
+  for (const bad of ['abc', '-5']) {
+    const toasts = await page.locator('.toast:not(.ok)').count();
+    await text.fill(bad);
+    await text.press('Enter');
+    await page.waitForTimeout(500);
+    check((await page.locator('.toast:not(.ok)').count()) === toasts + 1, `"${bad}" in a number box gives one error toast`);
+  }
+  await text.blur();
+
+  // 6. The plots stay in view while the parameter list scrolls.
+  const plotAt = async () => (await page.locator('#plot-pol').boundingBox()).y;
+  const plotBefore = await plotAt();
+  const scrolled = await page.locator('#panel-scroll').evaluate((e) => {
+    e.scrollTop = e.scrollHeight;
+    return e.scrollTop;
+  });
+  check(scrolled > 0 && (await plotAt()) === plotBefore, `the plots stay put while the parameters scroll (by ${scrolled} px)`);
+
+  // 7. At 800 px the header stays one line, as high as at 1280 px.
+  const headerHeight = () => page.evaluate(() => document.getElementById('topbar').getBoundingClientRect().height);
+  const wide = await headerHeight();
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.waitForTimeout(1200); // a stats update at the new width
+  const narrow = await headerHeight();
+  const tops = await page.evaluate(() => {
+    const items = document.querySelectorAll('#topbar .brand, #topbar .transport > *, #stats');
+    return [...items].map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2));
+  });
+  check(narrow === wide && new Set(tops).size === 1, `the header is one line at 800 px (${narrow} px high, ${wide} px at 1280)`);
+  if (screenshot) await page.screenshot({ path: screenshot.replace(/\.png$/, '-800.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // 8. After choosing a preset the keyboard shortcuts work at once; the heading model of the
+  // vicsek preset shows its own parameters and not the boids rules.
+  await page.focus('#preset');
+  await page.selectOption('#preset', 'vicsek');
+  await page.waitForFunction(() => boidsViewer.server.preset === 'vicsek', null, { timeout: 5000 });
+  const wasRunning = await page.evaluate(() => boidsViewer.server.running);
+  await page.keyboard.press('Space');
+  await page.waitForFunction((r) => boidsViewer.server.running !== r, wasRunning, { timeout: 5000 });
+  check(true, 'Space starts or stops right after a preset is chosen');
+  await page.locator('[data-param-text="centering_factor"]').waitFor({ state: 'hidden', timeout: 5000 });
+  check(
+    (await page.locator('[data-param-text="noise"]').isVisible()) && (await page.locator('[data-param-text="centering_factor"]').isHidden()),
+    'the vicsek model shows its noise and hides the boids rules',
+  );
+
+  // 9. The header's steps per second is the real rate at a low speed.
+  if (!(await page.evaluate(() => boidsViewer.server.running))) await page.keyboard.press('Space');
+  await page.evaluate(() => {
+    const speed = document.getElementById('speed');
+    speed.value = String(Math.round((Math.log(4 / 0.5) / Math.log(2000)) * 1000)); // 4 steps/s
+    speed.dispatchEvent(new Event('input'));
+  });
+  await page.waitForTimeout(4500); // the measurement window (3 s) holds only the new speed
+  const header = await page.locator('#stat-text').innerText();
+  const perSecond = Number(/([\d.]+) steps\/s/.exec(header)?.[1]);
+  check(perSecond > 3.5 && perSecond < 4.5, `the header shows the real rate at 4 steps/s (${header.replace(/\s+/g, ' ')})`);
 
   if (screenshot) {
     await page.click('#overlay-mode button[data-mode="all"]');
