@@ -215,7 +215,9 @@ impl Engine {
     }
 }
 
-/// Steps per second, measured over about a second.
+/// Steps per second while running, measured over about a second; the last measurement stands
+/// until the next, so a restart does not report 0 for a second (longer for a large flock, whose
+/// metrics go out less often).
 #[derive(Debug)]
 struct RateMeter {
     since: Instant,
@@ -244,8 +246,10 @@ impl RateMeter {
         }
     }
 
+    /// Starts a new window: the time spent paused is not running time.
     fn paused(&mut self) {
-        *self = Self::default();
+        self.since = Instant::now();
+        self.steps = 0;
     }
 }
 
