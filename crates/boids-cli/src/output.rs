@@ -331,11 +331,13 @@ impl<W> Labelled<W> {
     }
 
     fn error(&self, error: io::Error) -> io::Error {
-        io::Error::new(
-            error.kind(),
-            format!("{}: cannot write: {error}", self.label),
-        )
+        write_error(&self.label, error)
     }
+}
+
+/// `error` as a write error of the output `label` names.
+fn write_error(label: &str, error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("{label}: cannot write: {error}"))
 }
 
 impl<W: Write> Write for Labelled<W> {
@@ -375,15 +377,10 @@ impl Pending {
     /// Completes the data (flushed and synced to disk); it goes in place at [`commit`].
     pub fn finish(self) -> Result<Ready> {
         let Labelled { inner, label } = self.writer;
-        let labelled = |e| {
-            Labelled {
-                inner: (),
-                label: label.clone(),
-            }
-            .error(e)
-        };
-        let file = inner.into_inner().map_err(|e| labelled(e.into_error()))?;
-        file.sync_all().map_err(labelled)?;
+        let file = inner
+            .into_inner()
+            .map_err(|e| write_error(&label, e.into_error()))?;
+        file.sync_all().map_err(|e| write_error(&label, e))?;
         Ok(Ready {
             target: self.target,
             work: self.work,

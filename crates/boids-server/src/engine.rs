@@ -124,9 +124,7 @@ impl Engine {
         let work = Work::estimate(sim.params(), Extent::of(sim.positions()));
         if work.pairs() > config.max_pairs {
             return Err(crate::ServerError::WorkAboveBudget {
-                count: work.count,
-                neighbours: work.neighbours,
-                pairs: work.pairs(),
+                work,
                 max: config.max_pairs,
             });
         }
@@ -194,8 +192,8 @@ impl Engine {
         }
     }
 
-    /// Handles a request from `client` (queued at once, as with [`Engine::inspect`]); `Err` is
-    /// the message for the error reply.
+    /// Handles a request from `client` (queued at once, as with [`Engine::inspect`]); an `Err`
+    /// says why it was refused, and its text is the error reply's message.
     pub fn request(
         &self,
         client: ClientId,

@@ -99,15 +99,14 @@ pub enum ServerError {
     },
     /// The starting flock would cost more a step than the server allows clients to ask for.
     #[error(
-        "the flock would examine about {pairs:.2e} neighbour pairs a step ({count} boids x {neighbours:.3e} expected neighbours each): allowed at most {max:.2e} (raise --max-pairs to allow more)"
+        "the flock would examine about {:.2e} neighbour pairs a step ({} boids x {:.3e} expected neighbours each): allowed at most {max:.2e} (raise --max-pairs to allow more)",
+        work.pairs(),
+        work.count,
+        work.neighbours
     )]
     WorkAboveBudget {
-        /// Boids.
-        count: usize,
-        /// Expected neighbours each.
-        neighbours: f64,
-        /// Their product.
-        pairs: f64,
+        /// The flock's estimated work.
+        work: budget::Work,
         /// The budget.
         max: f64,
     },
