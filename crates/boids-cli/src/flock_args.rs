@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
+use boids_core::params::Value;
 use boids_core::{DEFAULT_PRESET, Params, ParamsBuilder, Source};
 use clap::Args;
 
@@ -42,9 +43,8 @@ impl FlockArgs {
                 .apply_assignment(assignment, Source::Flag(format!("--set {assignment}")))?;
         }
         if let Some(count) = self.count {
-            let value = toml::Value::Integer(i64::try_from(count).unwrap_or(i64::MAX));
-            builder =
-                builder.apply_value("count", value, Source::Flag(format!("--count {count}")))?;
+            let source = Source::Flag(format!("--count {count}"));
+            builder.set("count", Value::Integer(count), source);
         }
         Ok(builder)
     }

@@ -1,6 +1,7 @@
 //! `boids presets` and `boids params`: what models there are and what every knob means.
 
 use anyhow::Result;
+use boids_core::params::{Model, Section};
 use boids_core::{PARAMS, PRESETS};
 use clap::Args;
 
@@ -38,7 +39,7 @@ pub struct ParamsArgs {
     pub toml: bool,
 }
 
-/// Prints every parameter with its value, unit and meaning.
+/// Prints every parameter with its value, unit, the models it acts in and its meaning, by section.
 pub fn params(args: &ParamsArgs) -> Result<()> {
     let params = args.flock.params()?;
     if args.toml {
@@ -49,17 +50,36 @@ pub fn params(args: &ParamsArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let table = params.to_table();
-    println!("{:<22} {:<18} {:<14} meaning", "parameter", "value", "unit");
-    for info in PARAMS {
-        let value = table
-            .get(info.name)
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        println!(
-            "{:<22} {:<18} {:<14} {}",
-            info.name, value, info.unit, info.meaning
-        );
+    println!(
+        "{:<22} {:<18} {:<14} {:<14} meaning",
+        "parameter", "value", "unit", "models"
+    );
+    for section in Section::ALL {
+        println!("\n[{}]", section.title());
+        for info in PARAMS.iter().filter(|info| info.section == section) {
+            let value = params
+                .get(info.name)
+                .map(|v| v.to_string())
+                .unwrap_or_default();
+            println!(
+                "{:<22} {:<18} {:<14} {:<14} {}",
+                info.name,
+                value,
+                info.unit.symbol(),
+                models(info.models),
+                info.meaning
+            );
+        }
     }
     Ok(())
+}
+
+/// The models a parameter acts in, as the table shows them.
+fn models(models: &[Model]) -> String {
+    if models == Model::ALL {
+        "all".to_owned()
+    } else {
+        let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
+        names.join(", ")
+    }
 }

@@ -10,6 +10,7 @@ use std::sync::Once;
 use std::io::Write;
 
 use anyhow::{Result, anyhow};
+use boids_core::params::Value;
 use boids_lab::experiments::{Figure, Mode, Panel};
 use boids_lab::sweep::Heatmap;
 use image::ColorType;
@@ -308,13 +309,14 @@ pub fn heatmap(map: &Heatmap, out: &mut Pending) -> Result<()> {
 }
 
 /// The axis value at the centre of a cell (other ticks stay blank).
-fn tick_label(values: &[toml::Value], v: &SegmentValue<i32>) -> String {
+fn tick_label(values: &[Value], v: &SegmentValue<i32>) -> String {
     let SegmentValue::CenterOf(index) = v else {
         return String::new();
     };
     match usize::try_from(*index).ok().and_then(|i| values.get(i)) {
-        Some(toml::Value::Float(x)) => format!("{}", (x * 1e6).round() / 1e6),
-        Some(other) => other.to_string().trim_matches('"').to_owned(),
+        Some(Value::Number(x)) => format!("{}", (x * 1e6).round() / 1e6),
+        Some(Value::Choice(name)) => (*name).to_owned(),
+        Some(other) => other.to_string(),
         None => String::new(),
     }
 }

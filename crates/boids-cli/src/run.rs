@@ -4,6 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
+use boids_core::params::Value;
 use boids_core::{METRIC_COLUMNS, Metrics, Simulation, Source};
 use boids_server::events::{EventLog, Replay};
 use clap::Args;
@@ -252,18 +253,16 @@ fn build_simulation(args: &RunArgs) -> Result<Simulation> {
             loaded.len()
         );
     }
-    let params = args
-        .flock
-        .builder()?
-        .apply_value(
-            "count",
-            toml::Value::Integer(loaded.len() as i64),
-            Source::File {
-                name: path.display().to_string(),
-                line: None,
-            },
-        )?
-        .build()?;
+    let mut builder = args.flock.builder()?;
+    builder.set(
+        "count",
+        Value::Integer(loaded.len() as u64),
+        Source::File {
+            name: path.display().to_string(),
+            line: None,
+        },
+    );
+    let params = builder.build()?;
     let state = loaded.into_flock(&params);
     Ok(Simulation::from_state(
         params,

@@ -63,7 +63,8 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             args.max_pairs
         );
     }
-    let params = args.flock.params()?;
+    let layers = args.flock.builder()?;
+    let params = layers.build()?;
     let max_count = usize::try_from(args.max_count).unwrap_or(usize::MAX);
     if params.count > max_count {
         bail!(
@@ -73,7 +74,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
     }
     let config = ServerConfig {
         engine: EngineConfig {
-            params,
+            params: layers,
             preset: args.flock.preset.clone(),
             seed: args.flock.seed,
             max_count,

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use boids_core::METRIC_COLUMNS;
+use boids_core::params::Value;
 use boids_lab::experiments::{self, Figure, Mode, Panel, Series};
 use boids_lab::sweep::{self, Axis};
 use clap::Args;
@@ -105,7 +106,7 @@ pub fn run(args: &SweepArgs) -> Result<()> {
     progress.finish_and_clear();
 
     let mut file = targets.csv.create()?;
-    let keys: Vec<&str> = axes.iter().map(|a| a.key.as_str()).collect();
+    let keys: Vec<&str> = axes.iter().map(|a| a.key).collect();
     writeln!(
         file,
         "run,replicate,seed,{},{}",
@@ -165,9 +166,9 @@ enum Plot {
 }
 
 /// A value as written in the CSV (strings without quotes).
-fn plain(value: &toml::Value) -> String {
+fn plain(value: &Value) -> String {
     match value {
-        toml::Value::String(s) => s.clone(),
+        Value::Choice(name) => (*name).to_owned(),
         other => other.to_string(),
     }
 }
@@ -183,7 +184,11 @@ fn curve(
     let numbers: Option<Vec<f64>> = axis
         .values
         .iter()
-        .map(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
+        .map(|v| match *v {
+            Value::Number(x) => Some(x),
+            Value::Integer(i) => Some(i as f64),
+            _ => None,
+        })
         .collect();
     let numbers = numbers?;
     let points: Vec<(f64, f64)> = axis
@@ -211,7 +216,7 @@ fn curve(
         title: format!("mean {name} against {}", axis.key),
         panels: vec![Panel {
             title: "time average, mean over replicates".into(),
-            x_label: axis.key.clone(),
+            x_label: axis.key.to_owned(),
             y_label: name.to_owned(),
             x_range: (low - pad, high + pad),
             y_range: (0.0, (top * 1.1).max(1e-9)),

@@ -165,8 +165,6 @@ fn run_events_replays_a_viewer_session_exactly() {
         .apply_assignment("count=120", Source::Message)
         .unwrap()
         .apply_assignment("dynamic_bias=true", Source::Message)
-        .unwrap()
-        .build()
         .unwrap();
     let engine = Engine::spawn(EngineConfig {
         params,

@@ -138,59 +138,6 @@ impl ParamsBuilder {
 /// The preset used when none is named.
 pub const DEFAULT_PRESET: &str = "cornell";
 
-/// Fields every preset sets the same way; each preset overrides what its seed specifies.
-fn neutral() -> Params {
-    Params {
-        count: 100,
-        boundary: Boundary::Torus,
-        world_x_min: 0.0,
-        world_y_min: 0.0,
-        world_width: 1.0,
-        world_height: 1.0,
-        margin: 0.0,
-        turnfactor: 0.0,
-        wall_buffer: 0.0,
-        boid_size: 1.0,
-        visual_range: 0.1,
-        protected_range: 0.0,
-        inclusive_ranges: false,
-        include_self: false,
-        exclude_protected: false,
-        centering_factor: 0.0,
-        matching_factor: 0.0,
-        avoid_factor: 0.0,
-        steering_gain: 1.0,
-        speed_boost: 1.0,
-        min_speed: 0.0,
-        max_speed: f64::INFINITY,
-        dt: 1.0,
-        scout_group1_fraction: 0.0,
-        scout_group2_fraction: 0.0,
-        bias: 0.0,
-        max_bias: 0.0,
-        bias_increment: 0.0,
-        dynamic_bias: false,
-        wander_weight: 0.0,
-        wander_period: 1,
-        wander_turn: 0.0,
-        wander_angle: 0.0,
-        init_x: [0.0, 1.0],
-        init_y: [0.0, 1.0],
-        init_vx: [0.0, 0.0],
-        init_vy: [0.0, 0.0],
-        model: Model::Boids,
-        topological_k: 0,
-        blind_angle: 0.0,
-        speed: 1.0,
-        noise: 0.0,
-        noise_distribution: NoiseDistribution::Uniform,
-        turn_rate: f64::INFINITY,
-        informed_weight: 0.5,
-        preferred_angle1: 0.0,
-        preferred_angle2: std::f64::consts::PI,
-    }
-}
-
 fn cornell() -> Params {
     Params {
         count: 500,
@@ -217,7 +164,7 @@ fn cornell() -> Params {
         init_y: [0.0, 480.0],
         init_vx: [-6.0, 6.0],
         init_vy: [-6.0, 6.0],
-        ..neutral()
+        ..Params::default()
     }
 }
 
@@ -243,7 +190,7 @@ fn functional() -> Params {
         init_y: [-2.5, 2.5],
         init_vx: [-0.125, 0.125],
         init_vy: [-0.125, 0.125],
-        ..neutral()
+        ..Params::default()
     }
 }
 
@@ -267,7 +214,7 @@ fn canvas() -> Params {
         init_y: [10.0, 470.0],
         init_vx: [-100.0, 100.0],
         init_vy: [-100.0, 100.0],
-        ..neutral()
+        ..Params::default()
     }
 }
 
@@ -289,7 +236,7 @@ fn allegheny() -> Params {
         init_y: [0.0, 480.0],
         init_vx: [-100.0, 100.0],
         init_vy: [-100.0, 100.0],
-        ..neutral()
+        ..Params::default()
     }
 }
 
@@ -308,7 +255,7 @@ fn vicsek() -> Params {
         init_y: [0.0, 10.0],
         init_vx: [-1.0, 1.0],
         init_vy: [-1.0, 1.0],
-        ..neutral()
+        ..Params::default()
     }
 }
 
@@ -334,7 +281,7 @@ fn couzin() -> Params {
         init_y: [0.0, 20.0],
         init_vx: [-1.0, 1.0],
         init_vy: [-1.0, 1.0],
-        ..neutral()
+        ..Params::default()
     }
 }
 
@@ -354,7 +301,7 @@ fn occoids() -> Params {
         wander_turn: 0.5,
         init_vx: [-0.007, 0.007],
         init_vy: [-0.007, 0.007],
-        ..neutral()
+        ..Params::default()
     }
 }
 

@@ -9,7 +9,7 @@
 use std::f64::consts::PI;
 
 use crate::error::ParamsError;
-use crate::params::{Params, ParamsBuilder, Source};
+use crate::params::{Boundary, Params, ParamsBuilder, Source, Value};
 
 /// The W3 world for `count` boids with mean neighbour count `neighbors`, keeping every other
 /// parameter of `base` (its rules, speeds, scouts, initial velocities). `source` names where
@@ -38,28 +38,24 @@ pub fn w3(
         });
     }
     let side = (others * PI * r * r / neighbors).sqrt();
-    let flag = || Source::Flag(source.to_owned());
-    let interval = toml::Value::Array(vec![0.0.into(), side.into()]);
-    let world: [(&str, toml::Value); 8] = [
-        (
-            "count",
-            toml::Value::Integer(count.min(i64::MAX as usize) as i64),
-        ),
-        ("boundary", "torus".into()),
-        ("world_x_min", 0.0.into()),
-        ("world_y_min", 0.0.into()),
-        ("world_width", side.into()),
-        ("world_height", side.into()),
-        ("init_x", interval.clone()),
+    let interval = Value::Interval([0.0, side]);
+    let world = [
+        ("count", Value::Integer(count as u64)),
+        ("boundary", Value::Choice(Boundary::Torus.name())),
+        ("world_x_min", Value::Number(0.0)),
+        ("world_y_min", Value::Number(0.0)),
+        ("world_width", Value::Number(side)),
+        ("world_height", Value::Number(side)),
+        ("init_x", interval),
         ("init_y", interval),
     ];
-    world
-        .into_iter()
-        .try_fold(
-            ParamsBuilder::from_params(base.clone(), Source::Message),
-            |builder, (key, value)| builder.apply_value(key, value, flag()),
-        )?
-        .build()
+    // `base` is valid on its own, and on a torus no check relates its values to the world's, so
+    // an error can only be about a value set here: each names `source`.
+    let mut builder = ParamsBuilder::from_params(base.clone(), Source::Flag(source.to_owned()));
+    for (name, value) in world {
+        builder.set(name, value, Source::Flag(source.to_owned()));
+    }
+    builder.build()
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use boids_core::Params;
 use boids_core::error::ParamsError;
 use boids_core::metrics::{METRIC_COLUMNS, Metrics};
-use boids_core::params::{Kind, ParamsBuilder, Source, param_info, parse_value};
+use boids_core::params::{Kind, ParamsBuilder, Raw, Source, Value, param_info, parse_value};
 use boids_core::sim::Simulation;
 
 use crate::experiments;
@@ -37,9 +37,9 @@ pub enum SweepError {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Axis {
     /// Parameter name.
-    pub key: String,
+    pub key: &'static str,
     /// Its values, in order.
-    pub values: Vec<toml::Value>,
+    pub values: Vec<Value>,
     /// The axis as typed (for messages).
     pub spec: String,
 }
@@ -60,12 +60,10 @@ impl Axis {
         let parts: Vec<&str> = rest.split(':').map(str::trim).collect();
         let values = match parts.as_slice() {
             [a, b, steps] => {
-                let number = |s: &str| {
-                    parse_value(s)
-                        .as_float()
-                        .or_else(|| parse_value(s).as_integer().map(|i| i as f64))
-                        .filter(|x| x.is_finite())
-                        .ok_or_else(|| bad(format!("`{s}` is not a finite number")))
+                let number = |s: &str| match parse_value(s) {
+                    Raw::Integer(i) => Ok(i as f64),
+                    Raw::Float(x) if x.is_finite() => Ok(x),
+                    _ => Err(bad(format!("`{s}` is not a finite number"))),
                 };
                 let (a, b) = (number(a)?, number(b)?);
                 let steps: u64 = steps
@@ -84,23 +82,30 @@ impl Axis {
                         a + (b - a) * k as f64 / (steps - 1) as f64
                     }
                 };
-                let mut values: Vec<toml::Value> = (0..steps)
+                let mut values: Vec<Value> = (0..steps)
                     .map(|k| match info.kind {
-                        Kind::Integer { .. } => toml::Value::Integer(at(k).round() as i64),
-                        _ => toml::Value::Float(at(k)),
+                        Kind::Integer { .. } => Value::Integer(at(k).round().max(0.0) as u64),
+                        _ => Value::Number(at(k)),
                     })
                     .collect();
                 values.dedup();
                 values
             }
-            [list] => list.split(',').map(|v| parse_value(v.trim())).collect(),
+            [list] => list
+                .split(',')
+                .map(|v| {
+                    info.kind
+                        .read(&parse_value(v.trim()))
+                        .map_err(|expected| bad(format!("`{}` is not {expected}", v.trim())))
+                })
+                .collect::<Result<_, _>>()?,
             _ => return Err(bad("a range needs exactly A:B:STEPS".into())),
         };
         if values.is_empty() {
             return Err(bad("no values".into()));
         }
         Ok(Axis {
-            key: key.to_owned(),
+            key: info.name,
             values,
             spec: spec.to_owned(),
         })
@@ -111,7 +116,7 @@ impl Axis {
 #[derive(Clone, Debug)]
 pub struct SweepRun {
     /// The value of each axis at this grid point, in axis order.
-    pub point: Vec<toml::Value>,
+    pub point: Vec<Value>,
     /// Replicate number.
     pub replicate: u32,
     /// Seed of the random streams.
@@ -128,14 +133,14 @@ pub fn plan(
     replicates: u32,
     seed: u64,
 ) -> Result<Vec<SweepRun>, SweepError> {
-    let mut points: Vec<Vec<toml::Value>> = vec![Vec::new()];
+    let mut points: Vec<Vec<Value>> = vec![Vec::new()];
     for axis in axes {
         points = points
             .into_iter()
             .flat_map(|point| {
                 axis.values.iter().map(move |v| {
                     let mut next = point.clone();
-                    next.push(v.clone());
+                    next.push(*v);
                     next
                 })
             })
@@ -145,11 +150,11 @@ pub fn plan(
     for point in points {
         let mut builder = base.clone();
         for (axis, value) in axes.iter().zip(&point) {
-            builder = builder.apply_value(
-                &axis.key,
-                value.clone(),
+            builder.set(
+                axis.key,
+                *value,
                 Source::Flag(format!("--vary {}", axis.spec)),
-            )?;
+            );
         }
         let params = builder.build()?;
         for replicate in 0..replicates {
@@ -188,9 +193,9 @@ pub fn time_averaged(run: &SweepRun, steps: u64, every: u64, from: u64) -> Vec<f
 #[derive(Clone, Debug, PartialEq)]
 pub struct Heatmap {
     /// Parameter on the x axis and its values.
-    pub x: (String, Vec<toml::Value>),
+    pub x: (String, Vec<Value>),
     /// Parameter on the y axis and its values.
-    pub y: (String, Vec<toml::Value>),
+    pub y: (String, Vec<Value>),
     /// The metric.
     pub metric: String,
     /// `cells[iy][ix]`: mean over replicates (`NaN` when undefined).
@@ -200,7 +205,7 @@ pub struct Heatmap {
 /// The heatmap of `metric` (a column index into each run's averages) over the first two axes.
 pub fn heatmap(axes: &[Axis], runs: &[SweepRun], averages: &[Vec<f64>], metric: usize) -> Heatmap {
     let mut sums: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
-    let index = |axis: &Axis, v: &toml::Value| axis.values.iter().position(|x| x == v).unwrap_or(0);
+    let index = |axis: &Axis, v: &Value| axis.values.iter().position(|x| x == v).unwrap_or(0);
     for (run, values) in runs.iter().zip(averages) {
         let ix = index(&axes[0], &run.point[0]);
         let iy = index(&axes[1], &run.point[1]);
@@ -217,8 +222,8 @@ pub fn heatmap(axes: &[Axis], runs: &[SweepRun], averages: &[Vec<f64>], metric: 
         })
         .collect();
     Heatmap {
-        x: (axes[0].key.clone(), axes[0].values.clone()),
-        y: (axes[1].key.clone(), axes[1].values.clone()),
+        x: (axes[0].key.to_owned(), axes[0].values.clone()),
+        y: (axes[1].key.to_owned(), axes[1].values.clone()),
         metric: METRIC_COLUMNS[metric].to_owned(),
         cells,
     }
@@ -235,20 +240,25 @@ mod tests {
         assert_eq!(
             a.values,
             vec![
-                toml::Value::Float(0.0),
-                toml::Value::Float(0.005),
-                toml::Value::Float(0.01)
+                Value::Number(0.0),
+                Value::Number(0.005),
+                Value::Number(0.01)
             ]
         );
         let a = Axis::parse("count=10:20:4").unwrap();
-        assert_eq!(
-            a.values,
-            [10, 13, 17, 20].map(toml::Value::Integer).to_vec()
-        );
+        assert_eq!(a.values, [10, 13, 17, 20].map(Value::Integer).to_vec());
         let a = Axis::parse("model=vicsek,couzin").unwrap();
-        assert_eq!(a.values[1], toml::Value::String("couzin".into()));
+        assert_eq!(a.values[1], Value::Choice("couzin"));
         assert_eq!(Axis::parse("noise=1:2:1").unwrap().values.len(), 1);
-        for bad in ["bias", "bias=0:1", "bias=0:1:0", "bias=a:1:3", "nope=1:2:3"] {
+        for bad in [
+            "bias",
+            "bias=0:1",
+            "bias=0:1:0",
+            "bias=a:1:3",
+            "nope=1:2:3",
+            "model=boids,flocking",
+            "dynamic_bias=1",
+        ] {
             let err = Axis::parse(bad).unwrap_err().to_string();
             assert!(err.contains(bad), "{err}");
         }

@@ -8,75 +8,11 @@
 //! default is zero (a length from the visual range, a speed from the maximum speed). The page
 //! also has a number box beside each slider for any value the server accepts.
 
-use boids_core::params::{Kind, Model};
+use boids_core::params::{Kind, Section, Unit, Value};
 use boids_core::{PARAMS, PRESETS, ParamInfo, Params};
-use serde_json::{Value, json};
+use serde_json::{Value as Json, json};
 
-use crate::protocol::toml_to_json;
-
-/// The page's sections, in the order shown.
-const SECTIONS: [&str; 10] = [
-    "Flock",
-    "Rules",
-    "Neighbourhood",
-    "Speed",
-    "Boundary",
-    "Scouts",
-    "Wander",
-    "Model",
-    "World and start",
-    "Other",
-];
-
-/// The section of the page a parameter is shown in (one of [`SECTIONS`]; unknown names go to
-/// "Other").
-fn section(name: &str) -> &'static str {
-    match name {
-        "count" | "boid_size" | "dt" => "Flock",
-        "centering_factor" | "matching_factor" | "avoid_factor" | "steering_gain"
-        | "speed_boost" => "Rules",
-        "visual_range" | "protected_range" | "inclusive_ranges" | "include_self"
-        | "exclude_protected" => "Neighbourhood",
-        "min_speed" | "max_speed" => "Speed",
-        "boundary" | "margin" | "turnfactor" | "wall_buffer" => "Boundary",
-        "scout_group1_fraction"
-        | "scout_group2_fraction"
-        | "bias"
-        | "max_bias"
-        | "bias_increment"
-        | "dynamic_bias" => "Scouts",
-        "wander_weight" | "wander_period" | "wander_turn" | "wander_angle" => "Wander",
-        "model" | "topological_k" | "blind_angle" | "speed" | "noise" | "noise_distribution"
-        | "turn_rate" | "informed_weight" | "preferred_angle1" | "preferred_angle2" => "Model",
-        "world_x_min" | "world_y_min" | "world_width" | "world_height" | "init_x" | "init_y"
-        | "init_vx" | "init_vy" => "World and start",
-        _ => "Other",
-    }
-}
-
-/// The models a parameter changes the flock in (see `boids_core::models`); parameters not listed
-/// apply to every model. The boids rules' weights, speed limits, dynamic bias and wander act only
-/// in the boids model, whose scouts steer by bias; the heading models (vicsek, couzin) move at a
-/// constant `speed` with noise and a turning limit, and inform scouts by `informed_weight`.
-/// Vicsek always counts the boid itself and has no zone of repulsion. `avoid_factor` stays in
-/// every model, as it also weighs the walls' push.
-///
-/// This belongs in the core's parameter catalogue ([`ParamInfo`]), next to each parameter's
-/// meaning, so that `boids params` and validation can use it too; it lives here until it moves.
-fn models(name: &str) -> &'static [&'static str] {
-    const BOIDS: &[&str] = &["boids"];
-    const HEADING: &[&str] = &["vicsek", "couzin"];
-    match name {
-        "centering_factor" | "matching_factor" | "steering_gain" | "speed_boost" | "min_speed"
-        | "max_speed" | "exclude_protected" | "bias" | "max_bias" | "bias_increment"
-        | "dynamic_bias" | "wander_weight" | "wander_period" | "wander_turn" | "wander_angle" => {
-            BOIDS
-        }
-        "protected_range" | "include_self" => &["boids", "couzin"],
-        "speed" | "noise" | "noise_distribution" | "turn_rate" | "informed_weight" => HEADING,
-        _ => &Model::NAMES,
-    }
-}
+use crate::protocol::value_to_json;
 
 /// A finite, positive scale for a parameter whose default is zero or infinite.
 fn reference_scale(info: &ParamInfo, d: &Params) -> f64 {
@@ -86,20 +22,22 @@ fn reference_scale(info: &ParamInfo, d: &Params) -> f64 {
         d.visual_range / d.dt
     };
     match info.unit {
-        "length" => d.visual_range,
-        "length/time" => speed,
-        "velocity/step" => 0.1 * speed * d.dt,
-        "rad" => std::f64::consts::PI,
-        "1/step" => 0.1,
-        _ => 1.0,
+        Unit::Length => d.visual_range,
+        Unit::Speed => speed,
+        Unit::VelocityPerStep => 0.1 * speed * d.dt,
+        Unit::Radians | Unit::RadiansPerTime => std::f64::consts::PI,
+        Unit::PerStep => 0.1,
+        Unit::None | Unit::Boids | Unit::TimePerStep | Unit::Steps => 1.0,
     }
 }
 
 /// Slider range and step for a parameter, or `None` when it gets another control.
-fn slider(info: &ParamInfo, defaults: &Params, max_count: usize) -> Option<Value> {
-    let default = defaults
-        .get(info.name)
-        .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))?;
+fn slider(info: &ParamInfo, defaults: &Params, max_count: usize) -> Option<Json> {
+    let default = match defaults.get(info.name)? {
+        Value::Number(x) => x,
+        Value::Integer(i) => i as f64,
+        Value::Bool(_) | Value::Choice(_) | Value::Interval(_) => return None,
+    };
     let (lo, hi, log, integer) = match info.kind {
         Kind::Integer { .. } if info.name == "count" => (1.0, max_count as f64, true, true),
         Kind::Integer { min, max } => {
@@ -128,12 +66,12 @@ fn slider(info: &ParamInfo, defaults: &Params, max_count: usize) -> Option<Value
     Some(json!({"min": lo, "max": hi, "step": step, "log": log}))
 }
 
-fn kind_json(kind: Kind) -> Value {
+fn kind_json(kind: Kind) -> Json {
     let finite = |v: f64| {
         if v.is_finite() && v.abs() < f64::MAX {
             json!(v)
         } else {
-            Value::Null
+            Json::Null
         }
     };
     match kind {
@@ -154,8 +92,8 @@ pub fn describe(
     preset: &str,
     seed: u64,
     max_count: usize,
-) -> Value {
-    let params: Vec<Value> = PARAMS
+) -> Json {
+    let params: Vec<Json> = PARAMS
         .iter()
         .map(|info| {
             let mut kind = kind_json(info.kind);
@@ -165,17 +103,17 @@ pub fn describe(
             json!({
                 "name": info.name,
                 "kind": kind,
-                "unit": info.unit,
+                "unit": info.unit.symbol(),
                 "meaning": info.meaning,
-                "section": section(info.name),
-                "models": models(info.name),
-                "value": current.get(info.name).map(|v| toml_to_json(&v)),
-                "default": defaults.get(info.name).map(|v| toml_to_json(&v)),
+                "section": info.section.title(),
+                "models": info.models.iter().map(|m| m.name()).collect::<Vec<_>>(),
+                "value": current.get(info.name).map(value_to_json),
+                "default": defaults.get(info.name).map(value_to_json),
                 "slider": slider(info, defaults, max_count),
             })
         })
         .collect();
-    let presets: Vec<Value> = PRESETS
+    let presets: Vec<Json> = PRESETS
         .iter()
         .map(|p| json!({"name": p.name, "source": p.source, "summary": p.summary}))
         .collect();
@@ -183,7 +121,7 @@ pub fn describe(
         "preset": preset,
         "seed": seed,
         "max_count": max_count,
-        "sections": SECTIONS,
+        "sections": Section::ALL.map(Section::title),
         "presets": presets,
         "params": params,
     })
@@ -192,6 +130,7 @@ pub fn describe(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boids_core::params::Model;
 
     #[test]
     fn every_parameter_is_described_with_a_usable_control() {
@@ -202,10 +141,8 @@ mod tests {
             assert_eq!(params.len(), PARAMS.len());
             for entry in params {
                 let name = entry["name"].as_str().unwrap();
-                assert!(
-                    SECTIONS.contains(&entry["section"].as_str().unwrap()),
-                    "{name}"
-                );
+                let section = entry["section"].as_str().unwrap();
+                assert!(Section::ALL.iter().any(|s| s.title() == section), "{name}");
                 let kind = entry["kind"]["type"].as_str().unwrap();
                 if matches!(kind, "number" | "integer") {
                     let s = &entry["slider"];
@@ -241,7 +178,7 @@ mod tests {
                 .unwrap();
             entry["models"].as_array().unwrap().contains(&json!(model))
         };
-        for model in Model::NAMES {
+        for &model in Model::NAMES {
             assert!(applies("visual_range", model) && applies("count", model));
         }
         assert!(applies("centering_factor", "boids") && !applies("centering_factor", "vicsek"));

@@ -35,6 +35,7 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
+use boids_core::params::Value;
 use boids_core::sim::NeighborSearch;
 use boids_core::{
     FlockState, Metrics, Params, ParamsBuilder, RuleVectors, Simulation, Source, Vec2, rules,
@@ -47,7 +48,7 @@ use crate::error::RequestError;
 pub use crate::error::Stopped;
 use crate::events::{self, Event, EventLog, SessionLog};
 use crate::protocol::{
-    self, FrameHeader, Overlay, OverlayMode, OverlayRecord, Rect, Request, flags, json_to_toml,
+    self, FrameHeader, Overlay, OverlayMode, OverlayRecord, Rect, Request, flags, json_to_raw,
     params_to_json,
 };
 
@@ -68,8 +69,8 @@ pub type ClientId = u64;
 /// How the engine starts.
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
-    /// Starting parameters.
-    pub params: Params,
+    /// Starting parameters, with where each came from (errors about them name it).
+    pub params: ParamsBuilder,
     /// Preset they came from (shown, logged, and the base of a reset without a preset).
     pub preset: String,
     /// Seed.
@@ -114,13 +115,14 @@ impl Engine {
     /// Starts the simulation thread. Fails if the starting flock breaks the count cap or the
     /// pair budget, or does not fit in memory.
     pub fn spawn(config: EngineConfig) -> Result<Engine, crate::ServerError> {
-        if config.params.count > config.max_count {
+        let params = config.params.build()?;
+        if params.count > config.max_count {
             return Err(crate::ServerError::CountAboveCap {
-                count: config.params.count,
+                count: params.count,
                 max: config.max_count,
             });
         }
-        let sim = Simulation::new(config.params.clone(), config.seed)?;
+        let sim = Simulation::new(params, config.seed)?;
         let work = Work::estimate(sim.params(), Extent::of(sim.positions()));
         if work.pairs() > config.max_pairs {
             return Err(crate::ServerError::WorkAboveBudget {
@@ -136,11 +138,12 @@ impl Engine {
         let (measure_tx, measure_rx) = mpsc::sync_channel::<MetricsJob>(1);
         spawn_metrics_worker(measure_rx, metrics_tx, metrics_gate.clone());
         let log = SessionLog::new(
-            &Event::new_flock(0, true, &config.preset, config.seed, &config.params),
+            &Event::new_flock(0, true, &config.preset, config.seed, sim.params()),
             events::LOG_LIMIT_BYTES,
         );
         let mut engine = EngineState {
             sim,
+            layers: config.params,
             preset: config.preset,
             max_count: config.max_count,
             max_pairs: config.max_pairs,
@@ -304,6 +307,9 @@ fn spawn_metrics_worker(
 /// Everything the simulation thread owns. Reachable from [`Engine::inspect`].
 pub struct EngineState {
     sim: Simulation,
+    /// The flock's parameters with where each came from: the start (preset and flags), or a
+    /// viewer message.
+    layers: ParamsBuilder,
     preset: String,
     max_count: usize,
     max_pairs: f64,
@@ -429,11 +435,12 @@ impl EngineState {
     /// Applies `key = value` if it is valid, within the budget, and fits in the log: a change
     /// that could not be logged is not applied, so that the log still replays exactly.
     fn set(&mut self, key: &str, json: &serde_json::Value) -> Result<(), RequestError> {
-        let value = json_to_toml(json).map_err(|value| RequestError::Value {
+        let value = json_to_raw(json).map_err(|value| RequestError::Value {
             key: key.to_owned(),
             value,
         })?;
-        let params = events::apply_set(self.sim.params(), key, value, Source::Message)?;
+        let layers = events::apply_set(&self.layers, key, &value, Source::Message)?;
+        let params = layers.params().clone();
         self.check_count(&params)?;
         let mut extent = Extent::of(self.sim.positions());
         if params.count > self.sim.len() {
@@ -448,6 +455,7 @@ impl EngineState {
                 full,
             })?;
         self.sim.set_params(params)?;
+        self.layers = layers;
         self.log.push(line);
         self.revision = self.revision.wrapping_add(1);
         Ok(())
@@ -492,20 +500,17 @@ impl EngineState {
     }
 
     fn reset(&mut self, preset: Option<String>, seed: Option<u64>) -> Result<(), RequestError> {
-        let params = match &preset {
+        let layers = match &preset {
             // A preset's default count above the cap is lowered to the cap.
             Some(name) => {
-                let defaults = Params::preset(name)?;
-                let count = defaults.count.min(self.max_count) as i64;
-                events::apply_set(
-                    &defaults,
-                    "count",
-                    toml::Value::Integer(count),
-                    Source::Message,
-                )?
+                let mut layers = ParamsBuilder::preset(name)?;
+                let count = layers.params().count.min(self.max_count);
+                layers.set("count", Value::Integer(count as u64), Source::Message);
+                layers
             }
-            None => self.sim.params().clone(),
+            None => self.layers.clone(),
         };
+        let params = layers.build()?;
         self.check_count(&params)?;
         let seed = seed.unwrap_or(self.sim.seed());
         let sim = Simulation::new(params, seed)?;
@@ -519,6 +524,7 @@ impl EngineState {
         )?;
         let previous_step = self.sim.step_count();
         self.sim = sim;
+        self.layers = layers;
         if let Some(name) = preset {
             self.preset = name;
         }
@@ -689,9 +695,7 @@ impl EngineState {
     /// Description of every parameter with its current value and a slider range: what the page
     /// builds its controls from.
     pub fn params_description(&self) -> serde_json::Value {
-        let defaults = ParamsBuilder::preset(&self.preset)
-            .and_then(ParamsBuilder::build)
-            .unwrap_or_else(|_| self.sim.params().clone());
+        let defaults = Params::preset(&self.preset).unwrap_or_else(|_| self.sim.params().clone());
         crate::describe::describe(
             self.sim.params(),
             &defaults,
@@ -775,12 +779,9 @@ mod tests {
     use super::*;
 
     fn sim(preset: &str, count: usize) -> Simulation {
-        let params = ParamsBuilder::preset(preset)
-            .unwrap()
-            .apply_value("count", toml::Value::Integer(count as i64), Source::Message)
-            .unwrap()
-            .build()
-            .unwrap();
+        let mut layers = ParamsBuilder::preset(preset).unwrap();
+        layers.set("count", Value::Integer(count as u64), Source::Message);
+        let params = layers.build().unwrap();
         let mut sim = Simulation::new(params, 11).unwrap();
         for _ in 0..20 {
             sim.step();

@@ -44,11 +44,12 @@ use std::collections::VecDeque;
 use std::time::SystemTime;
 
 use axum::body::Bytes;
+use boids_core::params::Raw;
 use boids_core::{Params, ParamsBuilder, ParamsError, Simulation, Source, StateError};
 use serde::{Deserialize, Serialize};
 
 pub use crate::error::LogFull;
-use crate::protocol::{json_to_toml, params_to_json, toml_to_json};
+use crate::protocol::{json_to_raw, params_to_json, value_to_json};
 
 /// Value of the `format` field.
 pub const FORMAT: &str = "boids-events";
@@ -272,17 +273,18 @@ pub fn now() -> String {
     humantime::format_rfc3339_millis(SystemTime::now()).to_string()
 }
 
-/// `params` with `key = value` applied and validated: the one way a live change is made, in the
-/// viewer and in a replay.
+/// `layers` with `key = value` from `source` applied and checked: the one way a live change is
+/// made, in the viewer and in a replay. The result's parameters are valid; an error names where
+/// each value it is about came from.
 pub fn apply_set(
-    params: &Params,
+    layers: &ParamsBuilder,
     key: &str,
-    value: toml::Value,
+    value: &Raw,
     source: Source,
-) -> Result<Params, ParamsError> {
-    ParamsBuilder::from_params(params.clone(), source.clone())
-        .apply_value(key, value, source)?
-        .build()
+) -> Result<ParamsBuilder, ParamsError> {
+    let next = layers.clone().apply(key, value, source)?;
+    next.build()?;
+    Ok(next)
 }
 
 impl Event {
@@ -316,10 +318,7 @@ impl Event {
 
     /// A `set` event recording the value now in force in `params`.
     pub fn set(step: u64, key: &str, params: &Params) -> Event {
-        let value = params
-            .get(key)
-            .map(|v| toml_to_json(&v))
-            .unwrap_or_default();
+        let value = params.get(key).map(value_to_json).unwrap_or_default();
         Event {
             step,
             time: now(),
@@ -386,16 +385,16 @@ impl EventLog {
             name: format!("{origin}, event {first}"),
             line: None,
         };
-        let mut builder = ParamsBuilder::preset(preset).map_err(|e| params_error(first, e))?;
+        let mut layers = ParamsBuilder::preset(preset).map_err(|e| params_error(first, e))?;
         for (key, value) in params {
-            let value = json_to_toml(value).map_err(|message| {
+            let value = json_to_raw(value).map_err(|message| {
                 invalid(format!("event {first}, parameter `{key}`: {message}"))
             })?;
-            builder = builder
-                .apply_value(key, value, source.clone())
+            layers = layers
+                .apply(key, &value, source.clone())
                 .map_err(|e| params_error(first, e))?;
         }
-        let params = builder.build().map_err(|e| params_error(first, e))?;
+        let params = layers.build().map_err(|e| params_error(first, e))?;
         let sim = Simulation::new(params, *seed).map_err(|error| EventsError::State {
             origin: origin.to_owned(),
             error,
@@ -414,7 +413,7 @@ impl EventLog {
                 )));
             }
             last_step = event.step;
-            let value = json_to_toml(value)
+            let value = json_to_raw(value)
                 .map_err(|message| invalid(format!("event {index}, `{key}`: {message}")))?;
             pending.push_back(Pending {
                 index,
@@ -427,6 +426,7 @@ impl EventLog {
             sim,
             Replay {
                 origin: origin.to_owned(),
+                layers,
                 pending,
             },
         ))
@@ -438,13 +438,15 @@ struct Pending {
     index: usize,
     step: u64,
     key: String,
-    value: toml::Value,
+    value: Raw,
 }
 
 /// The `set` events of a replay not yet applied.
 #[derive(Clone, Debug)]
 pub struct Replay {
     origin: String,
+    /// The replayed flock's parameters with the event each came from.
+    layers: ParamsBuilder,
     pending: VecDeque<Pending>,
 }
 
@@ -468,18 +470,21 @@ impl Replay {
                 name: format!("{}, event {}", self.origin, event.index),
                 line: None,
             };
-            let params = apply_set(sim.params(), &event.key, event.value.clone(), source).map_err(
-                |error| EventsError::Params {
+            let layers =
+                apply_set(&self.layers, &event.key, &event.value, source).map_err(|error| {
+                    EventsError::Params {
+                        origin: self.origin.clone(),
+                        index: event.index,
+                        step: event.step,
+                        error: Box::new(error),
+                    }
+                })?;
+            sim.set_params(layers.params().clone())
+                .map_err(|error| EventsError::State {
                     origin: self.origin.clone(),
-                    index: event.index,
-                    step: event.step,
-                    error: Box::new(error),
-                },
-            )?;
-            sim.set_params(params).map_err(|error| EventsError::State {
-                origin: self.origin.clone(),
-                error,
-            })?;
+                    error,
+                })?;
+            self.layers = layers;
             self.pending.pop_front();
         }
         Ok(())
@@ -530,11 +535,13 @@ mod tests {
         let mut session =
             SessionLog::new(&Event::new_flock(0, true, "cornell", 5, &params), 1 << 20);
         let unlimited = apply_set(
-            &params,
+            &ParamsBuilder::from_params(params.clone(), Source::Message),
             "max_speed",
-            toml::Value::Float(f64::INFINITY),
+            &Raw::Float(f64::INFINITY),
             Source::Message,
         )
+        .unwrap()
+        .build()
         .unwrap();
         for event in [
             Event::set(4, "visual_range", &params),
@@ -613,16 +620,17 @@ mod tests {
         let params = small();
         let mut live = Simulation::new(params.clone(), 5).unwrap();
         let mut events = vec![Event::new_flock(0, true, "cornell", 5, &params)];
+        let mut layers = ParamsBuilder::from_params(params.clone(), Source::Message);
         for (at, key, value) in [
-            (3, "visual_range", toml::Value::Float(55.5)),
-            (3, "count", toml::Value::Integer(80)),
-            (7, "max_speed", toml::Value::Float(f64::INFINITY)),
+            (3, "visual_range", Raw::Float(55.5)),
+            (3, "count", Raw::Integer(80)),
+            (7, "max_speed", Raw::Float(f64::INFINITY)),
         ] {
             while live.step_count() < at {
                 live.step();
             }
-            let next = apply_set(live.params(), key, value, Source::Message).unwrap();
-            live.set_params(next).unwrap();
+            layers = apply_set(&layers, key, &value, Source::Message).unwrap();
+            live.set_params(layers.params().clone()).unwrap();
             events.push(Event::set(at, key, live.params()));
         }
         for _ in 0..5 {

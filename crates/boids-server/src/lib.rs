@@ -10,7 +10,7 @@
 //! ```no_run
 //! use boids_server::{EngineConfig, Server, ServerConfig, budget};
 //! # async fn demo() -> Result<(), boids_server::ServerError> {
-//! let params = boids_core::Params::preset("cornell").unwrap();
+//! let params = boids_core::ParamsBuilder::preset("cornell").unwrap();
 //! let config = ServerConfig {
 //!     engine: EngineConfig {
 //!         params,
@@ -110,6 +110,9 @@ pub enum ServerError {
         /// The budget.
         max: f64,
     },
+    /// The starting parameters are not allowed.
+    #[error(transparent)]
+    Params(#[from] boids_core::ParamsError),
     /// The flock cannot be built.
     #[error(transparent)]
     State(#[from] boids_core::StateError),

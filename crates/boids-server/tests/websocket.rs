@@ -121,7 +121,8 @@ async fn bad_messages_are_refused_and_the_server_keeps_streaming() {
         ),
         (
             r#"{"type":"set","key":"protected_range","value":100}"#.to_owned(),
-            "must not exceed visual_range",
+            // Each value is named with where it came from: the preset's survives the message.
+            "must not exceed visual_range = 40 (protected_range from viewer message; visual_range from preset `cornell`)",
         ),
         (
             r#"{"type":"set","key":"count","value":451}"#.to_owned(),

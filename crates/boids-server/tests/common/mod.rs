@@ -35,7 +35,7 @@ pub fn params(preset: &str, assignments: &[&str]) -> Params {
 pub fn config(params: Params, max_count: usize, running: bool) -> ServerConfig {
     ServerConfig {
         engine: EngineConfig {
-            params,
+            params: ParamsBuilder::from_params(params, Source::Preset("cornell".into())),
             preset: "cornell".into(),
             seed: 3,
             max_count,

@@ -1,0 +1,146 @@
+//! What a parameter set must satisfy: every value within its catalogue range, and the
+//! cross-checks between parameters, each a typed function over [`Params`] that names the two
+//! parameters it is about, so the error can say where each value came from.
+
+use super::catalogue::{PARAMS, Params};
+use super::kinds::{Boundary, Value};
+use crate::error::ParamsError;
+
+/// Checks `params`; `source_of` names where a parameter's value came from.
+pub(super) fn check<'a, S: std::fmt::Display + 'a>(
+    params: &Params,
+    source_of: impl Fn(&str) -> &'a S,
+) -> Result<(), ParamsError> {
+    for info in PARAMS {
+        let value = params
+            .get(info.name)
+            .expect("every catalogue entry is a field of Params");
+        info.kind
+            .check(&value)
+            .map_err(|range| ParamsError::OutOfRange {
+                key: info.name.to_owned(),
+                value: show(&value),
+                range,
+                origin: source_of(info.name).to_string(),
+            })?;
+    }
+    for cross_check in CROSS_CHECKS {
+        if let Some(Conflict { message, keys }) = cross_check(params) {
+            return Err(ParamsError::Conflict {
+                message,
+                sources: format!(
+                    "{} from {}; {} from {}",
+                    keys[0],
+                    source_of(keys[0]),
+                    keys[1],
+                    source_of(keys[1])
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A value as the range error shows it.
+fn show(value: &Value) -> String {
+    match *value {
+        Value::Number(x) => super::kinds::show_number(x),
+        Value::Integer(i) => i.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Choice(name) => format!("\"{name}\""),
+        Value::Interval([low, high]) => format!("[{low:?}, {high:?}]"),
+    }
+}
+
+/// Two parameters that contradict each other, and why.
+struct Conflict {
+    message: String,
+    keys: [&'static str; 2],
+}
+
+/// Every cross-check, in the order they are tried.
+const CROSS_CHECKS: &[fn(&Params) -> Option<Conflict>] = &[
+    protected_within_visual,
+    min_speed_within_max,
+    bias_increment_within_max_bias,
+    scouts_within_flock,
+    margins_do_not_cross,
+    boid_fits_between_walls,
+];
+
+fn protected_within_visual(p: &Params) -> Option<Conflict> {
+    (p.protected_range > p.visual_range).then(|| Conflict {
+        message: format!(
+            "protected_range = {} must not exceed visual_range = {}",
+            p.protected_range, p.visual_range
+        ),
+        keys: ["protected_range", "visual_range"],
+    })
+}
+
+fn min_speed_within_max(p: &Params) -> Option<Conflict> {
+    (p.min_speed > p.max_speed).then(|| Conflict {
+        message: format!(
+            "min_speed = {} must not exceed max_speed = {}",
+            p.min_speed, p.max_speed
+        ),
+        keys: ["min_speed", "max_speed"],
+    })
+}
+
+fn bias_increment_within_max_bias(p: &Params) -> Option<Conflict> {
+    (p.dynamic_bias && p.bias_increment > p.max_bias).then(|| Conflict {
+        message: format!(
+            "bias_increment = {} must not exceed max_bias = {} (it is the dynamic bias's lower limit)",
+            p.bias_increment, p.max_bias
+        ),
+        keys: ["bias_increment", "max_bias"],
+    })
+}
+
+fn scouts_within_flock(p: &Params) -> Option<Conflict> {
+    (p.scout_group1_fraction + p.scout_group2_fraction > 1.0).then(|| Conflict {
+        message: "scout_group1_fraction + scout_group2_fraction must not exceed 1".to_owned(),
+        keys: ["scout_group1_fraction", "scout_group2_fraction"],
+    })
+}
+
+/// The world's extents by name, for checks that hold on both axes.
+fn extents(p: &Params) -> [(&'static str, f64); 2] {
+    [
+        ("world_width", p.world_width),
+        ("world_height", p.world_height),
+    ]
+}
+
+fn margins_do_not_cross(p: &Params) -> Option<Conflict> {
+    if p.boundary != Boundary::Margins {
+        return None;
+    }
+    let (extent, size) = extents(p)
+        .into_iter()
+        .find(|&(_, size)| 2.0 * p.margin >= size)?;
+    Some(Conflict {
+        message: format!(
+            "margins cross: 2 * margin = {} must be less than {extent} = {size}",
+            2.0 * p.margin
+        ),
+        keys: ["margin", extent],
+    })
+}
+
+fn boid_fits_between_walls(p: &Params) -> Option<Conflict> {
+    if p.boundary != Boundary::Walls {
+        return None;
+    }
+    let (extent, size) = extents(p)
+        .into_iter()
+        .find(|&(_, size)| 2.0 * p.boid_size >= size)?;
+    Some(Conflict {
+        message: format!(
+            "a boid of boid_size = {} does not fit between the walls ({extent} = {size})",
+            p.boid_size
+        ),
+        keys: ["boid_size", extent],
+    })
+}

@@ -1,0 +1,422 @@
+//! The vocabulary of the catalogue: what a parameter holds ([`Value`]), what an edge read before
+//! a parameter's kind has checked it ([`Raw`]), the kind itself with its allowed values
+//! ([`Kind`]), units, sections, and the named choices (boundary, model, noise distribution).
+//!
+//! Values are typed inside the core; files, flags and messages spell them in TOML or JSON, and
+//! each edge turns its spelling into a [`Raw`] that [`Kind::read`] checks, the one place where a
+//! value's type is decided.
+
+use serde::{Deserialize, Serialize};
+
+/// Declares an enum whose variants are chosen by name in a config, with its list of names.
+macro_rules! choices {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$variant_meta:meta])* $variant:ident = $text:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum $name {
+            $( $(#[$variant_meta])* $variant, )+
+        }
+
+        impl $name {
+            /// Every variant, in the order of [`Self::NAMES`].
+            pub const ALL: &[Self] = &[$(Self::$variant),+];
+            /// Every name accepted in a config.
+            pub const NAMES: &[&str] = &[$($text),+];
+
+            /// The name used in configs.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $text,)+
+                }
+            }
+
+            /// The variant of a config name.
+            pub fn from_name(name: &str) -> Option<Self> {
+                match name {
+                    $($text => Some(Self::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+
+        impl Field for $name {
+            fn to_value(&self) -> Value {
+                Value::Choice(self.name())
+            }
+
+            fn from_value(value: &Value) -> Option<Self> {
+                match value {
+                    Value::Choice(name) => Self::from_name(name),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+choices! {
+    /// What happens at the edges of the world.
+    pub enum Boundary {
+        /// Opposite edges are joined: minimum-image distances, positions wrapped after the move.
+        Torus = "torus",
+        /// Seed 001: inside `margin` of an edge a boid's velocity turns by `turnfactor` per step.
+        /// Boids may leave the world; nothing stops them but the turning.
+        Margins = "margins",
+        /// Seed 002: within `wall_buffer` of a wall a boid is pushed inside (scaled by
+        /// `avoid_factor`), and a boid whose disc would cross a wall bounces off it.
+        Walls = "walls",
+    }
+}
+
+choices! {
+    /// Which update rule moves the boids (see [`crate::models`]).
+    pub enum Model {
+        /// Reynolds' rules as the seeds give them ([`crate::rules`]).
+        Boids = "boids",
+        /// Vicsek et al. (1995): constant speed, mean heading of neighbours, angular noise.
+        Vicsek = "vicsek",
+        /// Couzin et al. (2002, 2005): zone of repulsion first, else orientation and attraction;
+        /// limited turning rate, constant speed, angular noise.
+        Couzin = "couzin",
+    }
+}
+
+choices! {
+    /// Shape of the angular noise of the Vicsek and Couzin models.
+    pub enum NoiseDistribution {
+        /// Uniform in `[-noise/2, noise/2]` (Vicsek's eta).
+        Uniform = "uniform",
+        /// Normal with standard deviation `noise` (Couzin's sigma), wrapped onto the circle.
+        Gaussian = "gaussian",
+    }
+}
+
+/// The value of one parameter, typed by its [`Kind`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// A [`Kind::Number`].
+    Number(f64),
+    /// A [`Kind::Integer`].
+    Integer(u64),
+    /// A [`Kind::Bool`].
+    Bool(bool),
+    /// A [`Kind::Choice`]: one of its names.
+    Choice(&'static str),
+    /// A [`Kind::Interval`]: `[low, high]`.
+    Interval([f64; 2]),
+}
+
+/// A value as a file, flag or message spelled it, before its parameter's [`Kind`] has read it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Raw {
+    /// A whole number.
+    Integer(i64),
+    /// A number with a fraction, an exponent, or infinite.
+    Float(f64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A string (or a bare word on the command line).
+    Text(String),
+    /// A list.
+    List(Vec<Raw>),
+    /// Anything else the edge's format allows (a table, a date), as the edge shows it.
+    Other(String),
+}
+
+/// The Rust type of a parameter's field, and how it converts to and from its [`Value`].
+pub trait Field: Sized {
+    /// The field as a value.
+    fn to_value(&self) -> Value;
+    /// The field from a value of its kind (`None` for a value of another kind).
+    fn from_value(value: &Value) -> Option<Self>;
+}
+
+impl Field for f64 {
+    fn to_value(&self) -> Value {
+        Value::Number(*self)
+    }
+    fn from_value(value: &Value) -> Option<Self> {
+        match *value {
+            Value::Number(x) => Some(x),
+            _ => None,
+        }
+    }
+}
+
+impl Field for u64 {
+    fn to_value(&self) -> Value {
+        Value::Integer(*self)
+    }
+    fn from_value(value: &Value) -> Option<Self> {
+        match *value {
+            Value::Integer(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+impl Field for usize {
+    fn to_value(&self) -> Value {
+        Value::Integer(*self as u64)
+    }
+    fn from_value(value: &Value) -> Option<Self> {
+        match *value {
+            Value::Integer(i) => usize::try_from(i).ok(),
+            _ => None,
+        }
+    }
+}
+
+impl Field for bool {
+    fn to_value(&self) -> Value {
+        Value::Bool(*self)
+    }
+    fn from_value(value: &Value) -> Option<Self> {
+        match *value {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+impl Field for [f64; 2] {
+    fn to_value(&self) -> Value {
+        Value::Interval(*self)
+    }
+    fn from_value(value: &Value) -> Option<Self> {
+        match *value {
+            Value::Interval(pair) => Some(pair),
+            _ => None,
+        }
+    }
+}
+
+/// The type and allowed values of one parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// A finite number in `[min, max]` (`max` may be infinite, then `inf` itself is allowed).
+    Number {
+        /// Smallest allowed value.
+        min: f64,
+        /// Largest allowed value.
+        max: f64,
+    },
+    /// A whole number in `[min, max]`.
+    Integer {
+        /// Smallest allowed value.
+        min: u64,
+        /// Largest allowed value.
+        max: u64,
+    },
+    /// `true` or `false`.
+    Bool,
+    /// One of a fixed list of names.
+    Choice(&'static [&'static str]),
+    /// A pair `[low, high]` of finite numbers with `low <= high`.
+    Interval,
+}
+
+/// Largest whole number a [`Raw::Float`] may spell for a [`Kind::Integer`] (beyond it, `f64`
+/// no longer holds every whole number).
+const EXACT_WHOLE: f64 = 9.0e15;
+
+impl Kind {
+    /// Reads a raw value as this kind: the type is checked (an integer is accepted where a
+    /// number is expected, a whole float where an integer is); the range is not
+    /// ([`Kind::check`] does that once the value's source is known too). The error is what the
+    /// kind expects, for the message.
+    pub fn read(self, raw: &Raw) -> Result<Value, String> {
+        match (self, raw) {
+            (Kind::Number { .. }, Raw::Integer(i)) => Ok(Value::Number(*i as f64)),
+            (Kind::Number { .. }, Raw::Float(x)) => Ok(Value::Number(*x)),
+            (Kind::Integer { .. }, Raw::Integer(i)) if *i >= 0 => Ok(Value::Integer(*i as u64)),
+            (Kind::Integer { .. }, Raw::Float(x))
+                if x.fract() == 0.0 && (0.0..EXACT_WHOLE).contains(x) =>
+            {
+                Ok(Value::Integer(*x as u64))
+            }
+            (Kind::Bool, Raw::Bool(b)) => Ok(Value::Bool(*b)),
+            (Kind::Choice(names), Raw::Text(text)) => names
+                .iter()
+                .find(|name| **name == text)
+                .map(|name| Value::Choice(name))
+                .ok_or_else(|| self.expected()),
+            (Kind::Interval, Raw::List(items)) => match items.as_slice() {
+                [low, high] => match (number(low), number(high)) {
+                    (Some(low), Some(high)) => Ok(Value::Interval([low, high])),
+                    _ => Err(self.expected()),
+                },
+                _ => Err(self.expected()),
+            },
+            _ => Err(self.expected()),
+        }
+    }
+
+    /// What a value of this kind looks like, for "expected ..." messages.
+    pub fn expected(self) -> String {
+        match self {
+            Kind::Number { .. } => "a number".to_owned(),
+            Kind::Integer { min, max } => format!("a whole number in [{min}, {max}]"),
+            Kind::Bool => "true or false".to_owned(),
+            Kind::Choice(names) => format!("one of {}", names.join(", ")),
+            Kind::Interval => "[low, high] with two numbers".to_owned(),
+        }
+    }
+
+    /// Checks a value of this kind against the allowed range; the error is the range as a
+    /// person reads it.
+    pub fn check(self, value: &Value) -> Result<(), String> {
+        match (self, *value) {
+            (Kind::Number { min, max }, Value::Number(x)) => {
+                let allowed = x.is_finite() || (x == f64::INFINITY && max == f64::INFINITY);
+                if allowed && x >= min && x <= max {
+                    Ok(())
+                } else {
+                    Err(describe_range(min, max))
+                }
+            }
+            (Kind::Integer { min, max }, Value::Integer(i)) if i < min || i > max => {
+                Err(format!("[{min}, {max}]"))
+            }
+            (Kind::Interval, Value::Interval([low, high]))
+                if !(low.is_finite() && high.is_finite() && low <= high) =>
+            {
+                Err("[low, high] with finite low <= high".to_owned())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+fn number(raw: &Raw) -> Option<f64> {
+    match *raw {
+        Raw::Integer(i) => Some(i as f64),
+        Raw::Float(x) => Some(x),
+        _ => None,
+    }
+}
+
+/// A number range exactly as [`Kind::check`] checks it: both bounds inclusive, the minimum printed
+/// as it is (a tiny positive minimum is not rounded to an open "(0"), so a refused value can
+/// always be compared with the bound it crossed.
+pub fn describe_range(min: f64, max: f64) -> String {
+    let low = format!("[{}", show_number(min));
+    match max {
+        _ if min == f64::MIN => "any finite number".to_owned(),
+        f64::INFINITY => format!("{low}, inf]"),
+        f64::MAX => format!("{low}, any finite number]"),
+        max => format!("{low}, {}]", show_number(max)),
+    }
+}
+
+/// A number as a person reads it: plain decimals for everyday magnitudes, exponent notation for
+/// tiny or huge ones (`1e-12`, not thirty zeros).
+pub fn show_number(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-4..1e15).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
+/// What a parameter is measured in. Slider scales of the viewer are chosen by unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// A pure number.
+    None,
+    /// A number of boids.
+    Boids,
+    /// World length.
+    Length,
+    /// World length per unit of time.
+    Speed,
+    /// Change of velocity per step.
+    VelocityPerStep,
+    /// A weight applied once per step.
+    PerStep,
+    /// Time per step.
+    TimePerStep,
+    /// A number of steps.
+    Steps,
+    /// An angle.
+    Radians,
+    /// An angle per unit of time.
+    RadiansPerTime,
+}
+
+impl Unit {
+    /// The unit as printed (empty for a pure number).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Unit::None => "",
+            Unit::Boids => "boids",
+            Unit::Length => "length",
+            Unit::Speed => "length/time",
+            Unit::VelocityPerStep => "velocity/step",
+            Unit::PerStep => "1/step",
+            Unit::TimePerStep => "time/step",
+            Unit::Steps => "steps",
+            Unit::Radians => "rad",
+            Unit::RadiansPerTime => "rad/time",
+        }
+    }
+}
+
+/// Where a parameter is shown (`boids params`, the viewer's panel): related knobs together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Section {
+    /// How many boids, how big, how long a step.
+    Flock,
+    /// The boids rules' weights.
+    Rules,
+    /// Who counts as a neighbour.
+    Neighbourhood,
+    /// Speed limits.
+    Speed,
+    /// What the edges do.
+    Boundary,
+    /// Scout groups and their bias.
+    Scouts,
+    /// The shared wandering heading.
+    Wander,
+    /// The update rule and its own parameters.
+    Model,
+    /// The world rectangle and the random start.
+    WorldAndStart,
+}
+
+impl Section {
+    /// Every section, in the order shown.
+    pub const ALL: [Section; 9] = [
+        Section::Flock,
+        Section::Rules,
+        Section::Neighbourhood,
+        Section::Speed,
+        Section::Boundary,
+        Section::Scouts,
+        Section::Wander,
+        Section::Model,
+        Section::WorldAndStart,
+    ];
+
+    /// The section's heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Flock => "Flock",
+            Section::Rules => "Rules",
+            Section::Neighbourhood => "Neighbourhood",
+            Section::Speed => "Speed",
+            Section::Boundary => "Boundary",
+            Section::Scouts => "Scouts",
+            Section::Wander => "Wander",
+            Section::Model => "Model",
+            Section::WorldAndStart => "World and start",
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! One validated parameter set, declared once and built in layers.
+//!
+//! Every knob of the model is a field of the flat [`Params`] struct, declared once in the
+//! [`catalogue`] with its type, default, range, unit, section, models and meaning; validation,
+//! `boids params`, the viewer's panel and the event log all read that declaration. Inside the core
+//! values are typed ([`Value`]); TOML (config files, `--set`) is read and written only in
+//! [`mod@toml`], JSON only in the server.
+//!
+//! [`ParamsBuilder`] applies the layers in order (preset, then file, then flags; or the viewer's
+//! current flock, then a message) and remembers where each value came from, so an error can name
+//! the value, the range it breaks and its source ([`checks`] holds the rules).
+
+mod builder;
+pub mod catalogue;
+mod checks;
+pub mod kinds;
+mod toml;
+
+pub use builder::{ParamsBuilder, Source, edit_distance};
+pub use catalogue::{MAX_COUNT, MAX_TOPOLOGICAL_K, PARAMS, ParamInfo, Params, param_info};
+pub use kinds::{
+    Boundary, Field, Kind, Model, NoiseDistribution, Raw, Section, Unit, Value, describe_range,
+    show_number,
+};
+pub use toml::parse_value;
+
+impl Params {
+    /// Whether the world wraps around.
+    pub fn is_torus(&self) -> bool {
+        self.boundary == Boundary::Torus
+    }
+
+    /// Whether the step can take the grid fast path: the boids model with metric neighbours
+    /// seen all around. Anything else runs the general path of [`crate::models`].
+    pub fn uses_fast_path(&self) -> bool {
+        self.model == Model::Boids && self.topological_k == 0 && self.blind_angle == 0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn later_layers_override_earlier_ones() {
+        let params = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml("visual_range = 50\nturnfactor = 0.3\n", "a.toml")
+            .unwrap()
+            .apply_assignment(
+                "visual_range=60",
+                Source::Flag("--set visual_range=60".into()),
+            )
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(params.visual_range, 60.0);
+        assert_eq!(params.turnfactor, 0.3);
+    }
+
+    #[test]
+    fn unknown_key_names_its_line_and_suggests_the_right_name() {
+        let err = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml("count = 10\n\nvisual_rang = 3\n", "my.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("visual_rang"), "{err}");
+        assert!(err.contains("my.toml, line 3"), "{err}");
+        assert!(err.contains("did you mean `visual_range`"), "{err}");
+    }
+
+    fn refusal(assignment: &str) -> String {
+        let source = Source::Flag(format!("--set {assignment}"));
+        match ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_assignment(assignment, source)
+        {
+            Ok(builder) => builder.build().unwrap_err().to_string(),
+            Err(err) => err.to_string(),
+        }
+    }
+
+    #[test]
+    fn suggestions_only_for_plausible_typos() {
+        for (typo, meant) in [
+            ("visual_rang", "visual_range"),
+            ("visualrange", "visual_range"),
+            ("max_sped", "max_speed"),
+            ("d", "dt"),
+        ] {
+            let err = refusal(&format!("{typo}=1"));
+            assert!(err.contains(&format!("did you mean `{meant}`")), "{err}");
+        }
+        for far in ["k0", "xyz", "speedy_gonzales"] {
+            let err = refusal(&format!("{far}=1"));
+            assert!(err.contains(&format!("unknown parameter `{far}`")), "{err}");
+            assert!(!err.contains("did you mean"), "{err}");
+        }
+    }
+
+    #[test]
+    fn empty_parameter_name_is_named_as_such() {
+        for assignment in ["=5", " = 5"] {
+            let err = refusal(assignment);
+            assert!(
+                err.contains(&format!("empty parameter name in `{assignment}`")),
+                "{err}"
+            );
+            assert!(!err.contains("did you mean"), "{err}");
+        }
+        let err = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml("\"\" = 5\n", "empty.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("empty.toml, line 1: empty parameter name"),
+            "{err}"
+        );
+        assert!(!err.contains("did you mean"), "{err}");
+    }
+
+    #[test]
+    fn shown_range_matches_the_check() {
+        let err = refusal("visual_range=1e-30");
+        assert!(
+            err.contains("`visual_range` = 1e-30")
+                && err.contains("allowed range is [1e-12, any finite number]")
+                && err.contains("--set visual_range=1e-30"),
+            "{err}"
+        );
+        // The minimum itself is accepted, as the closed bracket says.
+        let ok = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_assignment("visual_range=1e-12", Source::Flag("--set".into()))
+            .unwrap()
+            .apply_assignment("protected_range=0", Source::Flag("--set".into()))
+            .unwrap()
+            .build();
+        assert!(ok.is_ok(), "{ok:?}");
+        // Every numeric parameter: just below its minimum is refused with that minimum shown.
+        for info in PARAMS {
+            let Kind::Number { min, max } = info.kind else {
+                continue;
+            };
+            if min == f64::MIN {
+                continue;
+            }
+            let below = if min == 0.0 {
+                -1e-300
+            } else {
+                min * (1.0 - 1e-9)
+            };
+            let err = refusal(&format!("{}={below:e}", info.name));
+            let range = describe_range(min, max);
+            assert!(
+                range.starts_with(&format!("[{}", show_number(min))),
+                "{range}"
+            );
+            assert!(
+                err.contains(&format!("allowed range is {range}")),
+                "{}: {err}",
+                info.name
+            );
+        }
+    }
+
+    #[test]
+    fn syntax_error_names_its_line() {
+        let err = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml("count = 10\nmargin = = 3\n", "bad.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("bad.toml") && err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn out_of_range_values_name_value_range_and_source() {
+        let cases = [
+            ("visual_range=-1", "visual_range"),
+            ("avoid_factor=nan", "avoid_factor"),
+            ("dt=inf", "dt"),
+            ("count=0", "count"),
+            ("bias=1.5", "bias"),
+        ];
+        for (assignment, key) in cases {
+            let err = ParamsBuilder::preset("cornell")
+                .unwrap()
+                .apply_assignment(assignment, Source::Flag(format!("--set {assignment}")))
+                .unwrap()
+                .build()
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains(key) && err.contains("allowed") && err.contains(assignment),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn inconsistent_pairs_are_refused() {
+        let cases = [
+            ("protected_range=50", "must not exceed visual_range"),
+            ("min_speed=7", "must not exceed max_speed"),
+            ("margin=300", "margins cross"),
+        ];
+        for (assignment, expected) in cases {
+            let err = ParamsBuilder::preset("cornell")
+                .unwrap()
+                .apply_assignment(assignment, Source::Flag(format!("--set {assignment}")))
+                .unwrap()
+                .build()
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(expected), "{err}");
+        }
+    }
+
+    #[test]
+    fn wrong_types_are_refused() {
+        let err = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_assignment(
+                "dynamic_bias=3",
+                Source::Flag("--set dynamic_bias=3".into()),
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("true or false"), "{err}");
+        let err = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_assignment(
+                "boundary=sphere",
+                Source::Flag("--set boundary=sphere".into()),
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("torus, margins, walls"), "{err}");
+    }
+
+    #[test]
+    fn infinite_max_speed_means_no_limit() {
+        let params = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_assignment("max_speed=inf", Source::Flag("--set max_speed=inf".into()))
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(params.max_speed, f64::INFINITY);
+    }
+}

@@ -1,0 +1,146 @@
+//! The TOML edge: config files (`--config`), `--set key=value` flags and the `boids params
+//! --toml` output. TOML is read into [`Raw`] values here and written from typed [`Value`]s here;
+//! nothing else in the core sees TOML.
+
+use std::fmt;
+
+use super::builder::{ParamsBuilder, Source};
+use super::catalogue::{PARAMS, Params};
+use super::kinds::{Raw, Value};
+use crate::error::ParamsError;
+
+impl From<&toml::Value> for Raw {
+    fn from(value: &toml::Value) -> Self {
+        match value {
+            toml::Value::Integer(i) => Raw::Integer(*i),
+            toml::Value::Float(x) => Raw::Float(*x),
+            toml::Value::Boolean(b) => Raw::Bool(*b),
+            toml::Value::String(s) => Raw::Text(s.clone()),
+            toml::Value::Array(items) => Raw::List(items.iter().map(Raw::from).collect()),
+            other => Raw::Other(other.to_string()),
+        }
+    }
+}
+
+impl From<Value> for toml::Value {
+    fn from(value: Value) -> Self {
+        match value {
+            Value::Number(x) => toml::Value::Float(x),
+            Value::Integer(i) => {
+                i64::try_from(i).map_or(toml::Value::Float(i as f64), toml::Value::Integer)
+            }
+            Value::Bool(b) => toml::Value::Boolean(b),
+            Value::Choice(name) => toml::Value::String(name.to_owned()),
+            Value::Interval(pair) => toml::Value::Array(pair.map(toml::Value::Float).to_vec()),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// The value as a config file spells it (`40.0`, `inf`, `"margins"`, `[0.0, 640.0]`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        toml::Value::from(*self).fmt(f)
+    }
+}
+
+impl fmt::Display for Raw {
+    /// The value as TOML spells it, for messages about it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Raw::Integer(i) => toml::Value::Integer(*i).fmt(f),
+            Raw::Float(x) => toml::Value::Float(*x).fmt(f),
+            Raw::Bool(b) => b.fmt(f),
+            Raw::Text(s) => toml::Value::String(s.clone()).fmt(f),
+            Raw::List(items) => {
+                let shown: Vec<String> = items.iter().map(ToString::to_string).collect();
+                write!(f, "[{}]", shown.join(", "))
+            }
+            Raw::Other(shown) => f.write_str(shown),
+        }
+    }
+}
+
+impl Params {
+    /// All parameters as a TOML document, one `name = value` line each in catalogue order, in a
+    /// form [`ParamsBuilder::apply_toml`] reads back.
+    pub fn to_toml(&self) -> String {
+        PARAMS
+            .iter()
+            .map(|info| {
+                let value = self
+                    .get(info.name)
+                    .expect("every catalogue entry is a field");
+                format!("{} = {value}\n", info.name)
+            })
+            .collect()
+    }
+}
+
+impl ParamsBuilder {
+    /// Applies every key of a TOML document. `name` identifies the document in messages
+    /// (usually the file path). Unknown keys and wrong types are refused with their line.
+    pub fn apply_toml(mut self, text: &str, name: &str) -> Result<Self, ParamsError> {
+        let doc: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| ParamsError::Syntax {
+                origin: name.to_owned(),
+                line: e.span().map(|span| line_of_offset(text, span.start)),
+                message: e.message().to_owned(),
+            })?;
+        for (key, value) in &doc {
+            let source = Source::File {
+                name: name.to_owned(),
+                line: line_of_key(text, key),
+            };
+            self = self.apply(key, &Raw::from(value), source)?;
+        }
+        Ok(self)
+    }
+
+    /// Applies one `key=value` assignment as typed on the command line. The value is read as
+    /// TOML (`3`, `0.5`, `true`, `[0, 10]`, `inf`); a bare word is taken as a string.
+    pub fn apply_assignment(self, assignment: &str, source: Source) -> Result<Self, ParamsError> {
+        let syntax = |message: String| ParamsError::Syntax {
+            origin: source.to_string(),
+            line: None,
+            message,
+        };
+        let Some((key, raw)) = assignment.split_once('=') else {
+            return Err(syntax(format!("expected KEY=VALUE, got `{assignment}`")));
+        };
+        if key.trim().is_empty() {
+            return Err(syntax(format!("empty parameter name in `{assignment}`")));
+        }
+        self.apply(key.trim(), &parse_value(raw.trim()), source)
+    }
+}
+
+/// Reads a command-line value as TOML, falling back to a plain string for bare words.
+pub fn parse_value(raw: &str) -> Raw {
+    format!("v = {raw}")
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|table| table.get("v").map(Raw::from))
+        .unwrap_or_else(|| Raw::Text(raw.to_owned()))
+}
+
+fn line_of_offset(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// The line where a top-level key is assigned, found by scanning (the TOML parser gives spans for
+/// syntax errors only).
+fn line_of_key(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|line| {
+            let line = line.trim_start();
+            let name = line
+                .split('=')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_matches('"');
+            line.contains('=') && name == key
+        })
+        .map(|index| index + 1)
+}
