@@ -60,7 +60,7 @@ fn serve_prints_the_url_and_serves_the_page() {
     let addr = url.trim_start_matches("http://").trim_end_matches('/');
     assert!(line.contains("canvas preset"), "{line}");
     assert!(http_get(addr, "/").contains("<title>boids"));
-    assert!(http_get(addr, "/app.js").contains("boidsViewer"));
+    assert!(http_get(addr, "/js/main.js").contains("boidsViewer"));
     let params = http_get(addr, "/api/params");
     assert!(params.contains(r#""preset":"canvas""#), "{params:.300}");
     assert!(params.contains(r#""value":50"#), "{params:.300}");

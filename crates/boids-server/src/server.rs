@@ -46,26 +46,64 @@ const CLOSE_GRACE: Duration = Duration::from_millis(500);
 
 static NEXT_CLIENT: AtomicU64 = AtomicU64::new(1);
 
-/// The files of `web/`, compiled in.
-const INDEX_HTML: &str = include_str!("../../../web/index.html");
-const APP_JS: &str = include_str!("../../../web/app.js");
-const STYLE_CSS: &str = include_str!("../../../web/style.css");
+/// A file of `web/`, compiled in and served at `route`.
+struct Asset {
+    route: &'static str,
+    content_type: &'static str,
+    body: &'static str,
+}
+
+/// The [`Asset`] of `web/$file`, served at `$route`.
+macro_rules! asset {
+    ($route:expr, $file:expr, $content_type:expr) => {
+        Asset {
+            route: $route,
+            content_type: $content_type,
+            body: include_str!(concat!("../../../web/", $file)),
+        }
+    };
+}
+
+/// The ES module `web/js/$name`, served at `/js/$name`.
+macro_rules! js_module {
+    ($name:literal) => {
+        asset!(
+            concat!("/js/", $name),
+            concat!("js/", $name),
+            "text/javascript; charset=utf-8"
+        )
+    };
+}
+
+/// Every file of the page: `web/` but its tests. `tests/assets.rs` fails when a file there is
+/// missing from this list.
+const ASSETS: &[Asset] = &[
+    asset!("/", "index.html", "text/html; charset=utf-8"),
+    asset!("/style.css", "style.css", "text/css; charset=utf-8"),
+    js_module!("canvas2d.js"),
+    js_module!("connection.js"),
+    js_module!("constants.js"),
+    js_module!("controls.js"),
+    js_module!("dom.js"),
+    js_module!("format.js"),
+    js_module!("main.js"),
+    js_module!("overlay-mode.js"),
+    js_module!("overlays.js"),
+    js_module!("parameters.js"),
+    js_module!("plots.js"),
+    js_module!("shortcuts.js"),
+    js_module!("stats.js"),
+    js_module!("view.js"),
+    js_module!("webgl.js"),
+    js_module!("wire.js"),
+];
 
 /// The routes of the viewer, behind the checks of `access`.
 pub fn router(engine: Engine, access: Access) -> Router {
-    Router::new()
-        .route(
-            "/",
-            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
-        )
+    let pages = ASSETS.iter().fold(Router::new(), |router, asset| {
+        router.route(asset.route, get(move || async move { asset.response() }))
+    });
+    pages
         .route("/api/params", get(params))
         .route("/api/config.toml", get(config_toml))
         .route("/api/events", get(events))
@@ -78,8 +116,10 @@ pub fn router(engine: Engine, access: Access) -> Router {
         ))
 }
 
-fn asset(content_type: &'static str, body: &'static str) -> Response {
-    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+impl Asset {
+    fn response(&self) -> Response {
+        ([(header::CONTENT_TYPE, self.content_type)], self.body).into_response()
+    }
 }
 
 fn unavailable() -> Response {

@@ -1,0 +1,183 @@
+// The canvas 2D boid renderer, where WebGL2 is missing or runs in software (no GPU). Drawing each
+// dart as a path costs microseconds; stamping precomputed dart sprites into an ImageData costs a
+// few nanoseconds per pixel, so 100,000 small boids take about 10 ms. Large (zoomed-in) darts are
+// drawn as paths.
+
+import { COLOR, DART, TAU } from './constants.js';
+import { BOID_BYTES, headingAngle } from './wire.js';
+
+const SPRITE_MAX_PX = 8; // larger darts are drawn as paths
+const SPRITE_HEADINGS = 64;
+
+const rgb = (c) => `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+const pack = (c) => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
+const mix = (c, a) => c.map((v, k) => Math.round(v * a + COLOR.world[k] * (1 - a)));
+const PALETTE = [COLOR.boid, COLOR.scout1, COLOR.scout2];
+// Per group: packed colours for coverage levels 0..3 (3 = full).
+const SHADES = PALETTE.map((c) => [0.18, 0.4, 0.65, 1].map((a) => pack(mix(c, a))));
+// Per heading byte: the direction's cosine and sine.
+const COS = Float32Array.from({ length: 256 }, (_, k) => Math.cos(headingAngle(k)));
+const SIN = Float32Array.from({ length: 256 }, (_, k) => Math.sin(headingAngle(k)));
+
+function inTriangle(px, py, t) {
+  const d1 = (px - t[2]) * (t[1] - t[3]) - (t[0] - t[2]) * (py - t[3]);
+  const d2 = (px - t[4]) * (t[3] - t[5]) - (t[2] - t[4]) * (py - t[5]);
+  const d3 = (px - t[0]) * (t[5] - t[1]) - (t[4] - t[0]) * (py - t[1]);
+  return !((d1 < 0 || d2 < 0 || d3 < 0) && (d1 > 0 || d2 > 0 || d3 > 0));
+}
+
+// For each of SPRITE_HEADINGS headings, the pixels a dart of radius `rad` covers (4x4 samples
+// each): linear offsets for a row width `width`, x and y offsets for clipping, coverage levels.
+function buildSprites(rad, width) {
+  const reach = Math.ceil(rad * 2.3) + 1;
+  const out = [];
+  for (let h = 0; h < SPRITE_HEADINGS; h++) {
+    const angle = ((h + 0.5) / SPRITE_HEADINGS) * TAU;
+    const c = Math.cos(angle);
+    const s = Math.sin(angle);
+    const pts = [];
+    for (let k = 0; k < DART.length; k += 2) {
+      pts.push((c * DART[k] - s * DART[k + 1]) * rad, (s * DART[k] + c * DART[k + 1]) * rad);
+    }
+    const tris = [pts.slice(0, 6), pts.slice(6, 12)];
+    const off = [];
+    const dx = [];
+    const dy = [];
+    const level = [];
+    for (let y = -reach; y <= reach; y++) {
+      for (let x = -reach; x <= reach; x++) {
+        let covered = 0;
+        for (let j = 0; j < 4; j++) {
+          for (let i = 0; i < 4; i++) {
+            const px = x + (i + 0.5) / 4 - 0.5;
+            const py = y + (j + 0.5) / 4 - 0.5;
+            if (inTriangle(px, py, tris[0]) || inTriangle(px, py, tris[1])) covered++;
+          }
+        }
+        if (covered < 2) continue;
+        off.push(y * width + x);
+        dx.push(x);
+        dy.push(y);
+        level.push(covered >= 12 ? 3 : covered >= 8 ? 2 : covered >= 5 ? 1 : 0);
+      }
+    }
+    out.push({ off: Int32Array.from(off), dx: Int16Array.from(dx), dy: Int16Array.from(dy), level: Uint8Array.from(level), reach });
+  }
+  return out;
+}
+
+// The canvas, or a fresh copy in its place where a failed WebGL start has claimed it.
+function canvasFor2D(canvas) {
+  if (canvas.getContext('2d', { alpha: false })) return canvas;
+  const fresh = canvas.cloneNode();
+  canvas.replaceWith(fresh);
+  return fresh;
+}
+
+/**
+ * A renderer drawing with canvas 2D on `boidCanvas`, or on a fresh copy in its place where a
+ * failed WebGL start has claimed it: the renderer's `canvas` is the one drawn on.
+ */
+export function createCanvas2DRenderer(boidCanvas, view) {
+  const canvas = canvasFor2D(boidCanvas);
+  const ctx = canvas.getContext('2d', { alpha: false });
+  let image = null;
+  let pixels = null;
+  let sprites = null;
+  let spriteKey = '';
+
+  function drawSprites(frame, byGroup, rad) {
+    const w = canvas.width;
+    const h = canvas.height;
+    if (!image || image.width !== w || image.height !== h) {
+      image = ctx.createImageData(w, h);
+      pixels = new Uint32Array(image.data.buffer);
+    }
+    const key = `${Math.round(rad * 4) / 4}/${w}`;
+    if (key !== spriteKey) {
+      sprites = buildSprites(Math.round(rad * 4) / 4, w);
+      spriteKey = key;
+    }
+    const bg = pack(COLOR.bg);
+    const world = pack(COLOR.world);
+    pixels.fill(bg);
+    const r = frame.world;
+    const clampX = (v) => Math.min(w, Math.max(0, Math.round(v)));
+    const clampY = (v) => Math.min(h, Math.max(0, Math.round(v)));
+    const [x0, x1, y0, y1] = [clampX(view.sx(r.x)), clampX(view.sx(r.x + r.w)), clampY(view.sy(r.y)), clampY(view.sy(r.y + r.h))];
+    for (let y = y0; y < y1; y++) pixels.fill(world, y * w + x0, y * w + x1);
+    const b = frame.boids;
+    const { kx, ky, ox, oy } = view.quantToScreen(frame.quant);
+    const reach = sprites[0].reach;
+    for (let i = 0, o = 0; i < frame.count; i++, o += BOID_BYTES) {
+      const x = Math.round(ox + (b[o] | (b[o + 1] << 8)) * kx);
+      const y = Math.round(oy + (b[o + 2] | (b[o + 3] << 8)) * ky);
+      if (x < -reach || y < -reach || x >= w + reach || y >= h + reach) continue;
+      const sprite = sprites[b[o + 4] >> 2];
+      const shade = SHADES[byGroup ? Math.min(b[o + 5], 2) : 0];
+      const base = y * w + x;
+      const inside = x >= reach && y >= reach && x < w - reach && y < h - reach;
+      const { off, level } = sprite;
+      for (let k = 0; k < off.length; k++) {
+        if (!inside) {
+          const xx = x + sprite.dx[k];
+          const yy = y + sprite.dy[k];
+          if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+        }
+        const at = base + off[k];
+        const lv = level[k];
+        if (lv === 3) pixels[at] = shade[3];
+        else if (pixels[at] === world || pixels[at] === bg) pixels[at] = shade[lv];
+      }
+    }
+    ctx.putImageData(image, 0, 0);
+  }
+
+  function drawPaths(frame, byGroup, rad) {
+    ctx.fillStyle = rgb(COLOR.bg);
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    const r = frame.world;
+    ctx.fillStyle = rgb(COLOR.world);
+    ctx.fillRect(view.sx(r.x), view.sy(r.y), r.w * view.scale, r.h * view.scale);
+    const paths = [new Path2D(), new Path2D(), new Path2D()];
+    const b = frame.boids;
+    const { kx, ky, ox, oy } = view.quantToScreen(frame.quant);
+    const [nx, lx, ly, cx] = [DART[0] * rad, DART[2] * rad, DART[3] * rad, DART[4] * rad];
+    const margin = 3 * rad;
+    const w = canvas.width + margin;
+    const h = canvas.height + margin;
+    for (let i = 0, o = 0; i < frame.count; i++, o += BOID_BYTES) {
+      const x = ox + (b[o] | (b[o + 1] << 8)) * kx;
+      const y = oy + (b[o + 2] | (b[o + 3] << 8)) * ky;
+      if (x < -margin || y < -margin || x > w || y > h) continue;
+      const c = COS[b[o + 4]];
+      const s = SIN[b[o + 4]];
+      const p = paths[byGroup ? Math.min(b[o + 5], 2) : 0];
+      p.moveTo(x + c * nx, y + s * nx);
+      p.lineTo(x + c * lx - s * ly, y + s * lx + c * ly);
+      p.lineTo(x + c * cx, y + s * cx);
+      p.lineTo(x + c * lx + s * ly, y + s * lx - c * ly);
+      p.closePath();
+    }
+    PALETTE.forEach((color, k) => {
+      ctx.fillStyle = rgb(color);
+      ctx.fill(paths[k]);
+    });
+  }
+
+  return {
+    name: 'canvas2d',
+    canvas,
+    /** Draws `frame` (or only the background without one); `radius` is a boid's, in world units. */
+    draw(frame, byGroup, radius) {
+      if (!frame) {
+        ctx.fillStyle = rgb(COLOR.bg);
+        ctx.fillRect(0, 0, canvas.width, canvas.height);
+        return;
+      }
+      const rad = radius * view.scale;
+      if (rad <= SPRITE_MAX_PX) drawSprites(frame, byGroup, rad);
+      else drawPaths(frame, byGroup, rad);
+    },
+  };
+}

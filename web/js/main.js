@@ -1,0 +1,173 @@
+// boids live viewer: wires the page's modules together. No build step: the server embeds every
+// file of web/js and serves it as /js/<name>.js.
+//
+// The server streams binary frames and overlays over /ws (connection.js; format: wire.js and
+// crates/boids-server/src/protocol.rs) and JSON text messages (state, metrics, replies). Boids
+// are drawn with WebGL2 (webgl.js: instanced darts whose attributes are the frame bytes
+// themselves), or with canvas 2D (canvas2d.js) where WebGL2 is missing or runs in software, or
+// with ?renderer=2d. Debug overlays go on a 2D canvas on top (overlays.js). Drawing happens once
+// an animation frame, and only after something changed (`redraw`).
+
+import { createCanvas2DRenderer } from './canvas2d.js';
+import { createConnection } from './connection.js';
+import { createControls } from './controls.js';
+import { $, pixelRatio, toast } from './dom.js';
+import { acrossSeam, createOverlays, describeHovered } from './overlays.js';
+import { createOverlayMode } from './overlay-mode.js';
+import { createParameterPanel } from './parameters.js';
+import { createMetricsPlots } from './plots.js';
+import { bindShortcuts } from './shortcuts.js';
+import { createStats } from './stats.js';
+import { View, enablePanZoom } from './view.js';
+import { createWebGLRenderer } from './webgl.js';
+import { boidPosition, decode } from './wire.js';
+
+const stage = $('stage');
+const overlayCanvas = $('overlay');
+const view = new View();
+let server = null; // the last state message
+let frame = null; // the latest frame (wire.js)
+let framesDrawn = 0;
+let dirty = true;
+const redraw = () => {
+  dirty = true;
+};
+
+// ?renderer=webgl or ?renderer=2d overrides the choice (WebGL2 on a real GPU, else 2D).
+const forced = new URLSearchParams(location.search).get('renderer');
+const renderer = (forced !== '2d' && createWebGLRenderer($('boids'), view, forced === 'webgl')) || createCanvas2DRenderer($('boids'), view);
+
+const overlays = createOverlays(overlayCanvas, view);
+const stats = createStats();
+const plots = createMetricsPlots();
+const connection = createConnection({
+  onOpen() {
+    panel.forgetSent();
+    stats.connected(true);
+    overlayMode.resend();
+  },
+  onClose() {
+    stats.connected(false);
+  },
+  onText(message) {
+    if (message.type === 'state') onState(message);
+    else if (message.type === 'metrics') plots.show(message);
+  },
+  onBinary,
+  onRefused(key, text) {
+    toast(text);
+    panel.restore(key);
+  },
+});
+const overlayMode = createOverlayMode({ send: connection.send, view, overlays, redraw });
+const controls = createControls({ request: connection.request, serverState: () => server, overlayMode, redraw });
+const panel = createParameterPanel({
+  request: connection.request,
+  serverParams: () => server?.params,
+  onLoaded(description) {
+    controls.listPresets(description);
+    if (server) showState(server);
+  },
+});
+
+function showState(state) {
+  panel.show(state.params);
+  controls.show(state);
+}
+
+function onState(state) {
+  const previous = server;
+  server = state;
+  panel.follow(state, previous);
+  showState(state);
+  redraw();
+}
+
+function onBinary(buffer) {
+  stats.received(buffer.byteLength);
+  const message = decode(buffer);
+  if (message?.frame) {
+    frame = message.frame;
+    stats.frameArrived(frame);
+    view.follow(frame.world);
+    redraw();
+  }
+  // An overlay still on its way when the user turned overlays off is dropped.
+  if (message?.overlay && overlayMode.mode !== 'off') {
+    overlays.receive(message.overlay);
+    redraw();
+  }
+}
+
+function draw() {
+  if (view.fitted && frame) view.fit(frame.world, renderer.canvas);
+  const display = controls.display();
+  const radius = view.boidRadius(server?.params);
+  renderer.draw(frame, display.byGroup, radius);
+  overlays.draw(frame, server?.params, overlayMode.mode, display, radius);
+  describeHovered($('info'), overlays.latest, overlayMode.mode);
+}
+
+function frameLoop(now) {
+  if (dirty) {
+    dirty = false;
+    draw();
+    if (frame) framesDrawn++;
+    stats.frameDrawn();
+  }
+  stats.tick(now, frame, server?.running);
+  overlayMode.flush();
+  requestAnimationFrame(frameLoop);
+}
+
+function resize() {
+  const dpr = pixelRatio();
+  for (const c of [renderer.canvas, overlayCanvas]) {
+    c.width = Math.max(1, Math.round(stage.clientWidth * dpr));
+    c.height = Math.max(1, Math.round(stage.clientHeight * dpr));
+  }
+  redraw();
+}
+
+function fit() {
+  view.fitted = true;
+  redraw();
+}
+
+enablePanZoom(stage, view, { redraw, zoomed: overlayMode.viewChanged });
+overlayMode.trackPointer(stage);
+bindShortcuts({ ...controls.actions, fit });
+new ResizeObserver(resize).observe(stage);
+resize();
+
+// Read-only hooks for the browser test and for curious users.
+window.boidsViewer = {
+  get renderer() { return renderer.name; },
+  get framesDrawn() { return framesDrawn; },
+  get frame() {
+    return frame && { step: frame.step, count: frame.count, world: frame.world, running: frame.running };
+  },
+  get overlay() {
+    const ov = overlays.latest;
+    const world = frame?.world;
+    if (!ov) return null;
+    let across = 0;
+    for (let k = 0; world && k < ov.linkCount; k++) {
+      if (acrossSeam(world, ov.links[2 * k], ov.links[2 * k + 1])) across++;
+    }
+    return { records: ov.recordCount, links: ov.linkCount, acrossSeam: across, hover: ov.hover };
+  },
+  get server() { return server; },
+  get metrics() { return plots.latest; },
+  /** Client (CSS px, page) coordinates of boid `i` of the latest frame. */
+  boidClientPosition(i) {
+    const { x, y } = boidPosition(frame, i);
+    const dpr = pixelRatio();
+    const rect = stage.getBoundingClientRect();
+    return { x: rect.left + view.sx(x) / dpr, y: rect.top + view.sy(y) / dpr };
+  },
+};
+
+panel.load();
+connection.open();
+requestAnimationFrame(frameLoop);

@@ -1,0 +1,89 @@
+// The Order card: the metrics the server sends (polarization and flock count plotted over the
+// last HISTORY messages of the current run, the other figures as numbers).
+
+import { $, pixelRatio } from './dom.js';
+import { formatValue } from './format.js';
+
+const HISTORY = 300;
+
+export function createMetricsPlots() {
+  let run = -1;
+  let history = { polarization: [], flocks: [] };
+  let latest = null;
+
+  return {
+    /** The latest metrics message, or null. */
+    get latest() {
+      return latest;
+    },
+    show(m) {
+      latest = m;
+      if (m.run !== run) {
+        run = m.run;
+        history = { polarization: [], flocks: [] };
+      }
+      remember(history.polarization, m.polarization);
+      remember(history.flocks, m.flocks);
+      $('pol-value').textContent = m.polarization == null ? '–' : m.polarization.toFixed(3);
+      $('flock-value').textContent = m.flocks == null ? '–' : String(m.flocks);
+      $('metric-step').textContent = `at step ${m.step.toLocaleString()}`;
+      const more = [
+        ['mean speed', m.mean_speed],
+        ['neighbours', m.mean_neighbors],
+        ['nearest', m.nearest_neighbor_distance],
+        ['milling', m.milling],
+      ];
+      $('metric-more').innerHTML = more.map(([k, v]) => `<span>${k} <b>${v == null ? '–' : formatValue(v)}</b></span>`).join('');
+      plot($('plot-pol'), history.polarization, 1, '#7aa2ff');
+      plot($('plot-flocks'), history.flocks, null, '#9cf0ff');
+    },
+  };
+}
+
+function remember(list, v) {
+  if (v == null) return;
+  list.push(v);
+  if (list.length > HISTORY) list.shift();
+}
+
+/** `values` as a filled line over the canvas's width, up to `fixedMax` (or its largest value). */
+function plot(canvas, values, fixedMax, color) {
+  const dpr = pixelRatio();
+  const w = (canvas.width = Math.round(canvas.clientWidth * dpr));
+  const h = (canvas.height = Math.round(canvas.clientHeight * dpr));
+  const ctx = canvas.getContext('2d');
+  ctx.clearRect(0, 0, w, h);
+  ctx.strokeStyle = 'rgba(122, 162, 255, 0.12)';
+  ctx.lineWidth = dpr;
+  for (const t of [0.25, 0.5, 0.75]) {
+    ctx.beginPath();
+    ctx.moveTo(0, h * t);
+    ctx.lineTo(w, h * t);
+    ctx.stroke();
+  }
+  if (values.length < 2) return;
+  const max = fixedMax ?? Math.max(1, ...values) * 1.15;
+  const pad = 3 * dpr;
+  const x = (i) => (i / (HISTORY - 1)) * w;
+  const y = (v) => h - pad - (v / max) * (h - 2 * pad);
+  const grad = ctx.createLinearGradient(0, 0, 0, h);
+  grad.addColorStop(0, color + '66');
+  grad.addColorStop(1, color + '05');
+  ctx.beginPath();
+  ctx.moveTo(x(0), h);
+  values.forEach((v, i) => ctx.lineTo(x(i), y(v)));
+  ctx.lineTo(x(values.length - 1), h);
+  ctx.closePath();
+  ctx.fillStyle = grad;
+  ctx.fill();
+  ctx.beginPath();
+  values.forEach((v, i) => (i ? ctx.lineTo(x(i), y(v)) : ctx.moveTo(x(i), y(v))));
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1.5 * dpr;
+  ctx.stroke();
+  if (!fixedMax) {
+    ctx.fillStyle = '#56627d';
+    ctx.font = `${10 * dpr}px system-ui`;
+    ctx.fillText(String(Math.round(max)), 4 * dpr, 11 * dpr);
+  }
+}

@@ -1,0 +1,20 @@
+// The keyboard shortcuts (listed under the stage in #keys): Space start / stop, → or . step,
+// R reset, O cycle the overlays, G colour by scout group, F fit the world to the stage. Keys
+// typed into a text box or a select are theirs.
+
+/** `actions`: togglePlay, step, reset, cycleOverlayMode, toggleByGroup, fit. */
+export function bindShortcuts(actions) {
+  document.addEventListener('keydown', (e) => {
+    const t = e.target;
+    if (t instanceof HTMLInputElement && t.type !== 'checkbox' && t.type !== 'range') return;
+    if (t instanceof HTMLSelectElement || e.ctrlKey || e.metaKey || e.altKey) return;
+    switch (e.key) {
+      case ' ': e.preventDefault(); actions.togglePlay(); break;
+      case 'ArrowRight': case '.': if (t instanceof HTMLInputElement) return; actions.step(); break;
+      case 'r': case 'R': actions.reset(); break;
+      case 'o': case 'O': actions.cycleOverlayMode(); break;
+      case 'g': case 'G': actions.toggleByGroup(); break;
+      case 'f': case 'F': actions.fit(); break;
+    }
+  });
+}

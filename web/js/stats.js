@@ -1,0 +1,82 @@
+// The header's figures (step, boids, steps per second, frames drawn per second, data rate), the
+// connection dot, and the replay command under Export, which names the current step.
+
+import { $ } from './dom.js';
+
+// Span of the step-rate measurement: long enough to hold a few steps at the slowest speed.
+const RATE_WINDOW_MS = 3000;
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
+
+export function createStats() {
+  let live = false;
+  const fps = { frames: 0, since: performance.now(), value: 0 };
+  const bytes = { total: 0, since: performance.now(), rate: 0 };
+  const steps = []; // {t, step} of running frames with a new step, the last RATE_WINDOW_MS and one more
+
+  // The simulation's steps per second, measured here from the frames' step numbers: the
+  // server's own figure rides on the metrics, which a large flock makes seconds apart.
+  function recordStep(step, running) {
+    const s = steps;
+    if (!running || (s.length && step < s[s.length - 1].step)) s.length = 0;
+    if (!running || (s.length && step === s[s.length - 1].step)) return;
+    const now = performance.now();
+    s.push({ t: now, step });
+    while (s.length > 2 && now - s[1].t > RATE_WINDOW_MS) s.shift();
+  }
+
+  function stepRate() {
+    if (steps.length < 2) return null;
+    const [first, last] = [steps[0], steps[steps.length - 1]];
+    // Frames that arrived in one burst carry no timing.
+    return last.t > first.t ? ((last.step - first.step) * 1000) / (last.t - first.t) : null;
+  }
+
+  function show(frame, running) {
+    if (!live) return;
+    const rate = stepRate();
+    // Numbers sit in fixed-width boxes so the header does not shift as they change; narrower
+    // windows hide the less needed parts (style.css), so the whole line is also the tooltip.
+    const parts = [
+      `<span class="st-step">step <b class="n7">${frame ? frame.step.toLocaleString('en') : 0}</b></span>`,
+      `<span><b class="n4">${frame ? compact.format(frame.count) : 0}</b> boids</span>`,
+      running
+        ? `<span><b class="n4">${rate === null ? '–' : rate < 10 ? rate.toFixed(1) : Math.round(rate)}</b> steps/s</span>`
+        : '<span><b>paused</b></span>',
+      `<span class="st-fps"><b class="n3">${running ? Math.round(fps.value) : '–'}</b> fps</span>`,
+      `<span class="st-bytes"><b class="n4">${(bytes.rate / 1e6).toFixed(1)}</b> MB/s</span>`,
+    ];
+    $('stat-text').innerHTML = parts.join('');
+    $('stats').title = $('stat-text').innerText.replace(/\s+/g, ' ');
+    $('replay-cmd').textContent = `boids run --events boids-events.json --steps ${frame ? frame.step : 0}`;
+  }
+
+  return {
+    /** The connection opened (`true`) or was lost. */
+    connected(isLive) {
+      live = isLive;
+      $('conn').classList.toggle('live', isLive);
+      if (!isLive) $('stat-text').textContent = 'disconnected — retrying…';
+    },
+    /** A binary message of `n` bytes arrived. */
+    received(n) {
+      bytes.total += n;
+    },
+    frameArrived(frame) {
+      recordStep(frame.step, frame.running);
+    },
+    frameDrawn() {
+      fps.frames++;
+    },
+    /** Once a second (called every animation frame): updates the rates and the header. */
+    tick(now, frame, running) {
+      if (now - fps.since < 1000) return;
+      fps.value = (fps.frames * 1000) / (now - fps.since);
+      bytes.rate = (bytes.total * 1000) / (now - bytes.since);
+      fps.frames = 0;
+      fps.since = now;
+      bytes.total = 0;
+      bytes.since = now;
+      show(frame, running);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// Reads the server's binary messages: frames (the flock) and overlays (debug data). The format,
+// with every offset, is documented in crates/boids-server/src/protocol.rs; the names here are its
+// names there. Decoding copies nothing: the typed arrays view the message itself, so a frame's
+// boid bytes can go to the GPU as they are.
+
+import { TAU } from './constants.js';
+
+const MAGIC = 0x424f4944; // "BOID"
+const VERSION = 1;
+const COMMON_HEADER_BYTES = 16; // magic, version, kind, flags, step
+const KIND_FRAME = 1;
+const KIND_OVERLAY = 2;
+const FRAME_HEADER_BYTES = 56;
+const OVERLAY_HEADER_BYTES = 32;
+const FLAG_RUNNING = 1;
+const FLAG_TORUS = 2;
+const FLAG_HOVER = 4;
+
+/** Bytes of one boid in a frame: u16 qx, u16 qy, u8 heading, u8 group. */
+export const BOID_BYTES = 6;
+/** Floats of one overlay record: x, y, then velocity, cohesion, separation, alignment (x, y each). */
+export const RECORD_FLOATS = 10;
+const LINK_FLOATS = 2;
+
+function rectAt(dv, at) {
+  return { x: dv.getFloat32(at, true), y: dv.getFloat32(at + 4, true), w: dv.getFloat32(at + 8, true), h: dv.getFloat32(at + 12, true) };
+}
+
+/**
+ * A binary message as `{ frame }` or `{ overlay }`, or null for one this page does not read.
+ *
+ * frame: { step, count, revision, running, torus, world, quant, boids (Uint8Array, BOID_BYTES
+ * a boid) }; overlay: { step, hover, recordCount, linkCount, visualRange, protectedRange,
+ * records (Float32Array, RECORD_FLOATS a record), links (Float32Array, x and y a link) }.
+ */
+export function decode(buffer) {
+  if (buffer.byteLength < COMMON_HEADER_BYTES) return null;
+  const dv = new DataView(buffer);
+  if (dv.getUint32(0, false) !== MAGIC || dv.getUint8(4) !== VERSION) return null;
+  const kind = dv.getUint8(5);
+  const flags = dv.getUint16(6, true);
+  const step = Number(dv.getBigUint64(8, true));
+  if (kind === KIND_FRAME && buffer.byteLength >= FRAME_HEADER_BYTES) {
+    const count = dv.getUint32(16, true);
+    return {
+      frame: {
+        step, count,
+        revision: dv.getUint32(20, true),
+        running: (flags & FLAG_RUNNING) !== 0,
+        torus: (flags & FLAG_TORUS) !== 0,
+        world: rectAt(dv, 24),
+        quant: rectAt(dv, 40),
+        boids: new Uint8Array(buffer, FRAME_HEADER_BYTES, count * BOID_BYTES),
+      },
+    };
+  }
+  if (kind === KIND_OVERLAY && buffer.byteLength >= OVERLAY_HEADER_BYTES) {
+    const recordCount = dv.getUint32(16, true);
+    const linkCount = dv.getUint32(20, true);
+    const linksAt = OVERLAY_HEADER_BYTES + recordCount * RECORD_FLOATS * 4;
+    return {
+      overlay: {
+        step, recordCount, linkCount,
+        hover: (flags & FLAG_HOVER) !== 0,
+        visualRange: dv.getFloat32(24, true),
+        protectedRange: dv.getFloat32(28, true),
+        records: new Float32Array(buffer, OVERLAY_HEADER_BYTES, recordCount * RECORD_FLOATS),
+        links: new Float32Array(buffer, linksAt, linkCount * LINK_FLOATS),
+      },
+    };
+  }
+  return null;
+}
+
+/** World position of boid `i` of a frame, from its quantised coordinates. */
+export function boidPosition(frame, i) {
+  const b = frame.boids;
+  const q = frame.quant;
+  const o = i * BOID_BYTES;
+  return {
+    x: q.x + ((b[o] | (b[o + 1] << 8)) / 65535) * q.w,
+    y: q.y + ((b[o + 2] | (b[o + 3] << 8)) / 65535) * q.h,
+  };
+}
+
+/** Direction of a heading byte, in radians from +x toward +y. */
+export const headingAngle = (heading) => (heading / 256) * TAU;
