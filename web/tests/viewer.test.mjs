@@ -8,7 +8,7 @@
 // chromium), BOIDS_SCREENSHOT=path.png to save a picture of the page with overlays on (and
 // path-800.png of the page 800 px wide).
 // Exits 0 when every check passes, 1 with a message otherwise.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -21,6 +21,8 @@ if (!base) {
 const executablePath = process.env.BOIDS_CHROMIUM || '/usr/bin/chromium';
 const renderer = process.env.BOIDS_RENDERER;
 const screenshot = process.env.BOIDS_SCREENSHOT;
+// The page's ES modules: main.js imports them all, so every one must load.
+const modules = readdirSync(new URL('../js/', import.meta.url)).filter((f) => f.endsWith('.js'));
 
 function check(condition, message) {
   if (!condition) throw new Error(`check failed: ${message}`);
@@ -91,10 +93,27 @@ try {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const served = new Map(); // module name -> "status content-type"
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.startsWith('/js/')) served.set(path.slice('/js/'.length), `${r.status()} ${r.headers()['content-type']}`);
+  });
   await page.goto(new URL(renderer ? `?renderer=${renderer}` : '', base).href);
 
-  // 1. The page loads and draws the flock.
-  await page.waitForFunction(() => window.boidsViewer?.framesDrawn > 0 && window.boidsViewer.server, null, { timeout: 20000 });
+  // 1. The page loads its modules and draws the flock.
+  await page
+    .waitForFunction(() => window.boidsViewer?.framesDrawn > 0 && window.boidsViewer.server, null, { timeout: 20000 })
+    .catch((e) => {
+      throw new Error(`the page did not start: ${e.message}${errors.length ? `\npage errors: ${errors.join('; ')}` : ''}`);
+    });
+  const problems = [
+    ...modules.filter((m) => !/^200 text\/javascript/.test(served.get(m) ?? '')).map((m) => `${m}: ${served.get(m) ?? 'not loaded'}`),
+    ...errors,
+  ];
+  check(
+    modules.includes('main.js') && problems.length === 0,
+    `all ${modules.length} modules of web/js load as JavaScript, without errors${problems.length ? `: ${problems.join('; ')}` : ''}`,
+  );
   if (!(await page.evaluate(() => boidsViewer.server.running))) await page.click('#play');
   await page.waitForFunction(() => boidsViewer.framesDrawn > 20, null, { timeout: 20000 });
   const info = await page.evaluate(() => ({ renderer: boidsViewer.renderer, frame: boidsViewer.frame, count: boidsViewer.server.params.count }));

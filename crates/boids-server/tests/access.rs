@@ -71,7 +71,7 @@ async fn requests_for_another_host_name_are_refused() {
         format!("localhost.evil.example:{port}"),
         format!("10.1.2.3:{port}"),
     ] {
-        for path in ["/api/state", "/api/events", "/"] {
+        for path in ["/api/state", "/api/events", "/", "/js/main.js"] {
             let (status, head, body) = get_with(addr, path, &[&format!("Host: {host}")]).await;
             assert_eq!(status, 403, "{host} {path}: {head}");
             assert!(
