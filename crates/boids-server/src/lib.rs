@@ -4,7 +4,7 @@
 //! at a fixed time step ([`engine`]); browsers get compact binary frames over a WebSocket and
 //! send small JSON requests ([`protocol`]); every parameter change and reset is logged so that
 //! `boids run --events` replays a session to the same state ([`events`]). The page (`web/`,
-//! plain HTML/JS/CSS) is compiled into the binary, so there is no build step and nothing to
+//! HTML, CSS and ES modules) is compiled into the binary, so there is no build step and nothing to
 //! install beside it.
 //!
 //! ```no_run
@@ -30,9 +30,10 @@
 //! # }
 //! ```
 //!
-//! HTTP routes: `/` (the page), `/ws` (the WebSocket), `/api/params` (every parameter with its
-//! value, range and slider hints), `/api/config.toml` (the current parameters as a config file
-//! for `--config`), `/api/events` (the event log), `/api/state` (the flock in id order, exact).
+//! HTTP routes: `/` (the page, with `/style.css` and its ES modules at `/js/<name>.js`), `/ws`
+//! (the WebSocket), `/api/params` (every parameter with its value, range and slider hints),
+//! `/api/config.toml` (the current parameters as a config file for `--config`), `/api/events`
+//! (the event log), `/api/state` (the flock in id order, exact).
 //! Every route answers only requests addressed to this machine or to a name allowed by
 //! [`ServerConfig::allowed_hosts`], and the WebSocket only pages of the viewer's own origin
 //! ([`access`]).
