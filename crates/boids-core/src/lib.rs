@@ -29,7 +29,9 @@
 //! - **Exact neighbour search.** A uniform grid with cells a visual range high and half of one
 //!   wide, rebuilt each step by counting sort, with boid data moved into cell order ([`grid`]). It
 //!   finds exactly the neighbours a brute-force scan finds, across torus seams too
-//!   ([`mod@reference`] keeps that scan for the tests).
+//!   ([`mod@reference`] keeps that scan for the tests). Every neighbour question asked outside
+//!   the step (metrics, debug overlays, the viewer's pick) is answered by [`neighbors`], on the
+//!   same grid and under the simulation's own ranges.
 //! - **Units.** Each preset fixes its own world, units and time step, as its seed does
 //!   ([`presets`]). State is `f32`; parameters are `f64` and rounded once per step setup.
 //!
@@ -42,6 +44,7 @@ pub mod grid;
 pub mod interact;
 pub mod metrics;
 pub mod models;
+pub mod neighbors;
 mod par;
 pub mod params;
 pub mod presets;

@@ -6,10 +6,9 @@
 
 use glam::Vec2;
 
+use crate::neighbors::Neighbors;
 use crate::par;
 use crate::params::Params;
-use crate::rules::{self, Kernel};
-use crate::sim::NeighborSearch;
 use crate::state::FlockState;
 
 /// Column names of [`Metrics::values`], as written to metrics files.
@@ -50,17 +49,8 @@ impl Metrics {
     /// Measures `state` (id order) under `params`.
     pub fn measure(params: &Params, state: &FlockState) -> Self {
         let n = state.len();
-        let ids: Vec<u32> = (0..n as u32).collect();
-        let search = NeighborSearch::new(params, &state.positions, &ids);
-        let kernel = Kernel::new(params);
-        let per_boid = par::map_collect(n, |i| {
-            let mut neighbors = 0usize;
-            search.for_each_candidate(i, |j, d| {
-                neighbors +=
-                    usize::from(j != i && rules::in_visual_range(&kernel, d.length_squared()));
-            });
-            (neighbors, search.nearest_distance(i))
-        });
+        let neighbors = Neighbors::of_state(params, state);
+        let per_boid = par::map_collect(n, |i| (neighbors.count(i), neighbors.nearest_distance(i)));
         let mean = |values: &mut dyn Iterator<Item = f64>| values.sum::<f64>() / n as f64;
         let unit_sum = state
             .velocities
@@ -82,7 +72,7 @@ impl Metrics {
             } else {
                 mean(&mut per_boid.iter().map(|&(_, d)| f64::from(d)))
             },
-            flocks: count_flocks(&search, &kernel, n),
+            flocks: count_flocks(&neighbors),
             share_right: share_right(state),
         }
     }
@@ -145,10 +135,10 @@ fn share_right(state: &FlockState) -> [f64; 3] {
 }
 
 /// Flocks: connected components of the "within visual range" graph.
-fn count_flocks(search: &NeighborSearch, kernel: &Kernel, n: usize) -> usize {
-    component_sizes(n, |i, link| {
-        search.for_each_candidate(i, |j, d| {
-            if j > i && rules::in_visual_range(kernel, d.length_squared()) {
+fn count_flocks(neighbors: &Neighbors) -> usize {
+    component_sizes(neighbors.len(), |i, link| {
+        neighbors.for_each_neighbor(i, |j, _| {
+            if j > i {
                 link(j);
             }
         });

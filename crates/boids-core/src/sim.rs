@@ -20,10 +20,12 @@ use crate::grid::{self, CellIndex, Destination, GridGeometry, reserve_to};
 use crate::interact::{Frame, Interaction, LANES};
 use crate::par::{self, Split};
 use crate::params::{MAX_COUNT, Params};
-use crate::rules::{self, Accum, Kernel, RuleVectors, group};
+use crate::rules::{self, Kernel, group};
 use crate::state::FlockState;
 // Kept at this path too: the command and the engine tests name it here.
 pub use crate::state::scout_groups;
+// Kept at this path too until `boids bench` counts neighbours from the step's counters.
+pub use crate::neighbors::NeighborSearch;
 
 /// Wall-clock time of each phase of the last step (for `boids bench`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -246,6 +248,12 @@ impl Simulation {
         &self.params
     }
 
+    /// The model's constants under the parameters in force: the one kernel of this
+    /// simulation, which neighbour queries and overlays share with the step.
+    pub fn kernel(&self) -> &Kernel {
+        &self.kernel
+    }
+
     /// The seed of the random streams.
     pub fn seed(&self) -> u64 {
         self.seed
@@ -433,19 +441,6 @@ impl Simulation {
         self.load(state);
         Ok(())
     }
-
-    /// The weighted rule vectors of every boid in storage order, for the current state: what the
-    /// debug overlays draw.
-    pub fn rule_vectors(&self) -> Vec<RuleVectors> {
-        let search = NeighborSearch::new(&self.params, &self.state.pos, &self.id);
-        par::map_collect(self.len(), |i| {
-            let mut acc = Accum::default();
-            search.for_each_candidate(i, |j, d| {
-                acc.add(&self.kernel, d, self.state.vel[j], j == i)
-            });
-            RuleVectors::new(&self.kernel, &acc, self.state.vel[i])
-        })
-    }
 }
 
 /// Bytes of per-boid state the simulation holds (both frames, ids and groups twice, the cell
@@ -516,68 +511,4 @@ fn check_state(state: &FlockState) -> Result<(), StateError> {
         }
     }
     Ok(())
-}
-
-/// An exact neighbour search over positions in any order (metrics, overlays, tests). The hot
-/// loop of [`Simulation::step`] does the same scan on the boids' data moved into cell order instead.
-pub struct NeighborSearch<'a> {
-    geometry: GridGeometry,
-    index: CellIndex,
-    positions: &'a [Vec2],
-}
-
-impl<'a> NeighborSearch<'a> {
-    /// Indexes `positions` (with their `ids`, for the canonical order) under `params`.
-    pub fn new(params: &Params, positions: &'a [Vec2], ids: &[u32]) -> Self {
-        let geometry = Simulation::geometry(params, positions);
-        let mut index = CellIndex::default();
-        index.rebuild(&geometry, positions, ids);
-        Self {
-            geometry,
-            index,
-            positions,
-        }
-    }
-
-    /// Calls `f(j, d)` for every boid `j` in the block of cells around boid `i` (itself
-    /// included), with `d = p_i - p_j` as the minimum image, in the order and with the
-    /// arithmetic of the step's scan ([`crate::interact`]). Every boid within the visual range
-    /// is among them; the caller applies the range test.
-    #[inline]
-    pub fn for_each_candidate(&self, i: usize, mut f: impl FnMut(usize, Vec2)) {
-        let p = self.positions[i];
-        let wrap = self.geometry.pairwise_wrap();
-        for near in self.geometry.cells_near(self.geometry.cell_of(p)) {
-            for &j in &self.index.order[self.index.span(near.cell)] {
-                let j = j as usize;
-                f(
-                    j,
-                    rules::minimum_image(p - self.positions[j] - near.shift, wrap),
-                );
-            }
-        }
-    }
-
-    /// Distance from boid `i` to its nearest other boid (minimum image on a torus), or infinity
-    /// when it is alone. Searches rings of cells outward until no closer boid can remain.
-    pub fn nearest_distance(&self, i: usize) -> f32 {
-        let p = self.positions[i];
-        let wrap = self.geometry.torus_size().unwrap_or(Vec2::ZERO);
-        let home = self.geometry.cell_of(p);
-        let mut best = f32::INFINITY;
-        for ring in 0..=self.geometry.max_ring() {
-            self.geometry.for_each_cell_in_ring(home, ring, |cell| {
-                for &j in &self.index.order[self.index.span(cell)] {
-                    if j as usize != i {
-                        let d = rules::minimum_image(p - self.positions[j as usize], wrap);
-                        best = best.min(d.length());
-                    }
-                }
-            });
-            if f64::from(best) <= f64::from(ring) * self.geometry.min_cell_width() {
-                break;
-            }
-        }
-        best
-    }
 }

@@ -62,7 +62,7 @@ pub fn w3(
 mod tests {
     use super::*;
     use crate::FlockState;
-    use crate::sim::NeighborSearch;
+    use crate::neighbors::Neighbors;
 
     #[test]
     fn uniform_start_has_the_asked_mean_neighbour_count() {
@@ -71,15 +71,8 @@ mod tests {
         assert!(p.is_torus());
         assert_eq!(p.count, 20_000);
         let state = FlockState::initial(&p, 1);
-        let ids: Vec<u32> = (0..p.count as u32).collect();
-        let search = NeighborSearch::new(&p, &state.positions, &ids);
-        let below = (p.visual_range * p.visual_range) as f32;
-        let mut total = 0usize;
-        for i in 0..p.count {
-            search.for_each_candidate(i, |j, d| {
-                total += usize::from(j != i && d.length_squared() < below);
-            });
-        }
+        let neighbors = Neighbors::of_state(&p, &state);
+        let total: usize = (0..p.count).map(|i| neighbors.count(i)).sum();
         let mean = total as f64 / p.count as f64;
         assert!((mean - 25.0).abs() < 0.5, "mean neighbours {mean}");
         let side = p.world_width as f32;

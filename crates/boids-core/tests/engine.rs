@@ -1,9 +1,9 @@
 //! The engine against its contract: exact neighbour search, the same step as the brute-force
 //! reference, bit-identical results across thread counts, and checkpoint/resume equality.
 
+use boids_core::neighbors::NeighborSearch;
 use boids_core::reference;
 use boids_core::rules::Kernel;
-use boids_core::sim::NeighborSearch;
 use boids_core::{FlockState, Params, ParamsBuilder, Simulation, Source, Vec2, group};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

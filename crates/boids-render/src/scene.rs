@@ -13,7 +13,7 @@
 //! as three quarters of the visual radius (at least 1.5 boid lengths), and no vector is drawn
 //! longer than twice that. Lengths compare within a kind, not across kinds.
 
-use boids_core::sim::NeighborSearch;
+use boids_core::neighbors::Neighbors;
 use boids_core::{Boundary, Params, RuleVectors, Simulation, Vec2};
 
 use crate::draw::{Color, DebugDraw};
@@ -174,32 +174,13 @@ pub struct Ghost {
 /// Every neighbour a boid sees across a torus seam (none off a torus). Each (neighbour, seam
 /// crossing) appears once, however many boids see it, in a deterministic order.
 pub fn torus_ghosts(sim: &Simulation) -> Vec<Ghost> {
-    let params = sim.params();
-    if !params.is_torus() {
-        return Vec::new();
-    }
-    let (_, size) = world_rect(params);
-    let range2 = (params.visual_range as f32).powi(2);
-    let inclusive = params.inclusive_ranges;
-    let positions = sim.positions();
-    let search = NeighborSearch::new(params, positions, sim.ids());
-    let mut seen: Vec<(usize, i32, i32)> = Vec::new();
-    for i in 0..positions.len() {
-        search.for_each_candidate(i, |j, d| {
-            let d2 = d.length_squared();
-            let in_range = if inclusive { d2 <= range2 } else { d2 < range2 };
-            let shift = ((positions[i] - positions[j] - d) / size).round();
-            if j != i && in_range && shift != Vec2::ZERO {
-                seen.push((j, shift.x as i32, shift.y as i32));
-            }
-        });
-    }
-    seen.sort_unstable();
-    seen.dedup();
-    seen.into_iter()
-        .map(|(j, sx, sy)| Ghost {
-            index: j,
-            position: positions[j] + Vec2::new(sx as f32, sy as f32) * size,
+    let all: Vec<usize> = (0..sim.len()).collect();
+    Neighbors::of(sim)
+        .across_seams(&all)
+        .into_iter()
+        .map(|seen| Ghost {
+            index: seen.index,
+            position: seen.position,
         })
         .collect()
 }
@@ -295,7 +276,8 @@ fn draw_vectors<D: DebugDraw + ?Sized>(
 ) {
     let radius = sim.params().visual_range as f32 * view.scale();
     let target = (0.75 * radius).max(1.5 * length);
-    let rules = sim.rule_vectors();
+    let neighbors = Neighbors::of(sim);
+    let rules: Vec<RuleVectors> = (0..sim.len()).map(|i| neighbors.rule_vectors(i)).collect();
     let pick = |rule: fn(&RuleVectors) -> Vec2| rules.iter().map(rule).collect::<Vec<_>>();
     // (vectors, colour or None for the boid's own colour, line width)
     let layers = [

@@ -1,6 +1,7 @@
 //! Drawing and encoding checked on frames we can reason about: one boid, two boids across a
 //! seam, a short GIF decoded back.
 
+use boids_core::neighbors::Neighbors;
 use boids_core::{FlockState, Params, RuleVectors, Simulation, Vec2, group};
 use boids_render::{
     Canvas, Color, DebugDraw, GifWriter, ImageSize, Palette, Renderer, Style, View, draw_frame,
@@ -92,7 +93,8 @@ fn the_scene_draws_through_any_back_end_one_triangle_per_boid() {
     draw_frame(&mut overlay, &sim, &view, &style, true);
     assert_eq!(overlay.circles, 300, "one visual radius per boid");
     assert_eq!(overlay.triangles.len(), 300, "no ghosts off a torus");
-    let rules = sim.rule_vectors();
+    let neighbors = Neighbors::of(&sim);
+    let rules: Vec<RuleVectors> = (0..sim.len()).map(|i| neighbors.rule_vectors(i)).collect();
     type Rule = fn(&RuleVectors) -> Vec2;
     let layers: [(Color, Rule); 3] = [
         (style.cohesion, |r| r.cohesion),

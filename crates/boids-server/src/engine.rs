@@ -35,11 +35,9 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
+use boids_core::neighbors::Neighbors;
 use boids_core::params::Value;
-use boids_core::sim::NeighborSearch;
-use boids_core::{
-    FlockState, Metrics, Params, ParamsBuilder, RuleVectors, Simulation, Source, Vec2, rules,
-};
+use boids_core::{FlockState, Metrics, Params, ParamsBuilder, Simulation, Source, Vec2};
 use serde_json::json;
 use tokio::sync::{oneshot, watch};
 
@@ -598,16 +596,17 @@ impl EngineState {
             hover: HashMap::new(),
         };
         if !self.overlays.is_empty() {
-            let search = NeighborSearch::new(sim.params(), sim.positions(), sim.ids());
+            let neighbors = Neighbors::of(sim);
             let wants_all = self.overlays.values().any(|w| w.mode == OverlayMode::All);
             if wants_all {
-                let overlay = overlay_of(sim, &search, &all_subset(sim.ids()), false);
+                let overlay = overlay_of(sim, &neighbors, &all_subset(sim.ids()), false);
                 snapshot.all = Some(Bytes::from(overlay.encode()));
             }
             for (&client, wish) in &self.overlays {
                 if let (OverlayMode::Hover, Some((point, radius))) = (wish.mode, wish.point) {
-                    let chosen: Vec<usize> = nearest(sim, point, radius).into_iter().collect();
-                    let overlay = overlay_of(sim, &search, &chosen, true);
+                    let chosen: Vec<usize> =
+                        neighbors.nearest_to(point, radius).into_iter().collect();
+                    let overlay = overlay_of(sim, &neighbors, &chosen, true);
                     snapshot.hover.insert(client, Bytes::from(overlay.encode()));
                 }
             }
@@ -724,108 +723,40 @@ fn all_subset(ids: &[u32]) -> Vec<usize> {
         .collect()
 }
 
-/// Storage index of the boid nearest `point` within `radius` (minimum image on a torus).
-fn nearest(sim: &Simulation, point: Vec2, radius: f32) -> Option<usize> {
-    let p = sim.params();
-    let wrap = if p.is_torus() {
-        Vec2::new(p.world_width as f32, p.world_height as f32)
-    } else {
-        Vec2::ZERO
-    };
-    sim.positions()
-        .iter()
-        .map(|&q| rules::minimum_image(q - point, wrap).length_squared())
-        .enumerate()
-        .filter(|&(_, d2)| d2 <= radius * radius)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(k, _)| k)
-}
-
 /// Overlay records of the boids at `chosen` (storage indices); with `links`, also the
-/// neighbours of the first one. The sums are those of [`Simulation::rule_vectors`], for the
-/// chosen boids only.
-fn overlay_of(sim: &Simulation, search: &NeighborSearch, chosen: &[usize], links: bool) -> Overlay {
+/// neighbours of the first one, where it sees them.
+fn overlay_of(sim: &Simulation, neighbors: &Neighbors, chosen: &[usize], links: bool) -> Overlay {
     let p = sim.params();
-    let kernel = rules::Kernel::new(p);
     let (pos, vel) = (sim.positions(), sim.velocities());
-    let mut overlay = Overlay {
+    let first_links = match (links, chosen.first()) {
+        (true, Some(&i)) => neighbors
+            .seen_by(i)
+            .iter()
+            .take(LINK_CAP)
+            .map(|s| s.position)
+            .collect(),
+        _ => Vec::new(),
+    };
+    Overlay {
         flags: if links { flags::HOVER } else { 0 } | if p.is_torus() { flags::TORUS } else { 0 },
         step: sim.step_count(),
         visual_range: p.visual_range as f32,
         protected_range: p.protected_range as f32,
-        records: Vec::with_capacity(chosen.len()),
-        links: Vec::new(),
-    };
-    for (n, &i) in chosen.iter().enumerate() {
-        let mut acc = rules::Accum::default();
-        search.for_each_candidate(i, |j, d| {
-            acc.add(&kernel, d, vel[j], j == i);
-            let linked = n == 0 && links && j != i && overlay.links.len() < LINK_CAP;
-            if linked && rules::in_visual_range(&kernel, d.length_squared()) {
-                overlay.links.push(pos[i] - d);
-            }
-        });
-        overlay.records.push(OverlayRecord {
-            position: pos[i],
-            velocity: vel[i],
-            rules: RuleVectors::new(&kernel, &acc, vel[i]),
-        });
+        records: chosen
+            .iter()
+            .map(|&i| OverlayRecord {
+                position: pos[i],
+                velocity: vel[i],
+                rules: neighbors.rule_vectors(i),
+            })
+            .collect(),
+        links: first_links,
     }
-    overlay
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sim(preset: &str, count: usize) -> Simulation {
-        let mut layers = ParamsBuilder::preset(preset).unwrap();
-        layers.set("count", Value::Integer(count as u64), Source::Message);
-        let params = layers.build().unwrap();
-        let mut sim = Simulation::new(params, 11).unwrap();
-        for _ in 0..20 {
-            sim.step();
-        }
-        sim
-    }
-
-    #[test]
-    fn overlay_vectors_are_the_simulations_rule_vectors() {
-        let sim = sim("cornell", 300);
-        let search = NeighborSearch::new(sim.params(), sim.positions(), sim.ids());
-        let chosen: Vec<usize> = (0..sim.len()).collect();
-        let overlay = overlay_of(&sim, &search, &chosen, false);
-        let expected = sim.rule_vectors();
-        assert_eq!(overlay.records.len(), expected.len());
-        for (record, rules) in overlay.records.iter().zip(&expected) {
-            assert_eq!(&record.rules, rules);
-        }
-        assert!(overlay.links.is_empty());
-    }
-
-    #[test]
-    fn hover_links_are_the_neighbours_seen_across_seams() {
-        let sim = sim("functional", 400);
-        let p = sim.params();
-        let search = NeighborSearch::new(p, sim.positions(), sim.ids());
-        let size = Vec2::new(p.world_width as f32, p.world_height as f32);
-        for i in 0..sim.len() {
-            let overlay = overlay_of(&sim, &search, &[i], true);
-            let me = sim.positions()[i];
-            let mut expected: Vec<Vec2> = Vec::new();
-            for (j, &q) in sim.positions().iter().enumerate() {
-                let d = rules::minimum_image(me - q, size);
-                if j != i && d.length() <= p.visual_range as f32 {
-                    expected.push(me - d);
-                }
-            }
-            let key = |v: &Vec2| (v.x.to_bits(), v.y.to_bits());
-            let mut got = overlay.links.clone();
-            got.sort_by_key(key);
-            expected.sort_by_key(key);
-            assert_eq!(got, expected, "boid {i}");
-        }
-    }
 
     #[test]
     fn all_subset_is_capped_and_stable_by_id() {
@@ -835,17 +766,5 @@ mod tests {
         assert!(chosen.iter().all(|&k| ids[k].is_multiple_of(5)));
         let small: Vec<u32> = (0..50).collect();
         assert_eq!(all_subset(&small).len(), 50);
-    }
-
-    #[test]
-    fn nearest_picks_within_the_radius_across_the_seam() {
-        let sim = sim("functional", 200);
-        let target = sim.positions()[17];
-        assert_eq!(nearest(&sim, target, 0.0), Some(17));
-        let p = sim.params();
-        let shifted = target + Vec2::new(p.world_width as f32, 0.0);
-        assert_eq!(nearest(&sim, shifted, 1e-3), Some(17));
-        let flat = super::tests::sim("cornell", 50);
-        assert_eq!(nearest(&flat, Vec2::new(1e6, 1e6), 1.0), None);
     }
 }

@@ -26,9 +26,8 @@ use std::fmt;
 use glam::{DVec2, Vec2};
 
 use boids_core::metrics;
-use boids_core::models::neighborhood::Neighborhood;
+use boids_core::neighbors::Neighbors;
 use boids_core::params::Params;
-use boids_core::rules::Kernel;
 use boids_core::sim::Simulation;
 use boids_core::state::FlockState;
 
@@ -268,20 +267,12 @@ pub fn polarization(velocities: &[Vec2]) -> f64 {
 }
 
 /// Share of the flock in its largest group: boids linked by chains of neighbours within the
-/// visual range (whatever the field of view): the largest component of the core's union-find
-/// ([`metrics::component_sizes`]).
+/// visual range (whatever the field of view or topological k): the largest component of the
+/// core's union-find ([`metrics::component_sizes`]).
 pub fn largest_share(params: &Params, state: &FlockState) -> f64 {
-    let metric = Params {
-        topological_k: 0,
-        blind_angle: 0.0,
-        ..params.clone()
-    };
-    let below = Kernel::new(&metric).visual_below;
-    let hood = Neighborhood::new(&metric, &state.positions, &state.velocities);
+    let neighbors = Neighbors::of_state(params, state);
     let sizes = metrics::component_sizes(state.len(), |i, link| {
-        for j in hood.within(i, below) {
-            link(j as usize);
-        }
+        neighbors.for_each_neighbor(i, |j, _| link(j));
     });
     sizes.into_iter().max().unwrap_or(0) as f64 / state.len() as f64
 }
