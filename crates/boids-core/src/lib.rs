@@ -35,6 +35,9 @@
 //! - **Units.** Each preset fixes its own world, units and time step, as its seed does
 //!   ([`presets`]). State is `f32`; parameters are `f64` and rounded once per step setup.
 //!
+//! The debug overlays (seed 000's view of why each boid turns) are data computed here too
+//! ([`overlay`]), so the renderer and the live viewer show the same thing.
+//!
 //! The rules themselves are documented in [`rules`]; the Vicsek and Couzin models, topological
 //! (k-nearest) neighbours and the blind angle in [`models`]. Experiments that reproduce published
 //! results and parameter sweeps live apart, in the `boids-lab` crate.
@@ -45,6 +48,7 @@ pub mod interact;
 pub mod metrics;
 pub mod models;
 pub mod neighbors;
+pub mod overlay;
 mod par;
 pub mod params;
 pub mod presets;

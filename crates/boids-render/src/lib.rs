@@ -4,7 +4,8 @@
 //! tiny-skia and writes PNG stills, looping GIFs and MP4 videos (`boids render`).
 //!
 //! The layers are kept apart so each can be replaced:
-//! - [`scene`] decides what a frame shows ([`View`], [`Style`], [`draw_frame`]), in pixels;
+//! - [`scene`] decides what a frame shows ([`View`], [`Style`], [`draw_frame`]), in pixels; the
+//!   debug overlay it draws is data from the core (`boids_core::overlay`), not computed here;
 //! - [`DebugDraw`] is the small drawing interface it talks to, in the manner of rapier's debug
 //!   renderer; [`Canvas`] implements it with tiny-skia, and another back end (a browser canvas,
 //!   SVG) can implement the same four methods;
@@ -35,8 +36,9 @@ pub use draw::{Color, DebugDraw};
 pub use encode::{Format, GifWriter, ImageSize, Mp4Writer, write_png};
 pub use error::RenderError;
 pub use palette::Palette;
-pub use scene::{Ghost, Style, View, boid_triangle, draw_frame, torus_ghosts};
+pub use scene::{Style, View, boid_triangle, draw_frame};
 
+use boids_core::overlay::Overlay;
 use boids_core::{Params, Simulation};
 
 /// A canvas with its view and style: draws successive frames of one flock.
@@ -64,9 +66,17 @@ impl Renderer {
         &self.style
     }
 
-    /// Draws the current frame of `sim` and returns the canvas holding it.
+    /// Draws the current frame of `sim` (with the core's overlay of every boid, if asked for)
+    /// and returns the canvas holding it.
     pub fn draw(&mut self, sim: &Simulation) -> &Canvas {
-        draw_frame(&mut self.canvas, sim, &self.view, &self.style, self.overlay);
+        let overlay = self.overlay.then(|| Overlay::of_all(sim));
+        draw_frame(
+            &mut self.canvas,
+            sim,
+            &self.view,
+            &self.style,
+            overlay.as_ref(),
+        );
         &self.canvas
     }
 }

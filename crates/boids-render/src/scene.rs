@@ -3,18 +3,19 @@
 //! [`View`] maps the world onto the image (uniform scale, so shapes keep their aspect ratio;
 //! world y grows downward, as on a screen and in every seed). [`draw_frame`] draws the flock
 //! through a [`DebugDraw`]: boids as triangles pointing along their velocity, coloured by scout
-//! group, the margins or walls of the preset outlined faintly, and with `overlay` the debug view
-//! of seed 000 (visual-radius circles, velocity, and the cohesion, separation and alignment
-//! vectors in red, green and blue), plus on a torus the "ghost" copies of neighbours that a boid
-//! sees across a seam.
+//! group, the margins or walls of the preset outlined faintly, and, given the core's debug
+//! overlay ([`Overlay`]), the debug view of seed 000: visual-radius circles, velocity, the
+//! cohesion, separation and alignment vectors in red, green and blue, and on a torus the
+//! "ghost" copies of neighbours that a boid sees across a seam. The overlay is data computed by
+//! the core; this module only decides how it looks, so the live viewer shows the same.
 //!
 //! Rule vectors differ by orders of magnitude between presets (seed 000 scaled each by hand), so
 //! each kind of vector is scaled per frame: its 90th-percentile length over the flock is drawn
 //! as three quarters of the visual radius (at least 1.5 boid lengths), and no vector is drawn
 //! longer than twice that. Lengths compare within a kind, not across kinds.
 
-use boids_core::neighbors::Neighbors;
-use boids_core::{Boundary, Params, RuleVectors, Simulation, Vec2};
+use boids_core::overlay::{Overlay, OverlayBoid};
+use boids_core::{Boundary, Params, Simulation, Vec2};
 
 use crate::draw::{Color, DebugDraw};
 
@@ -162,64 +163,53 @@ impl Style {
     }
 }
 
-/// A neighbour seen across a torus seam, at the position where the looking boid sees it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Ghost {
-    /// Storage index of the neighbour (see [`Simulation::ids`]).
-    pub index: usize,
-    /// Its apparent position, outside the world rectangle.
-    pub position: Vec2,
-}
-
-/// Every neighbour a boid sees across a torus seam (none off a torus). Each (neighbour, seam
-/// crossing) appears once, however many boids see it, in a deterministic order.
-pub fn torus_ghosts(sim: &Simulation) -> Vec<Ghost> {
-    let all: Vec<usize> = (0..sim.len()).collect();
-    Neighbors::of(sim)
-        .across_seams(&all)
-        .into_iter()
-        .map(|seen| Ghost {
-            index: seen.index,
-            position: seen.position,
-        })
-        .collect()
-}
-
-/// Draws the current frame of `sim`.
+/// Draws the current frame of `sim`, with the debug view of `overlay` if given (usually
+/// [`Overlay::of_all`] of the same flock).
 pub fn draw_frame<D: DebugDraw + ?Sized>(
     draw: &mut D,
     sim: &Simulation,
     view: &View,
     style: &Style,
-    overlay: bool,
+    overlay: Option<&Overlay>,
 ) {
     let params = sim.params();
     draw.clear(style.background);
-    draw_boundary(draw, params, view, style, overlay);
+    draw_boundary(draw, params, view, style, overlay.is_some());
     let length = style.boid_length(view, params);
-    let (positions, velocities, groups) = (sim.positions(), sim.velocities(), sim.groups());
-    if overlay {
-        let radius = params.visual_range as f32 * view.scale();
-        for &p in positions {
-            draw.circle(view.to_px(p), radius, 1.0, style.radius);
-        }
-        for ghost in torus_ghosts(sim) {
-            let color = style.group_color(groups[ghost.index]);
-            let at = view.to_px(ghost.position);
-            draw.triangle(
-                boid_triangle(at, velocities[ghost.index], length),
-                color.with_alpha(style.ghost_alpha),
-            );
-        }
+    if let Some(overlay) = overlay {
+        draw_radii_and_ghosts(draw, overlay, view, style, length);
     }
+    let (positions, velocities, groups) = (sim.positions(), sim.velocities(), sim.groups());
     for ((&p, &v), &g) in positions.iter().zip(velocities).zip(groups) {
         draw.triangle(
             boid_triangle(view.to_px(p), v, length),
             style.group_color(g),
         );
     }
-    if overlay {
-        draw_vectors(draw, sim, view, style, length);
+    if let Some(overlay) = overlay {
+        draw_vectors(draw, overlay, view, style, length);
+    }
+}
+
+/// The visual-radius circle of every boid of the overlay, and its ghosts, faint: beneath the
+/// boids.
+fn draw_radii_and_ghosts<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    overlay: &Overlay,
+    view: &View,
+    style: &Style,
+    length: f32,
+) {
+    let radius = overlay.visual_range * view.scale();
+    for boid in &overlay.boids {
+        draw.circle(view.to_px(boid.position), radius, 1.0, style.radius);
+    }
+    for ghost in &overlay.ghosts {
+        let color = style.group_color(ghost.group);
+        draw.triangle(
+            boid_triangle(view.to_px(ghost.position), ghost.velocity, length),
+            color.with_alpha(style.ghost_alpha),
+        );
     }
 }
 
@@ -266,42 +256,42 @@ pub fn boid_triangle(at: Vec2, velocity: Vec2, length: f32) -> [Vec2; 3] {
     [at + dir * (0.6 * length), back + side, back - side]
 }
 
-/// Velocity and the three rule vectors of every boid, each kind scaled as the module explains.
+/// Velocity and the three rule vectors of every boid of the overlay, each kind scaled as the
+/// module explains.
 fn draw_vectors<D: DebugDraw + ?Sized>(
     draw: &mut D,
-    sim: &Simulation,
+    overlay: &Overlay,
     view: &View,
     style: &Style,
     length: f32,
 ) {
-    let radius = sim.params().visual_range as f32 * view.scale();
+    let radius = overlay.visual_range * view.scale();
     let target = (0.75 * radius).max(1.5 * length);
-    let neighbors = Neighbors::of(sim);
-    let rules: Vec<RuleVectors> = (0..sim.len()).map(|i| neighbors.rule_vectors(i)).collect();
-    let pick = |rule: fn(&RuleVectors) -> Vec2| rules.iter().map(rule).collect::<Vec<_>>();
-    // (vectors, colour or None for the boid's own colour, line width)
-    let layers = [
-        (sim.velocities().to_vec(), None, 1.2),
-        (pick(|r| r.cohesion), Some(style.cohesion), 1.5),
-        (pick(|r| r.separation), Some(style.separation), 1.5),
-        (pick(|r| r.alignment), Some(style.alignment), 1.5),
+    type Pick = fn(&OverlayBoid) -> Vec2;
+    // (vector of a boid, colour or None for the boid's own colour, line width)
+    let layers: [(Pick, Option<Color>, f32); 4] = [
+        (|b| b.velocity, None, 1.2),
+        (|b| b.rules.cohesion, Some(style.cohesion), 1.5),
+        (|b| b.rules.separation, Some(style.separation), 1.5),
+        (|b| b.rules.alignment, Some(style.alignment), 1.5),
     ];
-    for (vectors, color, width) in layers {
-        let typical = typical_length(vectors.iter().map(|v| v.length()));
+    for (pick, color, width) in layers {
+        let typical = typical_length(overlay.boids.iter().map(|b| pick(b).length()));
         if typical <= 0.0 {
             continue;
         }
         let scale = target / typical;
-        for (i, (&p, &v)) in sim.positions().iter().zip(&vectors).enumerate() {
+        for boid in &overlay.boids {
+            let v = pick(boid);
             if v == Vec2::ZERO {
                 continue;
             }
             let color = color.unwrap_or_else(|| {
                 style
-                    .group_color(sim.groups()[i])
+                    .group_color(boid.group)
                     .with_alpha(style.velocity_alpha)
             });
-            let from = view.to_px(p);
+            let from = view.to_px(boid.position);
             let arm = (v * scale).clamp_length_max(2.0 * target);
             draw.line(from, from + arm, width, color);
         }

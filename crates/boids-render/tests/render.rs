@@ -1,11 +1,10 @@
 //! Drawing and encoding checked on frames we can reason about: one boid, two boids across a
 //! seam, a short GIF decoded back.
 
-use boids_core::neighbors::Neighbors;
-use boids_core::{FlockState, Params, RuleVectors, Simulation, Vec2, group};
+use boids_core::overlay::{Overlay, OverlayBoid};
+use boids_core::{FlockState, Params, Simulation, Vec2, group};
 use boids_render::{
     Canvas, Color, DebugDraw, GifWriter, ImageSize, Palette, Renderer, Style, View, draw_frame,
-    torus_ghosts,
 };
 
 fn flock(params: Params, boids: &[(Vec2, Vec2)]) -> Simulation {
@@ -64,6 +63,11 @@ impl DebugDraw for Recorder {
     }
 }
 
+/// How many of `colors` are `c`.
+fn count(colors: &[Color], c: Color) -> usize {
+    colors.iter().filter(|&&x| x == c).count()
+}
+
 #[test]
 fn the_scene_draws_through_any_back_end_one_triangle_per_boid() {
     let mut params = Params::preset("cornell").unwrap();
@@ -75,11 +79,10 @@ fn the_scene_draws_through_any_back_end_one_triangle_per_boid() {
     let style = Style::default();
     let view = View::for_params(sim.params(), 320, 240, false);
     let mut plain = Recorder::default();
-    draw_frame(&mut plain, &sim, &view, &style, false);
+    draw_frame(&mut plain, &sim, &view, &style, None);
     assert_eq!(plain.clears, 1);
     assert_eq!(plain.circles, 0);
     assert_eq!(plain.lines.len(), 8, "world and margin rectangles only");
-    let count = |colors: &[Color], c: Color| colors.iter().filter(|&&x| x == c).count();
     let scouts = [240, 30, 30]; // 10% toward +x, 10% toward -x
     for (group, n) in scouts.into_iter().enumerate() {
         assert_eq!(
@@ -89,20 +92,19 @@ fn the_scene_draws_through_any_back_end_one_triangle_per_boid() {
         );
     }
 
+    let data = Overlay::of_all(&sim);
     let mut overlay = Recorder::default();
-    draw_frame(&mut overlay, &sim, &view, &style, true);
+    draw_frame(&mut overlay, &sim, &view, &style, Some(&data));
     assert_eq!(overlay.circles, 300, "one visual radius per boid");
     assert_eq!(overlay.triangles.len(), 300, "no ghosts off a torus");
-    let neighbors = Neighbors::of(&sim);
-    let rules: Vec<RuleVectors> = (0..sim.len()).map(|i| neighbors.rule_vectors(i)).collect();
-    type Rule = fn(&RuleVectors) -> Vec2;
+    type Rule = fn(&OverlayBoid) -> Vec2;
     let layers: [(Color, Rule); 3] = [
-        (style.cohesion, |r| r.cohesion),
-        (style.separation, |r| r.separation),
-        (style.alignment, |r| r.alignment),
+        (style.cohesion, |b| b.rules.cohesion),
+        (style.separation, |b| b.rules.separation),
+        (style.alignment, |b| b.rules.alignment),
     ];
     for (color, rule) in layers {
-        let nonzero = rules.iter().filter(|r| rule(r) != Vec2::ZERO).count();
+        let nonzero = data.boids.iter().filter(|b| rule(b) != Vec2::ZERO).count();
         assert!(nonzero > 0, "{color:?}");
         assert_eq!(count(&overlay.lines, color), nonzero, "{color:?}");
     }
@@ -141,7 +143,7 @@ fn a_boid_is_a_triangle_pointing_along_its_velocity() {
         let sim = flock(params.clone(), &[(centre, velocity)]);
         let view = View::for_params(sim.params(), 640, 480, false);
         let mut canvas = Canvas::new(640, 480);
-        draw_frame(&mut canvas, &sim, &view, &style, false);
+        draw_frame(&mut canvas, &sim, &view, &style, None);
         let at = view.to_px(centre);
         let length = style.boid_length(&view, sim.params());
         assert!(length > 30.0, "{length}");
@@ -165,7 +167,8 @@ fn neighbours_across_a_torus_seam_appear_as_ghosts_beyond_it() {
     );
     let v = Vec2::new(0.0, 0.03);
     let sim = flock(params, &[(a, v), (b, v), (far, v)]);
-    let mut ghosts: Vec<Vec2> = torus_ghosts(&sim).iter().map(|g| g.position).collect();
+    let data = Overlay::of_all(&sim);
+    let mut ghosts: Vec<Vec2> = data.ghosts.iter().map(|g| g.position).collect();
     ghosts.sort_by(|p, q| p.x.total_cmp(&q.x));
     assert_eq!(ghosts.len(), 2, "{ghosts:?}");
     assert!(
@@ -179,10 +182,15 @@ fn neighbours_across_a_torus_seam_appear_as_ghosts_beyond_it() {
 
     let style = Style::default();
     let view = View::for_params(sim.params(), 400, 400, true);
+    let mut shapes = Recorder::default();
+    draw_frame(&mut shapes, &sim, &view, &style, Some(&data));
+    let faint = style.group_color(group::NONE).with_alpha(style.ghost_alpha);
+    assert_eq!(count(&shapes.triangles, faint), 2, "one triangle per ghost");
+    assert_eq!(shapes.triangles.len(), 3 + 2);
     let ghost = view.to_px(Vec2::new(-8.1, 0.0));
     for overlay in [true, false] {
         let mut canvas = Canvas::new(400, 400);
-        draw_frame(&mut canvas, &sim, &view, &style, overlay);
+        draw_frame(&mut canvas, &sim, &view, &style, overlay.then_some(&data));
         let c = canvas.pixel(ghost.x as u32, ghost.y as u32).unwrap();
         assert_eq!(
             c == style.background,

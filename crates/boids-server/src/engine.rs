@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use boids_core::neighbors::Neighbors;
+use boids_core::overlay::Overlay;
 use boids_core::params::Value;
 use boids_core::{FlockState, Metrics, Params, ParamsBuilder, Simulation, Source, Vec2};
 use serde_json::json;
@@ -46,7 +47,7 @@ use crate::error::RequestError;
 pub use crate::error::Stopped;
 use crate::events::{self, Event, EventLog, SessionLog};
 use crate::protocol::{
-    self, FrameHeader, Overlay, OverlayMode, OverlayRecord, Rect, Request, flags, json_to_raw,
+    self, FrameHeader, OverlayMessage, OverlayMode, Rect, Request, flags, json_to_raw,
     params_to_json,
 };
 
@@ -597,17 +598,24 @@ impl EngineState {
         };
         if !self.overlays.is_empty() {
             let neighbors = Neighbors::of(sim);
+            let message = |hover: bool, chosen: &[usize]| {
+                let max_links = if hover { LINK_CAP } else { 0 };
+                let message = OverlayMessage {
+                    flags: header.flags & flags::TORUS | if hover { flags::HOVER } else { 0 },
+                    step: header.step,
+                    overlay: Overlay::new(&neighbors, chosen, max_links),
+                };
+                Bytes::from(message.encode())
+            };
             let wants_all = self.overlays.values().any(|w| w.mode == OverlayMode::All);
             if wants_all {
-                let overlay = overlay_of(sim, &neighbors, &all_subset(sim.ids()), false);
-                snapshot.all = Some(Bytes::from(overlay.encode()));
+                snapshot.all = Some(message(false, &all_subset(sim.ids())));
             }
             for (&client, wish) in &self.overlays {
                 if let (OverlayMode::Hover, Some((point, radius))) = (wish.mode, wish.point) {
                     let chosen: Vec<usize> =
                         neighbors.nearest_to(point, radius).into_iter().collect();
-                    let overlay = overlay_of(sim, &neighbors, &chosen, true);
-                    snapshot.hover.insert(client, Bytes::from(overlay.encode()));
+                    snapshot.hover.insert(client, message(true, &chosen));
                 }
             }
         }
@@ -721,37 +729,6 @@ fn all_subset(ids: &[u32]) -> Vec<usize> {
         .map(|(k, _)| k)
         .take(OVERLAY_CAP)
         .collect()
-}
-
-/// Overlay records of the boids at `chosen` (storage indices); with `links`, also the
-/// neighbours of the first one, where it sees them.
-fn overlay_of(sim: &Simulation, neighbors: &Neighbors, chosen: &[usize], links: bool) -> Overlay {
-    let p = sim.params();
-    let (pos, vel) = (sim.positions(), sim.velocities());
-    let first_links = match (links, chosen.first()) {
-        (true, Some(&i)) => neighbors
-            .seen_by(i)
-            .iter()
-            .take(LINK_CAP)
-            .map(|s| s.position)
-            .collect(),
-        _ => Vec::new(),
-    };
-    Overlay {
-        flags: if links { flags::HOVER } else { 0 } | if p.is_torus() { flags::TORUS } else { 0 },
-        step: sim.step_count(),
-        visual_range: p.visual_range as f32,
-        protected_range: p.protected_range as f32,
-        records: chosen
-            .iter()
-            .map(|&i| OverlayRecord {
-                position: pos[i],
-                velocity: vel[i],
-                rules: neighbors.rule_vectors(i),
-            })
-            .collect(),
-        links: first_links,
-    }
 }
 
 #[cfg(test)]

@@ -10,10 +10,12 @@
 //! ```text
 //! offset size  field
 //!      0    4  magic "BOID"
-//!      4    1  version (1)
+//!      4    1  version of the kind's layout: 1 for frames, 2 for overlays
 //!      5    1  kind: 1 = frame, 2 = overlay
 //!      6    2  flags: bit 0 running, bit 1 torus world, bit 2 overlay for the boid under the mouse
 //! ```
+//!
+//! A decoder refuses a version it does not know rather than misread the bytes after the header.
 //!
 //! **Frame** (kind 1): a 56-byte header, then 6 bytes per boid, so 100,000 boids take 600 kB.
 //!
@@ -34,23 +36,33 @@
 //! storage order (grid-cell order), which changes from frame to frame; a frame is a picture, not a
 //! list of identities.
 //!
-//! **Overlay** (kind 2): a 32-byte header, 40 bytes per boid record, then 8 bytes per link.
+//! **Overlay** (kind 2, version 2): the core's debug overlay ([`boids_core::overlay::Overlay`])
+//! of some boids: a 36-byte header, 48 bytes per boid record, 8 bytes per link, 24 bytes per
+//! ghost.
 //!
 //! ```text
 //!      8    8  u64 step
-//!     16    4  u32 records
-//!     20    4  u32 links
+//!     16    4  u32 records (r)
+//!     20    4  u32 links (l, all records' together)
 //!     24    4  f32 visual range
 //!     28    4  f32 protected range
-//!     32 40*r  per record, f32: x, y, vx, vy, cohesion x, y, separation x, y, alignment x, y
-//!        8*l   per link, f32: x, y of a neighbour of the first record's boid, as that boid sees
-//!              it: the minimum image, which lies outside the world when the neighbour is seen
-//!              across a torus seam (a "ghost")
+//!     32    4  u32 ghosts (g)
+//!     36 48*r  per record: f32 x, y, vx, vy, cohesion x, y, separation x, y, alignment x, y;
+//!              u32 its links; u8 scout group; 3 zero bytes
+//!         8*l  per link, f32 x, y: where a record's boid sees a neighbour (the minimum image,
+//!              outside the world across a torus seam); the first record's links, then the
+//!              second's, and so on
+//!        24*g  per ghost: f32 x, y where it is seen (outside the world), f32 vx, vy, u32 its
+//!              index in the frame's boid order, u8 scout group, 3 zero bytes
 //! ```
 //!
-//! The rule vectors are the weighted velocity contributions of [`boids_core::RuleVectors`]. Links
-//! come only with the overlay for the boid under the mouse (flag bit 2).
+//! The rule vectors are the weighted velocity contributions of [`boids_core::RuleVectors`].
+//! Links come only with the overlay for the boid under the mouse (flag bit 2), at most
+//! [`crate::engine::LINK_CAP`]. Ghosts are the neighbours the records' boids see across a torus
+//! seam, once per seam crossing. Version 1 had a 32-byte header, 40-byte records, no groups or
+//! ghosts, and links for the first record only.
 
+use boids_core::overlay::{Ghost, Overlay, OverlayBoid};
 use boids_core::params::{PARAMS, Params, Raw, Value};
 use boids_core::{RuleVectors, Vec2};
 use serde::Deserialize;
@@ -59,8 +71,10 @@ use crate::error::{RequestError, ValueError};
 
 /// First four bytes of every binary message.
 pub const MAGIC: [u8; 4] = *b"BOID";
-/// Version of the binary format.
-pub const VERSION: u8 = 1;
+/// Version of the frame layout.
+pub const FRAME_VERSION: u8 = 1;
+/// Version of the overlay layout (2: scout groups, links per record, ghosts).
+pub const OVERLAY_VERSION: u8 = 2;
 /// Message kind of a frame.
 pub const KIND_FRAME: u8 = 1;
 /// Message kind of an overlay.
@@ -70,11 +84,13 @@ pub const FRAME_HEADER_BYTES: usize = 56;
 /// Size of one boid in a frame.
 pub const FRAME_BOID_BYTES: usize = 6;
 /// Size of an overlay header.
-pub const OVERLAY_HEADER_BYTES: usize = 32;
+pub const OVERLAY_HEADER_BYTES: usize = 36;
 /// Size of one overlay record.
-pub const OVERLAY_RECORD_BYTES: usize = 40;
+pub const OVERLAY_RECORD_BYTES: usize = 48;
 /// Size of one overlay link.
 pub const OVERLAY_LINK_BYTES: usize = 8;
+/// Size of one overlay ghost.
+pub const OVERLAY_GHOST_BYTES: usize = 24;
 
 /// Largest request the server reads; a longer one gets an error reply and changes nothing.
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
@@ -135,9 +151,9 @@ pub struct FrameHeader {
     pub world: Rect,
 }
 
-fn put_header(out: &mut Vec<u8>, kind: u8, flags: u16, step: u64) {
+fn put_header(out: &mut Vec<u8>, kind: u8, version: u8, flags: u16, step: u64) {
     out.extend_from_slice(&MAGIC);
-    out.push(VERSION);
+    out.push(version);
     out.push(kind);
     out.extend_from_slice(&flags.to_le_bytes());
     out.extend_from_slice(&step.to_le_bytes());
@@ -194,7 +210,13 @@ pub fn encode_frame(
     let n = positions.len();
     let quant = header.world.grown_to_hold(positions);
     let mut out = Vec::with_capacity(FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n);
-    put_header(&mut out, KIND_FRAME, header.flags, header.step);
+    put_header(
+        &mut out,
+        KIND_FRAME,
+        FRAME_VERSION,
+        header.flags,
+        header.step,
+    );
     out.extend_from_slice(&(n as u32).to_le_bytes());
     out.extend_from_slice(&header.revision.to_le_bytes());
     put_rect(&mut out, header.world);
@@ -256,16 +278,21 @@ fn read_rect(bytes: &[u8], at: usize) -> Rect {
     }
 }
 
-fn check_header(bytes: &[u8], kind: u8, header_len: usize) -> Result<(u16, u64), DecodeError> {
+fn check_header(
+    bytes: &[u8],
+    kind: u8,
+    version: u8,
+    header_len: usize,
+) -> Result<(u16, u64), DecodeError> {
     if bytes.len() < header_len {
         return Err(DecodeError(format!(
             "{} bytes, shorter than the {header_len}-byte header",
             bytes.len()
         )));
     }
-    if bytes[0..4] != MAGIC || bytes[4] != VERSION || bytes[5] != kind {
+    if bytes[0..4] != MAGIC || bytes[4] != version || bytes[5] != kind {
         return Err(DecodeError(format!(
-            "header {:?} is not version {VERSION} kind {kind}",
+            "header {:?} is not version {version} kind {kind}",
             &bytes[0..6]
         )));
     }
@@ -277,7 +304,7 @@ fn check_header(bytes: &[u8], kind: u8, header_len: usize) -> Result<(u16, u64),
 
 /// Decodes a frame message.
 pub fn decode_frame(bytes: &[u8]) -> Result<DecodedFrame, DecodeError> {
-    let (flags, step) = check_header(bytes, KIND_FRAME, FRAME_HEADER_BYTES)?;
+    let (flags, step) = check_header(bytes, KIND_FRAME, FRAME_VERSION, FRAME_HEADER_BYTES)?;
     let n = u32::from_le_bytes(read(bytes, 16)) as usize;
     if bytes.len() != FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n {
         return Err(DecodeError(format!("{} bytes for {n} boids", bytes.len())));
@@ -311,101 +338,151 @@ pub fn decode_frame(bytes: &[u8]) -> Result<DecodedFrame, DecodeError> {
     Ok(frame)
 }
 
-/// One boid's debug data.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct OverlayRecord {
-    /// Position.
-    pub position: Vec2,
-    /// Velocity.
-    pub velocity: Vec2,
-    /// Weighted rule vectors.
-    pub rules: RuleVectors,
-}
-
-/// Debug data for a set of boids, and the neighbours of the first one.
+/// An overlay message: the core's overlay with the frame it belongs to.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Overlay {
+pub struct OverlayMessage {
     /// Flags ([`flags`]).
     pub flags: u16,
     /// Simulation step.
     pub step: u64,
-    /// Visual range.
-    pub visual_range: f32,
-    /// Protected range.
-    pub protected_range: f32,
-    /// One record per boid shown.
-    pub records: Vec<OverlayRecord>,
-    /// Neighbour positions of the first record's boid, as it sees them (minimum images).
-    pub links: Vec<Vec2>,
+    /// The overlay, as the core computed it.
+    pub overlay: Overlay,
 }
 
-impl Overlay {
+fn put_u32(out: &mut Vec<u8>, v: usize) {
+    let v = u32::try_from(v).expect("overlay counts and indices fit in 32 bits");
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put_vec2(out: &mut Vec<u8>, v: Vec2) {
+    out.extend_from_slice(&v.x.to_le_bytes());
+    out.extend_from_slice(&v.y.to_le_bytes());
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> usize {
+    u32::from_le_bytes(read(bytes, at)) as usize
+}
+
+fn read_vec2(bytes: &[u8], at: usize) -> Vec2 {
+    Vec2::new(read_f32(bytes, at), read_f32(bytes, at + 4))
+}
+
+impl OverlayMessage {
     /// Encodes the overlay message.
     pub fn encode(&self) -> Vec<u8> {
+        let o = &self.overlay;
+        let links: usize = o.boids.iter().map(|b| b.links.len()).sum();
         let mut out = Vec::with_capacity(
             OVERLAY_HEADER_BYTES
-                + OVERLAY_RECORD_BYTES * self.records.len()
-                + OVERLAY_LINK_BYTES * self.links.len(),
+                + OVERLAY_RECORD_BYTES * o.boids.len()
+                + OVERLAY_LINK_BYTES * links
+                + OVERLAY_GHOST_BYTES * o.ghosts.len(),
         );
-        put_header(&mut out, KIND_OVERLAY, self.flags, self.step);
-        out.extend_from_slice(&(self.records.len() as u32).to_le_bytes());
-        out.extend_from_slice(&(self.links.len() as u32).to_le_bytes());
-        out.extend_from_slice(&self.visual_range.to_le_bytes());
-        out.extend_from_slice(&self.protected_range.to_le_bytes());
-        for r in &self.records {
+        put_header(
+            &mut out,
+            KIND_OVERLAY,
+            OVERLAY_VERSION,
+            self.flags,
+            self.step,
+        );
+        put_u32(&mut out, o.boids.len());
+        put_u32(&mut out, links);
+        out.extend_from_slice(&o.visual_range.to_le_bytes());
+        out.extend_from_slice(&o.protected_range.to_le_bytes());
+        put_u32(&mut out, o.ghosts.len());
+        for b in &o.boids {
+            let r = &b.rules;
             for v in [
-                r.position,
-                r.velocity,
-                r.rules.cohesion,
-                r.rules.separation,
-                r.rules.alignment,
+                b.position,
+                b.velocity,
+                r.cohesion,
+                r.separation,
+                r.alignment,
             ] {
-                out.extend_from_slice(&v.x.to_le_bytes());
-                out.extend_from_slice(&v.y.to_le_bytes());
+                put_vec2(&mut out, v);
             }
+            put_u32(&mut out, b.links.len());
+            out.extend_from_slice(&[b.group, 0, 0, 0]);
         }
-        for l in &self.links {
-            out.extend_from_slice(&l.x.to_le_bytes());
-            out.extend_from_slice(&l.y.to_le_bytes());
+        for &link in o.boids.iter().flat_map(|b| &b.links) {
+            put_vec2(&mut out, link);
+        }
+        for g in &o.ghosts {
+            put_vec2(&mut out, g.position);
+            put_vec2(&mut out, g.velocity);
+            put_u32(&mut out, g.index);
+            out.extend_from_slice(&[g.group, 0, 0, 0]);
         }
         out
     }
 
     /// Decodes an overlay message.
-    pub fn decode(bytes: &[u8]) -> Result<Overlay, DecodeError> {
-        let (flags, step) = check_header(bytes, KIND_OVERLAY, OVERLAY_HEADER_BYTES)?;
-        let records = u32::from_le_bytes(read(bytes, 16)) as usize;
-        let links = u32::from_le_bytes(read(bytes, 20)) as usize;
+    pub fn decode(bytes: &[u8]) -> Result<OverlayMessage, DecodeError> {
+        let (flags, step) =
+            check_header(bytes, KIND_OVERLAY, OVERLAY_VERSION, OVERLAY_HEADER_BYTES)?;
+        let (records, links, ghosts) = (
+            read_u32(bytes, 16),
+            read_u32(bytes, 20),
+            read_u32(bytes, 32),
+        );
         let links_at = OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES * records;
-        if bytes.len() != links_at + OVERLAY_LINK_BYTES * links {
+        let ghosts_at = links_at + OVERLAY_LINK_BYTES * links;
+        if bytes.len() != ghosts_at + OVERLAY_GHOST_BYTES * ghosts {
             return Err(DecodeError(format!(
-                "{} bytes for {records} records and {links} links",
+                "{} bytes for {records} records, {links} links and {ghosts} ghosts",
                 bytes.len()
             )));
         }
-        let vec_at = |at: usize| Vec2::new(read_f32(bytes, at), read_f32(bytes, at + 4));
-        Ok(Overlay {
+        let mut next_link = links_at;
+        let mut boids = Vec::with_capacity(records);
+        for k in 0..records {
+            let at = OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES * k;
+            let own = read_u32(bytes, at + 40);
+            if own > (ghosts_at - next_link) / OVERLAY_LINK_BYTES {
+                return Err(DecodeError(format!(
+                    "the records have more links than the {links} announced"
+                )));
+            }
+            boids.push(OverlayBoid {
+                position: read_vec2(bytes, at),
+                velocity: read_vec2(bytes, at + 8),
+                group: bytes[at + 44],
+                rules: RuleVectors {
+                    cohesion: read_vec2(bytes, at + 16),
+                    separation: read_vec2(bytes, at + 24),
+                    alignment: read_vec2(bytes, at + 32),
+                },
+                links: (0..own)
+                    .map(|n| read_vec2(bytes, next_link + OVERLAY_LINK_BYTES * n))
+                    .collect(),
+            });
+            next_link += OVERLAY_LINK_BYTES * own;
+        }
+        if next_link != ghosts_at {
+            return Err(DecodeError(format!(
+                "the records have fewer links than the {links} announced"
+            )));
+        }
+        let ghosts = (0..ghosts)
+            .map(|k| {
+                let at = ghosts_at + OVERLAY_GHOST_BYTES * k;
+                Ghost {
+                    position: read_vec2(bytes, at),
+                    velocity: read_vec2(bytes, at + 8),
+                    index: read_u32(bytes, at + 16),
+                    group: bytes[at + 20],
+                }
+            })
+            .collect();
+        Ok(OverlayMessage {
             flags,
             step,
-            visual_range: read_f32(bytes, 24),
-            protected_range: read_f32(bytes, 28),
-            records: (0..records)
-                .map(|k| {
-                    let at = OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES * k;
-                    OverlayRecord {
-                        position: vec_at(at),
-                        velocity: vec_at(at + 8),
-                        rules: RuleVectors {
-                            cohesion: vec_at(at + 16),
-                            separation: vec_at(at + 24),
-                            alignment: vec_at(at + 32),
-                        },
-                    }
-                })
-                .collect(),
-            links: (0..links)
-                .map(|k| vec_at(links_at + OVERLAY_LINK_BYTES * k))
-                .collect(),
+            overlay: Overlay {
+                visual_range: read_f32(bytes, 24),
+                protected_range: read_f32(bytes, 28),
+                boids,
+                ghosts,
+            },
         })
     }
 }
@@ -751,33 +828,78 @@ mod tests {
         let bytes = encode_frame(&header, &[Vec2::ZERO], &[Vec2::X], &[0]);
         assert!(decode_frame(&bytes[..bytes.len() - 1]).is_err());
         assert!(decode_frame(&bytes[..10]).is_err());
-        assert!(Overlay::decode(&bytes).is_err());
+        assert!(OverlayMessage::decode(&bytes).is_err());
+    }
+
+    fn overlay_message() -> OverlayMessage {
+        let boid = |x: f32, group: u8, links: Vec<Vec2>| OverlayBoid {
+            position: Vec2::new(x, 2.0),
+            velocity: Vec2::new(3.0, 4.0),
+            group,
+            rules: RuleVectors {
+                cohesion: Vec2::new(5.0, 6.0),
+                separation: Vec2::new(7.0, 8.0),
+                alignment: Vec2::new(9.0, 10.0),
+            },
+            links,
+        };
+        OverlayMessage {
+            flags: flags::HOVER | flags::TORUS,
+            step: 9,
+            overlay: Overlay {
+                visual_range: 40.0,
+                protected_range: 8.0,
+                boids: vec![
+                    boid(1.0, 1, vec![Vec2::new(-1.5, 2.5), Vec2::new(641.0, 3.0)]),
+                    boid(-1.0, 0, Vec::new()),
+                    boid(0.5, 2, vec![Vec2::new(0.25, -3.0)]),
+                ],
+                ghosts: vec![Ghost {
+                    index: 70_000,
+                    position: Vec2::new(-1.5, 2.5),
+                    velocity: Vec2::new(0.5, -0.5),
+                    group: 2,
+                }],
+            },
+        }
     }
 
     #[test]
     fn overlay_round_trips_exactly() {
-        let overlay = Overlay {
-            flags: flags::HOVER,
-            step: 9,
-            visual_range: 40.0,
-            protected_range: 8.0,
-            records: vec![OverlayRecord {
-                position: Vec2::new(1.0, 2.0),
-                velocity: Vec2::new(3.0, 4.0),
-                rules: RuleVectors {
-                    cohesion: Vec2::new(5.0, 6.0),
-                    separation: Vec2::new(7.0, 8.0),
-                    alignment: Vec2::new(9.0, 10.0),
-                },
-            }],
-            links: vec![Vec2::new(-1.5, 2.5), Vec2::new(641.0, 3.0)],
-        };
-        let bytes = overlay.encode();
+        let message = overlay_message();
+        let bytes = message.encode();
         assert_eq!(
             bytes.len(),
-            OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES + 2 * OVERLAY_LINK_BYTES
+            OVERLAY_HEADER_BYTES
+                + 3 * OVERLAY_RECORD_BYTES
+                + 3 * OVERLAY_LINK_BYTES
+                + OVERLAY_GHOST_BYTES
         );
-        assert_eq!(Overlay::decode(&bytes).unwrap(), overlay);
+        assert_eq!(&bytes[4..6], [OVERLAY_VERSION, KIND_OVERLAY]);
+        assert_eq!(OverlayMessage::decode(&bytes).unwrap(), message);
+    }
+
+    #[test]
+    fn overlays_of_another_version_or_inconsistent_counts_are_refused() {
+        let bytes = overlay_message().encode();
+        let mut old = bytes.clone();
+        old[4] = 1;
+        let err = OverlayMessage::decode(&old).unwrap_err().to_string();
+        assert!(err.contains("not version 2"), "{err}");
+        assert!(OverlayMessage::decode(&bytes[..bytes.len() - 1]).is_err());
+        // Links move from the last record to the first: the total still matches.
+        let links_of = |record: usize| OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES * record + 40;
+        let mut shifted = bytes.clone();
+        (shifted[links_of(0)], shifted[links_of(2)]) = (3, 0);
+        let moved = OverlayMessage::decode(&shifted).unwrap().overlay.boids;
+        assert_eq!((moved[0].links.len(), moved[2].links.len()), (3, 0));
+        shifted[links_of(0)] = 4;
+        let err = OverlayMessage::decode(&shifted).unwrap_err().to_string();
+        assert!(err.contains("more links than the 3 announced"), "{err}");
+        let mut fewer = bytes;
+        fewer[links_of(0)] = 0;
+        let err = OverlayMessage::decode(&fewer).unwrap_err().to_string();
+        assert!(err.contains("fewer links"), "{err}");
     }
 
     #[test]

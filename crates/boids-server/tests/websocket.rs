@@ -3,7 +3,10 @@
 
 mod common;
 
-use boids_core::Vec2;
+use boids_core::neighbors::Neighbors;
+use boids_core::overlay::Overlay;
+use boids_core::{Simulation, Vec2};
+use boids_server::engine::LINK_CAP;
 use boids_server::events::{Change, EventLog};
 use boids_server::protocol::{MAX_REQUEST_BYTES, flags};
 use common::*;
@@ -240,42 +243,62 @@ async fn a_client_that_never_reads_does_not_stall_the_others() {
     assert_eq!(late.next_frame().await.header.step, step + 2);
 }
 
+/// The server sends the core's overlay data, the same the renderer draws: for every boid, and
+/// for the boid under the mouse with its links, ghosts across the torus seams included.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn overlays_carry_rule_vectors_and_ghost_neighbours() {
-    let addr = start(params("functional", &["count=300"]), 1000, false).await;
+async fn overlays_are_the_cores_overlay_data_ghosts_included() {
+    // Seed 000's torus with the flock spread over all of it: many boids near the seams.
+    let p = params(
+        "functional",
+        &["count=300", "init_x=[-8, 8]", "init_y=[-8, 8]"],
+    );
+    let addr = start(p.clone(), 1000, false).await;
+    // The server's flock: seed 3 (the tests' configuration), paused at step 0.
+    let sim = Simulation::new(p, 3).unwrap();
     let mut ws = connect(addr).await;
     let r = ws.call(1, json!({"type": "overlay", "mode": "all"})).await;
     assert_eq!(r["type"], "ok", "{r}");
     let all = ws.next_overlay().await;
-    assert_eq!(all.records.len(), 300);
-    assert_eq!(all.visual_range, 0.4);
-    assert!(all.links.is_empty());
-    assert!(all.records.iter().any(|r| r.rules.cohesion != Vec2::ZERO));
+    assert_eq!((all.flags, all.step), (flags::TORUS, 0));
+    let rendered = Overlay::of_all(&sim);
+    assert_eq!(all.overlay, rendered, "the renderer's overlay");
+    assert!(!rendered.ghosts.is_empty(), "boids see across the seams");
+    assert!(
+        rendered
+            .boids
+            .iter()
+            .any(|b| b.rules.cohesion != Vec2::ZERO)
+    );
 
-    // Hover at a point just inside the world's left edge: the boid there sees neighbours
-    // across the seam, whose images lie left of the world.
-    let state = get_json(addr, "/api/state").await;
-    let edge = points(&state["positions"])
-        .into_iter()
-        .min_by(|a, b| a.x.total_cmp(&b.x))
+    // Hover a boid that sees a neighbour across a seam.
+    let neighbors = Neighbors::of(&sim);
+    let looker = (0..sim.len())
+        .find(|&i| {
+            neighbors
+                .seen_by(i)
+                .iter()
+                .any(|s| s.seam.x != 0 || s.seam.y != 0)
+        })
         .unwrap();
-    let r = ws
-        .call(
-            2,
-            json!({"type": "overlay", "mode": "hover", "x": edge.x, "y": edge.y, "radius": 0.01}),
-        )
-        .await;
+    let at = sim.positions()[looker];
+    let hover_at =
+        json!({"type": "overlay", "mode": "hover", "x": at.x, "y": at.y, "radius": 0.01});
+    let r = ws.call(2, hover_at).await;
     assert_eq!(r["type"], "ok", "{r}");
     let hover = ws.next_overlay().await;
-    assert_ne!(hover.flags & flags::HOVER, 0);
-    assert_eq!(hover.records.len(), 1);
-    assert_eq!(hover.records[0].position, edge);
-    for link in &hover.links {
-        assert!(
-            (*link - edge).length() <= 0.4 + 1e-5,
-            "{link} is a neighbour of {edge}"
-        );
-    }
+    assert_eq!(hover.flags, flags::TORUS | flags::HOVER);
+    assert_eq!(hover.overlay, Overlay::new(&neighbors, &[looker], LINK_CAP));
+    let boid = &hover.overlay.boids[0];
+    assert_eq!(boid.position, at);
+    // Its ghosts are its links outside the world.
+    let outside = |q: &Vec2| q.x.abs() > 8.0 || q.y.abs() > 8.0;
+    let mut ghosts: Vec<Vec2> = hover.overlay.ghosts.iter().map(|g| g.position).collect();
+    let mut beyond: Vec<Vec2> = boid.links.iter().copied().filter(outside).collect();
+    let by_x = |a: &Vec2, b: &Vec2| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y));
+    ghosts.sort_by(by_x);
+    beyond.sort_by(by_x);
+    assert!(!ghosts.is_empty());
+    assert_eq!(ghosts, beyond);
     let r = ws.call(3, json!({"type": "overlay", "mode": "off"})).await;
     assert_eq!(r["type"], "ok", "{r}");
 }

@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use boids_core::{Params, ParamsBuilder, Source};
-use boids_server::protocol::{DecodedFrame, Overlay, decode_frame};
+use boids_server::protocol::{DecodedFrame, OverlayMessage, decode_frame};
 use boids_server::{EngineConfig, Server, ServerConfig, budget};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
@@ -170,9 +170,9 @@ impl Client {
         }
     }
 
-    pub async fn next_overlay(&mut self) -> Overlay {
+    pub async fn next_overlay(&mut self) -> OverlayMessage {
         self.next_matching(|m| match m {
-            Message::Binary(b) if b.get(5) == Some(&2) => Some(Overlay::decode(b).unwrap()),
+            Message::Binary(b) if b.get(5) == Some(&2) => Some(OverlayMessage::decode(b).unwrap()),
             _ => None,
         })
         .await
