@@ -28,17 +28,22 @@
 //!
 //! What one request may cost is bounded: its flock's neighbour pairs a step ([`budget`]), and the
 //! event log's bytes ([`events::SessionLog`]).
+//!
+//! This file holds the loop, the requests and the publishing; the step-rate meter
+//! (`rate.rs`), the metrics thread (`metrics.rs`) and the choice and encoding of overlays
+//! (`overlays.rs`) are files of their own.
+
+mod metrics;
+mod overlays;
+mod rate;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use boids_core::neighbors::Neighbors;
-use boids_core::overlay::Overlay;
 use boids_core::params::Value;
-use boids_core::{FlockState, Metrics, Params, ParamsBuilder, Simulation, Source, Vec2};
+use boids_core::{Params, ParamsBuilder, Simulation, Source, Vec2};
 use serde_json::json;
 use tokio::sync::{oneshot, watch};
 
@@ -47,20 +52,16 @@ use crate::error::RequestError;
 pub use crate::error::Stopped;
 use crate::events::{self, Event, EventLog, SessionLog};
 use crate::protocol::{
-    self, FrameHeader, OverlayMessage, OverlayMode, Rect, Request, flags, json_to_raw,
-    params_to_json,
+    self, FrameHeader, OverlayMode, Rect, Request, flags, json_to_raw, params_to_json,
 };
+pub use metrics::{METRICS_INTERVAL, METRICS_SPACING};
+use metrics::{MetricsJob, MetricsWorker};
+use overlays::OverlayWish;
+pub use overlays::{LINK_CAP, OVERLAY_CAP};
+use rate::RateMeter;
 
 /// Most frames published per second while running.
 pub const FRAME_RATE: f64 = 60.0;
-/// Time between metrics measurements while running.
-pub const METRICS_INTERVAL: Duration = Duration::from_millis(250);
-/// The time between measurements is at least this many times the last measurement's cost.
-pub const METRICS_SPACING: u32 = 5;
-/// Most boids in an "all boids" overlay; above it an evenly spread subset by id is shown.
-pub const OVERLAY_CAP: usize = 2000;
-/// Most neighbour links sent with the overlay of the boid under the mouse.
-pub const LINK_CAP: usize = 512;
 
 /// A connected client, for per-client overlays.
 pub type ClientId = u64;
@@ -133,9 +134,6 @@ impl Engine {
         let (state_tx, state) = watch::channel(Arc::from("{}"));
         let (metrics_tx, metrics) = watch::channel(Arc::from("{}"));
         let (jobs, job_rx) = mpsc::channel::<Job>();
-        let metrics_gate = Arc::new(MetricsGate::default());
-        let (measure_tx, measure_rx) = mpsc::sync_channel::<MetricsJob>(1);
-        spawn_metrics_worker(measure_rx, metrics_tx, metrics_gate.clone());
         let log = SessionLog::new(
             &Event::new_flock(0, true, &config.preset, config.seed, sim.params()),
             events::LOG_LIMIT_BYTES,
@@ -154,8 +152,7 @@ impl Engine {
             overlays: HashMap::new(),
             frame_tx,
             state_tx,
-            measure_tx,
-            metrics_gate,
+            metrics: MetricsWorker::spawn(metrics_tx),
             next_frame: Instant::now(),
             last_metrics: None,
             rate: RateMeter::default(),
@@ -215,94 +212,6 @@ impl Engine {
     }
 }
 
-/// Steps per second while running, measured over about a second; the last measurement stands
-/// until the next, so a restart does not report 0 for a second (longer for a large flock, whose
-/// metrics go out less often).
-#[derive(Debug)]
-struct RateMeter {
-    since: Instant,
-    steps: u64,
-    rate: f64,
-}
-
-impl Default for RateMeter {
-    fn default() -> Self {
-        Self {
-            since: Instant::now(),
-            steps: 0,
-            rate: 0.0,
-        }
-    }
-}
-
-impl RateMeter {
-    fn tick(&mut self) {
-        self.steps += 1;
-        let elapsed = self.since.elapsed().as_secs_f64();
-        if elapsed >= 1.0 {
-            self.rate = self.steps as f64 / elapsed;
-            self.steps = 0;
-            self.since = Instant::now();
-        }
-    }
-
-    /// Starts a new window: the time spent paused is not running time.
-    fn paused(&mut self) {
-        self.since = Instant::now();
-        self.steps = 0;
-    }
-}
-
-/// A client's overlay wish.
-#[derive(Clone, Copy, Debug)]
-struct OverlayWish {
-    mode: OverlayMode,
-    point: Option<(Vec2, f32)>,
-}
-
-struct MetricsJob {
-    params: Params,
-    state: FlockState,
-    header: serde_json::Value,
-}
-
-/// Whether the metrics thread is busy, and how long its last measurement took.
-#[derive(Debug, Default)]
-struct MetricsGate {
-    busy: AtomicBool,
-    cost_us: AtomicU64,
-}
-
-fn spawn_metrics_worker(
-    jobs: mpsc::Receiver<MetricsJob>,
-    out: watch::Sender<Arc<str>>,
-    gate: Arc<MetricsGate>,
-) {
-    std::thread::Builder::new()
-        .name("boids-metrics".into())
-        .spawn(move || {
-            for job in jobs {
-                let start = Instant::now();
-                let m = Metrics::measure(&job.params, &job.state);
-                let cost = start.elapsed();
-                gate.cost_us
-                    .store(cost.as_micros() as u64, Ordering::Relaxed);
-                let mut message = job.header;
-                message["measure_ms"] = json!(cost.as_secs_f64() * 1000.0);
-                for (name, value) in boids_core::METRIC_COLUMNS.iter().zip(m.values()) {
-                    message[*name] = if value.is_finite() {
-                        json!(value)
-                    } else {
-                        serde_json::Value::Null
-                    };
-                }
-                out.send_replace(Arc::from(message.to_string()));
-                gate.busy.store(false, Ordering::Release);
-            }
-        })
-        .expect("cannot start the metrics thread");
-}
-
 /// Everything the simulation thread owns. Reachable from [`Engine::inspect`].
 pub struct EngineState {
     sim: Simulation,
@@ -320,8 +229,7 @@ pub struct EngineState {
     overlays: HashMap<ClientId, OverlayWish>,
     frame_tx: watch::Sender<Arc<Snapshot>>,
     state_tx: watch::Sender<Arc<str>>,
-    measure_tx: mpsc::SyncSender<MetricsJob>,
-    metrics_gate: Arc<MetricsGate>,
+    metrics: MetricsWorker,
     /// When the next frame is due while running.
     next_frame: Instant,
     last_metrics: Option<Instant>,
@@ -373,7 +281,7 @@ impl EngineState {
             }
             if self
                 .last_metrics
-                .is_none_or(|t| t.elapsed() >= self.metrics_interval())
+                .is_none_or(|t| t.elapsed() >= self.metrics.interval())
             {
                 self.send_metrics();
             }
@@ -591,54 +499,19 @@ impl EngineState {
         let frame =
             protocol::encode_frame(&header, sim.positions(), sim.velocities(), sim.groups());
         self.frame_bytes = frame.len();
-        let mut snapshot = Snapshot {
+        let (all, hover) = overlays::messages(sim, &header, &self.overlays);
+        let snapshot = Snapshot {
             frame: Bytes::from(frame),
-            all: None,
-            hover: HashMap::new(),
+            all,
+            hover,
         };
-        if !self.overlays.is_empty() {
-            let neighbors = Neighbors::of(sim);
-            let message = |hover: bool, chosen: &[usize]| {
-                let max_links = if hover { LINK_CAP } else { 0 };
-                let message = OverlayMessage {
-                    flags: header.flags & flags::TORUS | if hover { flags::HOVER } else { 0 },
-                    step: header.step,
-                    overlay: Overlay::new(&neighbors, chosen, max_links),
-                };
-                Bytes::from(message.encode())
-            };
-            let wants_all = self.overlays.values().any(|w| w.mode == OverlayMode::All);
-            if wants_all {
-                snapshot.all = Some(message(false, &all_subset(sim.ids())));
-            }
-            for (&client, wish) in &self.overlays {
-                if let (OverlayMode::Hover, Some((point, radius))) = (wish.mode, wish.point) {
-                    let chosen: Vec<usize> =
-                        neighbors.nearest_to(point, radius).into_iter().collect();
-                    snapshot.hover.insert(client, message(true, &chosen));
-                }
-            }
-        }
         self.frame_tx.send_replace(Arc::new(snapshot));
         self.publish_time = start.elapsed();
     }
 
-    /// Time to wait between measurements while running.
-    fn metrics_interval(&self) -> Duration {
-        let cost = Duration::from_micros(self.metrics_gate.cost_us.load(Ordering::Relaxed));
-        METRICS_INTERVAL.max(cost * METRICS_SPACING)
-    }
-
     /// Hands the current state to the metrics thread unless it is still busy.
     fn send_metrics(&mut self) {
-        if self.metrics_gate.busy.swap(true, Ordering::Acquire) {
-            return;
-        }
-        let (stepped_ms, rate) = {
-            let t = self.sim.phase_times();
-            (t.total().as_secs_f64() * 1000.0, self.rate.rate)
-        };
-        let job = MetricsJob {
+        let offered = self.metrics.offer(|| MetricsJob {
             params: self.sim.params().clone(),
             state: self.sim.state(),
             header: json!({
@@ -646,16 +519,15 @@ impl EngineState {
                 "step": self.sim.step_count(),
                 "run": self.run,
                 "count": self.sim.len(),
-                "steps_per_second": if self.running { rate } else { 0.0 },
-                "step_ms": stepped_ms,
+                "steps_per_second": if self.running { self.rate.steps_per_second() } else { 0.0 },
+                "step_ms": self.sim.phase_times().total().as_secs_f64() * 1000.0,
                 "frame_bytes": self.frame_bytes,
                 "publish_ms": self.publish_time.as_secs_f64() * 1000.0,
             }),
-        };
-        if self.measure_tx.try_send(job).is_err() {
-            self.metrics_gate.busy.store(false, Ordering::Release);
+        });
+        if offered {
+            self.last_metrics = Some(Instant::now());
         }
-        self.last_metrics = Some(Instant::now());
     }
 
     /// The event log as exported: with the current step and the command that replays it.
@@ -715,33 +587,5 @@ impl EngineState {
     /// The preset the current parameters started from.
     pub fn preset(&self) -> &str {
         &self.preset
-    }
-}
-
-/// Storage indices of the boids shown in an "all boids" overlay: every boid up to
-/// [`OVERLAY_CAP`], else those whose id is a multiple of a stride (the same boids every frame,
-/// spread over the flock since positions do not depend on ids).
-fn all_subset(ids: &[u32]) -> Vec<usize> {
-    let stride = ids.len().div_ceil(OVERLAY_CAP).max(1) as u32;
-    ids.iter()
-        .enumerate()
-        .filter(|(_, id)| *id % stride == 0)
-        .map(|(k, _)| k)
-        .take(OVERLAY_CAP)
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn all_subset_is_capped_and_stable_by_id() {
-        let ids: Vec<u32> = (0..10_000u32).rev().collect();
-        let chosen = all_subset(&ids);
-        assert!(chosen.len() <= OVERLAY_CAP && chosen.len() >= OVERLAY_CAP / 2);
-        assert!(chosen.iter().all(|&k| ids[k].is_multiple_of(5)));
-        let small: Vec<u32> = (0..50).collect();
-        assert_eq!(all_subset(&small).len(), 50);
     }
 }

@@ -1,0 +1,94 @@
+//! The metrics thread: measures a copy of the flock away from the simulation thread, so that
+//! measuring a large flock (flocks are connected components, nearest distances...) does not hold
+//! up the steps; when a measurement takes long, the next waits [`METRICS_SPACING`] times as long,
+//! so measuring never takes more than a small share of the CPU from the steps.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use boids_core::{FlockState, Metrics, Params};
+use serde_json::json;
+use tokio::sync::watch;
+
+/// Time between metrics measurements while running.
+pub const METRICS_INTERVAL: Duration = Duration::from_millis(250);
+/// The time between measurements is at least this many times the last measurement's cost.
+pub const METRICS_SPACING: u32 = 5;
+
+/// A flock to measure, and the message fields the simulation thread already knows.
+pub(super) struct MetricsJob {
+    pub params: Params,
+    pub state: FlockState,
+    pub header: serde_json::Value,
+}
+
+/// Whether the metrics thread is busy, and how long its last measurement took.
+#[derive(Debug, Default)]
+struct MetricsGate {
+    busy: AtomicBool,
+    cost_us: AtomicU64,
+}
+
+/// The simulation thread's handle on the metrics thread, which ends when this is dropped.
+pub(super) struct MetricsWorker {
+    jobs: mpsc::SyncSender<MetricsJob>,
+    gate: Arc<MetricsGate>,
+}
+
+impl MetricsWorker {
+    /// Starts the metrics thread; each measurement goes out on `out` as the metrics message
+    /// (JSON text): the job's header, the metrics (`null` where undefined) and `measure_ms`.
+    pub fn spawn(out: watch::Sender<Arc<str>>) -> Self {
+        let (jobs, job_rx) = mpsc::sync_channel::<MetricsJob>(1);
+        let gate = Arc::new(MetricsGate::default());
+        let worker_gate = gate.clone();
+        std::thread::Builder::new()
+            .name("boids-metrics".into())
+            .spawn(move || {
+                for job in job_rx {
+                    out.send_replace(Arc::from(measure(job, &worker_gate)));
+                    worker_gate.busy.store(false, Ordering::Release);
+                }
+            })
+            .expect("cannot start the metrics thread");
+        Self { jobs, gate }
+    }
+
+    /// Time to wait between measurements while running.
+    pub fn interval(&self) -> Duration {
+        let cost = Duration::from_micros(self.gate.cost_us.load(Ordering::Relaxed));
+        METRICS_INTERVAL.max(cost * METRICS_SPACING)
+    }
+
+    /// Hands the thread the job `job` builds, unless it is still busy with the last one (then
+    /// `job` is not called, as copying a large flock is not free). Whether it was free.
+    pub fn offer(&self, job: impl FnOnce() -> MetricsJob) -> bool {
+        if self.gate.busy.swap(true, Ordering::Acquire) {
+            return false;
+        }
+        if self.jobs.try_send(job()).is_err() {
+            self.gate.busy.store(false, Ordering::Release);
+        }
+        true
+    }
+}
+
+/// Measures `job` and records its cost in `gate`; the metrics message.
+fn measure(job: MetricsJob, gate: &MetricsGate) -> String {
+    let start = Instant::now();
+    let m = Metrics::measure(&job.params, &job.state);
+    let cost = start.elapsed();
+    gate.cost_us
+        .store(cost.as_micros() as u64, Ordering::Relaxed);
+    let mut message = job.header;
+    message["measure_ms"] = json!(cost.as_secs_f64() * 1000.0);
+    for (name, value) in boids_core::METRIC_COLUMNS.iter().zip(m.values()) {
+        message[*name] = if value.is_finite() {
+            json!(value)
+        } else {
+            serde_json::Value::Null
+        };
+    }
+    message.to_string()
+}

@@ -1,0 +1,82 @@
+//! The wire format between the server and the page.
+//!
+//! Two kinds of WebSocket message flow from server to page: **binary** messages carry the flock
+//! (one per published frame) and the debug-overlay data; **text** messages are small JSON objects
+//! (the shared state with every parameter, metrics, replies). The page sends only small JSON
+//! requests ([`Request`]).
+//!
+//! Binary messages are little-endian and start with the same 8 bytes:
+//!
+//! ```text
+//! offset size  field
+//!      0    4  magic "BOID"
+//!      4    1  version of the kind's layout: 1 for frames, 2 for overlays
+//!      5    1  kind: 1 = frame, 2 = overlay
+//!      6    2  flags: bit 0 running, bit 1 torus world, bit 2 overlay for the boid under the mouse
+//! ```
+//!
+//! A decoder refuses a version it does not know rather than misread the bytes after the header.
+//!
+//! **Frame** (kind 1): a 56-byte header, then 6 bytes per boid, so 100,000 boids take 600 kB.
+//!
+//! ```text
+//!      8    8  u64 step
+//!     16    4  u32 count (boids that follow)
+//!     20    4  u32 revision: changes with every parameter change or reset (see the state message)
+//!     24   16  f32 x, y, width, height: the world rectangle
+//!     40   16  f32 x, y, width, height: the quantisation rectangle (the world, grown to hold
+//!              every boid when boids have left it; equal to the world on a torus)
+//!     56  6*n  per boid: u16 qx, u16 qy, u8 heading, u8 group
+//! ```
+//!
+//! A boid's position is `x = qx / 65535 * width + x0` (likewise y) over the quantisation
+//! rectangle; with a 640-unit world that is a resolution of 0.01 units. `heading` is the direction
+//! of the velocity, `angle = heading / 256 * 2 pi` measured from +x toward +y (y grows downward on
+//! screen). `group` is the scout group: 0 none, 1 biased toward +x, 2 toward -x. Boids come in
+//! storage order (grid-cell order), which changes from frame to frame; a frame is a picture, not a
+//! list of identities.
+//!
+//! **Overlay** (kind 2, version 2): the core's debug overlay ([`boids_core::overlay::Overlay`])
+//! of some boids: a 36-byte header, 48 bytes per boid record, 8 bytes per link, 24 bytes per
+//! ghost.
+//!
+//! ```text
+//!      8    8  u64 step
+//!     16    4  u32 records (r)
+//!     20    4  u32 links (l, all records' together)
+//!     24    4  f32 visual range
+//!     28    4  f32 protected range
+//!     32    4  u32 ghosts (g)
+//!     36 48*r  per record: f32 x, y, vx, vy, cohesion x, y, separation x, y, alignment x, y;
+//!              u32 its links; u8 scout group; 3 zero bytes
+//!         8*l  per link, f32 x, y: where a record's boid sees a neighbour (the minimum image,
+//!              outside the world across a torus seam); the first record's links, then the
+//!              second's, and so on
+//!        24*g  per ghost: f32 x, y where it is seen (outside the world), f32 vx, vy, u32 its
+//!              index in the frame's boid order, u8 scout group, 3 zero bytes
+//! ```
+//!
+//! The rule vectors are the weighted velocity contributions of [`boids_core::RuleVectors`].
+//! Links come only with the overlay for the boid under the mouse (flag bit 2), at most
+//! [`crate::engine::LINK_CAP`]. Ghosts are the neighbours the records' boids see across a torus
+//! seam, once per seam crossing. Version 1 had a 32-byte header, 40-byte records, no groups or
+//! ghosts, and links for the first record only.
+//!
+//! The codec of binary messages is in `frame.rs`, the requests and their checks in
+//! `request.rs`, and the conversion of parameter values between JSON and the core's values in
+//! `values.rs`; this module re-exports what the server and its clients use.
+
+mod frame;
+mod request;
+mod values;
+
+pub use frame::{
+    DecodeError, DecodedFrame, FRAME_BOID_BYTES, FRAME_HEADER_BYTES, FRAME_VERSION, FrameHeader,
+    KIND_FRAME, KIND_OVERLAY, MAGIC, OVERLAY_GHOST_BYTES, OVERLAY_HEADER_BYTES, OVERLAY_LINK_BYTES,
+    OVERLAY_RECORD_BYTES, OVERLAY_VERSION, OverlayMessage, Rect, decode_frame, encode_frame, flags,
+};
+pub use request::{
+    Envelope, MAX_REQUEST_BYTES, MAX_SPEED, MAX_STEP_REQUEST, MIN_SPEED, OverlayMode, Request,
+    parse_request,
+};
+pub use values::{json_to_raw, params_to_json, value_to_json};
