@@ -2,7 +2,7 @@
 // file of web/js and serves it as /js/<name>.js.
 //
 // The server streams binary frames and overlays over /ws (connection.js; format: wire.js and
-// crates/boids-server/src/protocol.rs) and JSON text messages (state, metrics, replies). Boids
+// crates/boids-server/src/protocol/mod.rs) and JSON text messages (state, metrics, replies). Boids
 // are drawn with WebGL2 (webgl.js: instanced darts whose attributes are the frame bytes
 // themselves), or with canvas 2D (canvas2d.js) where WebGL2 is missing or runs in software, or
 // with ?renderer=2d. Debug overlays go on a 2D canvas on top (overlays.js). Drawing happens once
@@ -20,7 +20,7 @@ import { bindShortcuts } from './shortcuts.js';
 import { createStats } from './stats.js';
 import { View, enablePanZoom } from './view.js';
 import { createWebGLRenderer } from './webgl.js';
-import { boidPosition, decode } from './wire.js';
+import { GHOST_FLOATS, boidPosition, decode } from './wire.js';
 
 const stage = $('stage');
 const overlayCanvas = $('overlay');
@@ -155,7 +155,14 @@ window.boidsViewer = {
     for (let k = 0; world && k < ov.linkCount; k++) {
       if (acrossSeam(world, ov.links[2 * k], ov.links[2 * k + 1])) across++;
     }
-    return { records: ov.recordCount, links: ov.linkCount, acrossSeam: across, hover: ov.hover };
+    let ghostsOutside = 0;
+    for (let k = 0; world && k < ov.ghostCount; k++) {
+      if (acrossSeam(world, ov.ghosts[k * GHOST_FLOATS], ov.ghosts[k * GHOST_FLOATS + 1])) ghostsOutside++;
+    }
+    return {
+      records: ov.recordCount, links: ov.linkCount, acrossSeam: across, hover: ov.hover,
+      ghosts: ov.ghostCount, ghostsOutside,
+    };
   },
   get server() { return server; },
   get metrics() { return plots.latest; },

@@ -1,12 +1,14 @@
 // The debug overlays, drawn on their own 2D canvas above the boids: the world's edge and where
 // margins or walls act; each boid's visual radius and rule vectors; for the boid under the
 // pointer its neighbour links, protected range and a description in the info box; and on a torus
-// the ghosts, copies of the boids near an edge drawn beyond the opposite one.
+// the ghosts, the neighbours those boids see across a seam, where they see them. What is drawn is
+// the core's overlay data as the server sends it (`boids render --overlay` draws the same); this
+// module computes nothing about the flock.
 
 import { DART, TAU } from './constants.js';
 import { pixelRatio } from './dom.js';
 import { formatValue } from './format.js';
-import { BOID_BYTES, RECORD_FLOATS, boidPosition, headingAngle } from './wire.js';
+import { GHOST_FLOATS, RECORD_FLOATS } from './wire.js';
 
 const INK = {
   border: 'rgba(122, 162, 255, 0.35)',
@@ -88,40 +90,27 @@ function drawWorldEdge(ctx, view, world, params) {
 }
 
 /**
- * The torus ghosts: every boid within `band` of an edge drawn again beyond the opposite edge (and
- * corner) as a dashed outline, which is what a boid near that edge sees across the seam. The band
- * is the page's own guess at who can be seen from across (the visual range); `radius` is a boid's
- * drawn radius in world units.
+ * The torus ghosts of `overlay`: each neighbour seen across a seam, drawn as a dashed outline
+ * where it is seen and pointing along its velocity; `radius` is a boid's drawn radius in world
+ * units.
  */
-function drawGhosts(ctx, view, frame, band, radius) {
-  const r = frame.world;
+function drawGhosts(ctx, view, overlay, radius) {
   const rad = radius * view.scale * 1.2;
   const path = new Path2D();
   const dpr = pixelRatio();
-  for (let i = 0; i < frame.count; i++) {
-    const { x, y } = boidPosition(frame, i);
-    const shiftsX = [0];
-    const shiftsY = [0];
-    if (x - r.x < band) shiftsX.push(r.w);
-    if (r.x + r.w - x < band) shiftsX.push(-r.w);
-    if (y - r.y < band) shiftsY.push(r.h);
-    if (r.y + r.h - y < band) shiftsY.push(-r.h);
-    if (shiftsX.length + shiftsY.length === 2) continue;
-    const angle = headingAngle(frame.boids[i * BOID_BYTES + 4]);
+  const g = overlay.ghosts;
+  for (let k = 0; k < overlay.ghostCount; k++) {
+    const o = k * GHOST_FLOATS;
+    const angle = Math.atan2(g[o + 3], g[o + 2]);
     const c = Math.cos(angle);
     const s = Math.sin(angle);
-    for (const dx of shiftsX) {
-      for (const dy of shiftsY) {
-        if (dx === 0 && dy === 0) continue;
-        const px = view.sx(x + dx);
-        const py = view.sy(y + dy);
-        path.moveTo(px + c * DART[0] * rad, py + s * DART[0] * rad);
-        path.lineTo(px + c * DART[2] * rad - s * DART[3] * rad, py + s * DART[2] * rad + c * DART[3] * rad);
-        path.lineTo(px + c * DART[4] * rad, py + s * DART[4] * rad);
-        path.lineTo(px + c * DART[2] * rad + s * DART[3] * rad, py + s * DART[2] * rad - c * DART[3] * rad);
-        path.closePath();
-      }
-    }
+    const px = view.sx(g[o]);
+    const py = view.sy(g[o + 1]);
+    path.moveTo(px + c * DART[0] * rad, py + s * DART[0] * rad);
+    path.lineTo(px + c * DART[2] * rad - s * DART[3] * rad, py + s * DART[2] * rad + c * DART[3] * rad);
+    path.lineTo(px + c * DART[4] * rad, py + s * DART[4] * rad);
+    path.lineTo(px + c * DART[2] * rad + s * DART[3] * rad, py + s * DART[2] * rad - c * DART[3] * rad);
+    path.closePath();
   }
   ctx.setLineDash([2 * dpr, 1.5 * dpr]);
   ctx.strokeStyle = INK.ghost;
@@ -241,9 +230,9 @@ export function createOverlays(canvas, view) {
       ctx.clearRect(0, 0, canvas.width, canvas.height);
       if (!frame || !params) return;
       drawWorldEdge(ctx, view, frame.world, params);
-      if (mode === 'off') return;
-      if (frame.torus && display.show.ghosts) drawGhosts(ctx, view, frame, Number(params.visual_range) || 0, radius);
-      if (!latest || latest.recordCount === 0) return;
+      if (mode === 'off' || !latest) return;
+      if (display.show.ghosts) drawGhosts(ctx, view, latest, radius);
+      if (latest.recordCount === 0) return;
       if (latest.hover) drawHovered(ctx, view, latest, frame.world, display.show, radius);
       drawRecords(ctx, view, latest, ruleScale, display);
     },

@@ -1,26 +1,33 @@
-// Reads the server's binary messages: frames (the flock) and overlays (debug data). The format,
-// with every offset, is documented in crates/boids-server/src/protocol.rs; the names here are its
-// names there. Decoding copies nothing: the typed arrays view the message itself, so a frame's
-// boid bytes can go to the GPU as they are.
+// Reads the server's binary messages: frames (the flock) and overlays (the core's debug data).
+// The format, with every offset, is documented in crates/boids-server/src/protocol/mod.rs; the
+// names here are its names there. Decoding copies nothing: the typed arrays view the message
+// itself, so a frame's boid bytes can go to the GPU as they are. A message of a version this page
+// does not know is not read.
 
 import { TAU } from './constants.js';
 
 const MAGIC = 0x424f4944; // "BOID"
-const VERSION = 1;
 const COMMON_HEADER_BYTES = 16; // magic, version, kind, flags, step
 const KIND_FRAME = 1;
 const KIND_OVERLAY = 2;
+const FRAME_VERSION = 1;
+const OVERLAY_VERSION = 2;
 const FRAME_HEADER_BYTES = 56;
-const OVERLAY_HEADER_BYTES = 32;
+const OVERLAY_HEADER_BYTES = 36;
 const FLAG_RUNNING = 1;
 const FLAG_TORUS = 2;
 const FLAG_HOVER = 4;
 
 /** Bytes of one boid in a frame: u16 qx, u16 qy, u8 heading, u8 group. */
 export const BOID_BYTES = 6;
-/** Floats of one overlay record: x, y, then velocity, cohesion, separation, alignment (x, y each). */
-export const RECORD_FLOATS = 10;
+/**
+ * 4-byte words of one overlay record: floats x, y, then velocity, cohesion, separation, alignment
+ * (x, y each); then the record's link count (u32) and its scout group (u8, 3 zero bytes).
+ */
+export const RECORD_FLOATS = 12;
 const LINK_FLOATS = 2;
+/** 4-byte words of one ghost: floats x, y (where it is seen), vx, vy; its index (u32); its group. */
+export const GHOST_FLOATS = 6;
 
 function rectAt(dv, at) {
   return { x: dv.getFloat32(at, true), y: dv.getFloat32(at + 4, true), w: dv.getFloat32(at + 8, true), h: dv.getFloat32(at + 12, true) };
@@ -30,17 +37,19 @@ function rectAt(dv, at) {
  * A binary message as `{ frame }` or `{ overlay }`, or null for one this page does not read.
  *
  * frame: { step, count, revision, running, torus, world, quant, boids (Uint8Array, BOID_BYTES
- * a boid) }; overlay: { step, hover, recordCount, linkCount, visualRange, protectedRange,
- * records (Float32Array, RECORD_FLOATS a record), links (Float32Array, x and y a link) }.
+ * a boid) }; overlay: { step, hover, recordCount, linkCount, ghostCount, visualRange,
+ * protectedRange, records (Float32Array, RECORD_FLOATS a record), links (Float32Array, x and y a
+ * link, record by record), ghosts (Float32Array, GHOST_FLOATS a ghost) }.
  */
 export function decode(buffer) {
   if (buffer.byteLength < COMMON_HEADER_BYTES) return null;
   const dv = new DataView(buffer);
-  if (dv.getUint32(0, false) !== MAGIC || dv.getUint8(4) !== VERSION) return null;
+  if (dv.getUint32(0, false) !== MAGIC) return null;
+  const version = dv.getUint8(4);
   const kind = dv.getUint8(5);
   const flags = dv.getUint16(6, true);
   const step = Number(dv.getBigUint64(8, true));
-  if (kind === KIND_FRAME && buffer.byteLength >= FRAME_HEADER_BYTES) {
+  if (kind === KIND_FRAME && version === FRAME_VERSION && buffer.byteLength >= FRAME_HEADER_BYTES) {
     const count = dv.getUint32(16, true);
     return {
       frame: {
@@ -54,18 +63,22 @@ export function decode(buffer) {
       },
     };
   }
-  if (kind === KIND_OVERLAY && buffer.byteLength >= OVERLAY_HEADER_BYTES) {
+  if (kind === KIND_OVERLAY && version === OVERLAY_VERSION && buffer.byteLength >= OVERLAY_HEADER_BYTES) {
     const recordCount = dv.getUint32(16, true);
     const linkCount = dv.getUint32(20, true);
+    const ghostCount = dv.getUint32(32, true);
     const linksAt = OVERLAY_HEADER_BYTES + recordCount * RECORD_FLOATS * 4;
+    const ghostsAt = linksAt + linkCount * LINK_FLOATS * 4;
+    if (buffer.byteLength !== ghostsAt + ghostCount * GHOST_FLOATS * 4) return null;
     return {
       overlay: {
-        step, recordCount, linkCount,
+        step, recordCount, linkCount, ghostCount,
         hover: (flags & FLAG_HOVER) !== 0,
         visualRange: dv.getFloat32(24, true),
         protectedRange: dv.getFloat32(28, true),
         records: new Float32Array(buffer, OVERLAY_HEADER_BYTES, recordCount * RECORD_FLOATS),
         links: new Float32Array(buffer, linksAt, linkCount * LINK_FLOATS),
+        ghosts: new Float32Array(buffer, ghostsAt, ghostCount * GHOST_FLOATS),
       },
     };
   }

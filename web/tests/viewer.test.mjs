@@ -281,6 +281,13 @@ try {
   const perSecond = Number(/([\d.]+) steps\/s/.exec(header)?.[1]);
   check(perSecond > 3.5 && perSecond < 4.5, `the header shows the real rate at 4 steps/s (${header.replace(/\s+/g, ' ')})`);
 
+  // 10. On a torus (the vicsek preset) the ghosts are the neighbours the server says the boids
+  // see across a seam, all of them beyond the world's edge.
+  await page.click('#overlay-mode button[data-mode="all"]');
+  await page.waitForFunction(() => boidsViewer.overlay?.ghosts > 0, null, { timeout: 10000 });
+  const ghosts = await page.evaluate(() => boidsViewer.overlay);
+  check(ghosts.ghostsOutside === ghosts.ghosts, `${ghosts.ghosts} ghosts, every one seen beyond the world's edge`);
+
   if (screenshot) {
     await page.click('#overlay-mode button[data-mode="all"]');
     await page.click('#play');
