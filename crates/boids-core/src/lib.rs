@@ -58,6 +58,7 @@ pub mod rng;
 pub mod rules;
 pub mod sim;
 pub mod state;
+pub mod stats;
 // The only unsafe code of the workspace: vector intrinsics, behind run-time feature detection.
 #[allow(unsafe_code)]
 mod simd;
@@ -71,8 +72,9 @@ pub use params::{
 };
 pub use presets::{DEFAULT_PRESET, PRESETS, Preset};
 pub use rules::{RuleVectors, group};
-pub use sim::{PhaseTimes, Simulation};
+pub use sim::Simulation;
 pub use state::FlockState;
+pub use stats::{PhaseTimes, ScanCounts, StepStats};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[doc = include_str!("../../../README.md")]

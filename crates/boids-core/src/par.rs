@@ -1,6 +1,8 @@
 //! The one place that decides between rayon and a plain loop, so the model code reads the same
 //! with or without the `parallel` feature.
 
+use std::ops::Add;
+
 /// Below this many items per task, splitting work costs more than it saves.
 pub const MIN_CHUNK: usize = 2048;
 
@@ -50,7 +52,7 @@ where
 }
 
 /// A mutable slice, or a tuple of equally long mutable slices, that can be cut in two: the
-/// unit of work of [`for_each_part`].
+/// unit of work of [`sum_parts`].
 pub trait Split: Sized + Send {
     /// Number of items (of each slice).
     fn len(&self) -> usize;
@@ -91,24 +93,31 @@ split_tuple!(A, B, C);
 split_tuple!(A, B, C, D);
 
 /// Calls `f(start, part)` on consecutive parts of about [`MIN_CHUNK`] items of `data` (a slice
-/// or a tuple of equally long slices), `start` being the part's first index; parts run in
-/// parallel when the feature is on.
-pub fn for_each_part<S, F>(data: S, f: F)
+/// or a tuple of equally long slices), `start` being the part's first index, and returns the
+/// sum of what the calls return; parts run in parallel when the feature is on. The parts depend
+/// only on the length of `data`, not on the thread count.
+pub fn sum_parts<S, R, F>(data: S, f: F) -> R
 where
     S: Split,
-    F: Fn(usize, S) + Sync + Send,
+    R: Add<Output = R> + Send,
+    F: Fn(usize, S) -> R + Sync + Send,
 {
-    fn halve<S: Split, F: Fn(usize, S) + Sync + Send>(start: usize, data: S, f: &F) {
+    fn halve<S, R, F>(start: usize, data: S, f: &F) -> R
+    where
+        S: Split,
+        R: Add<Output = R> + Send,
+        F: Fn(usize, S) -> R + Sync + Send,
+    {
         let len = data.len();
         if len <= MIN_CHUNK {
-            f(start, data);
-            return;
+            return f(start, data);
         }
         let mid = len / 2;
         let (a, b) = data.split_at(mid);
-        join(|| halve(start, a, f), || halve(start + mid, b, f));
+        let (a, b) = join(|| halve(start, a, f), || halve(start + mid, b, f));
+        a + b
     }
-    halve(0, data, &f);
+    halve(0, data, &f)
 }
 
 /// Threads that parallel work is shared among (1 without the feature).

@@ -1,8 +1,10 @@
 //! Brute-force O(n²) reference: every pair examined, no grid. The tests hold the grid to it
-//! (identical neighbour sets, same next state), and `boids bench --vs-naive` times it.
+//! (identical neighbour sets, same next state, the step's neighbour counts), and
+//! `boids bench --vs-naive` times it.
 
 use glam::Vec2;
 
+use crate::models::neighborhood::FieldOfView;
 use crate::par;
 use crate::params::Params;
 use crate::rules::{self, Accum, BoidState, Kernel};
@@ -22,13 +24,69 @@ pub fn offset(params: &Params, pi: Vec2, pj: Vec2) -> Vec2 {
 /// ascending order.
 pub fn neighbors(params: &Params, positions: &[Vec2], below: f32) -> Vec<Vec<u32>> {
     par::map_collect(positions.len(), |i| {
-        (0..positions.len())
-            .filter(|&j| {
-                j != i && offset(params, positions[i], positions[j]).length_squared() < below
-            })
+        others(positions.len(), i)
+            .filter(|&j| offset(params, positions[i], positions[j]).length_squared() < below)
             .map(|j| j as u32)
             .collect()
     })
+}
+
+/// [`neighbors`] limited to each boid's field of view (`params.blind_angle` behind its
+/// velocity).
+pub fn neighbors_in_view(
+    params: &Params,
+    positions: &[Vec2],
+    velocities: &[Vec2],
+    below: f32,
+) -> Vec<Vec<u32>> {
+    par::map_collect(positions.len(), |i| {
+        seen_by(params, positions, velocities, i)
+            .filter(|&(_, d)| d.length_squared() < below)
+            .map(|(j, _)| j as u32)
+            .collect()
+    })
+}
+
+/// For every boid, the `k` other boids in its field of view nearest to it (ties to the lower
+/// index), in ascending order; fewer when fewer are in view.
+pub fn nearest_in_view(
+    params: &Params,
+    positions: &[Vec2],
+    velocities: &[Vec2],
+    k: usize,
+) -> Vec<Vec<u32>> {
+    par::map_collect(positions.len(), |i| {
+        let mut by_distance: Vec<(f32, u32)> = seen_by(params, positions, velocities, i)
+            .map(|(j, d)| (d.length_squared(), j as u32))
+            .collect();
+        let closer = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+        if k < by_distance.len() {
+            by_distance.select_nth_unstable_by(k, closer);
+            by_distance.truncate(k);
+        }
+        let mut ids: Vec<u32> = by_distance.into_iter().map(|(_, j)| j).collect();
+        ids.sort_unstable();
+        ids
+    })
+}
+
+/// Every boid but `i`.
+fn others(n: usize, i: usize) -> impl Iterator<Item = usize> {
+    (0..n).filter(move |&j| j != i)
+}
+
+/// Every other boid `j` that boid `i` sees, with the offset `p_i - p_j`.
+fn seen_by<'a>(
+    params: &'a Params,
+    positions: &'a [Vec2],
+    velocities: &[Vec2],
+    i: usize,
+) -> impl Iterator<Item = (usize, Vec2)> + 'a {
+    let view = FieldOfView::new(params.blind_angle);
+    let heading = velocities[i].normalize_or_zero();
+    others(positions.len(), i)
+        .map(move |j| (j, offset(params, positions[i], positions[j])))
+        .filter(move |&(_, d)| view.sees(heading, d))
 }
 
 /// One synchronous step of `state` (id order) by brute force, at step number `step`.

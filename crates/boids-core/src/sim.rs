@@ -11,7 +11,7 @@
 //! [`grid`]: crate::grid
 //! [`interact`]: crate::interact
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use glam::Vec2;
 
@@ -22,37 +22,11 @@ use crate::par::{self, Split};
 use crate::params::{MAX_COUNT, Params};
 use crate::rules::{self, Kernel, group};
 use crate::state::FlockState;
+use crate::stats::{PhaseTimes, ScanCounts, StepStats};
 // Kept at this path too: the command and the engine tests name it here.
 pub use crate::state::scout_groups;
 // Kept at this path too until `boids bench` counts neighbours from the step's counters.
 pub use crate::neighbors::NeighborSearch;
-
-/// Wall-clock time of each phase of the last step (for `boids bench`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PhaseTimes {
-    /// Cell of every boid and the boid count of every cell.
-    pub bin: Duration,
-    /// Moving boids and their data into cell order, by id within a cell.
-    pub sort: Duration,
-    /// Neighbour sums, rules and the move.
-    pub interact: Duration,
-}
-
-impl PhaseTimes {
-    /// Every phase with its name, in step order.
-    pub fn named(&self) -> [(&'static str, Duration); 3] {
-        [
-            ("bin", self.bin),
-            ("sort", self.sort),
-            ("interact", self.interact),
-        ]
-    }
-
-    /// The whole step.
-    pub fn total(&self) -> Duration {
-        self.named().iter().map(|(_, d)| *d).sum()
-    }
-}
 
 /// The step's sort destination: the boids of [`Stored`] in cell order, in the previous
 /// [`Frame`] and the group and id arrays.
@@ -159,7 +133,7 @@ pub struct Simulation {
     group_scratch: Vec<u8>,
     id_scratch: Vec<u32>,
     index: CellIndex,
-    times: PhaseTimes,
+    stats: StepStats,
 }
 
 impl Simulation {
@@ -191,7 +165,7 @@ impl Simulation {
             group_scratch: Vec::new(),
             id_scratch: Vec::new(),
             index: CellIndex::default(),
-            times: PhaseTimes::default(),
+            stats: StepStats::default(),
         };
         sim.reserve(n)?;
         sim.load(state);
@@ -294,9 +268,14 @@ impl Simulation {
         &self.id
     }
 
-    /// Timing of the last step's phases.
+    /// What the last step reports about itself: its phases' times and its neighbour work.
+    pub fn stats(&self) -> StepStats {
+        self.stats
+    }
+
+    /// Timing of the last step's phases (`stats().times`).
     pub fn phase_times(&self) -> PhaseTimes {
-        self.times
+        self.stats.times
     }
 
     /// The flock in id order.
@@ -337,7 +316,7 @@ impl Simulation {
         let start = Instant::now();
         if !self.params.uses_fast_path() {
             // Vicsek, Couzin, k nearest or a blind angle: the general path, in id order.
-            let next = crate::models::step(
+            let (next, counts) = crate::models::step(
                 &self.params,
                 &self.kernel,
                 self.seed,
@@ -346,10 +325,11 @@ impl Simulation {
             );
             self.load(next);
             self.step += 1;
-            self.times = PhaseTimes {
+            let times = PhaseTimes {
                 interact: start.elapsed(),
                 ..PhaseTimes::default()
             };
+            self.stats = StepStats { times, counts };
             return;
         }
         let geometry = Self::geometry(&self.params, &self.state.pos);
@@ -357,13 +337,14 @@ impl Simulation {
         let binned = Instant::now();
         self.sort();
         let sorted = Instant::now();
-        self.interact(&geometry);
+        let counts = self.interact(&geometry);
         self.step += 1;
-        self.times = PhaseTimes {
+        let times = PhaseTimes {
             bin: binned - start,
             sort: sorted - binned,
             interact: sorted.elapsed(),
         };
+        self.stats = StepStats { times, counts };
     }
 
     /// Moves the flock into cell order: coordinates into [`Frame`], groups and ids into their
@@ -392,8 +373,8 @@ impl Simulation {
         std::mem::swap(&mut self.id, &mut self.id_scratch);
     }
 
-    /// New state of every boid from the previous frame in cell order.
-    fn interact(&mut self, geometry: &GridGeometry) {
+    /// New state of every boid from the previous frame in cell order, and the scan's counts.
+    fn interact(&mut self, geometry: &GridGeometry) -> ScanCounts {
         let n = self.len();
         self.state.pos.resize(n, Vec2::ZERO);
         self.state.vel.resize(n, Vec2::ZERO);
@@ -407,7 +388,7 @@ impl Simulation {
             wander: rules::wander_heading(&self.params, self.step),
         };
         let Buffers { pos, vel, bias } = &mut self.state;
-        job.run(pos, vel, bias);
+        job.run(pos, vel, bias)
     }
 
     /// Replaces the parameters while the flock runs (the live viewer's sliders). The flock keeps

@@ -81,6 +81,9 @@ pub trait Simd {
     fn add_where_by_multiplier(m: Self::M, sum: Self::F, x: Self::F, _one: Self::F) -> Self::F {
         Self::add_where(m, sum, x)
     }
+    /// The number of lanes set in `m`: a population count on the scalar units, which a loop
+    /// busy with vector operations leaves idle.
+    fn count(m: Self::M) -> u32;
 }
 
 /// A build of a hot loop: the vector instructions it is compiled for. Every build performs the
@@ -115,9 +118,9 @@ impl Build {
         match self {
             Build::Arrays => true,
             #[cfg(target_arch = "x86_64")]
-            Build::Avx2 => has!("avx2"),
+            Build::Avx2 => has!("avx2") && has!("popcnt"),
             #[cfg(target_arch = "x86_64")]
-            Build::Avx512 => has!("avx512f") && has!("avx512vl"),
+            Build::Avx512 => has!("avx512f") && has!("avx512vl") && has!("popcnt"),
         }
     }
 
@@ -244,6 +247,10 @@ impl Simd for Arrays {
     #[inline(always)]
     fn sub_where(m: Self::M, sum: Self::F, x: Self::F) -> Self::F {
         std::array::from_fn(|l| if m[l] { sum[l] - x[l] } else { sum[l] })
+    }
+    #[inline(always)]
+    fn count(m: Self::M) -> u32 {
+        m.iter().map(|&b| u32::from(b)).sum()
     }
 }
 
@@ -511,6 +518,11 @@ mod x86 {
             // SAFETY: see the module notes.
             unsafe { _mm256_blendv_ps(sum, _mm256_sub_ps(sum, x), m) }
         }
+        #[inline(always)]
+        fn count(m: __m256) -> u32 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_movemask_ps(m) }.count_ones()
+        }
     }
 
     impl Simd for Avx512 {
@@ -573,6 +585,10 @@ mod x86 {
         fn add_where_by_multiplier(m: __mmask8, sum: __m256, x: __m256, one: __m256) -> __m256 {
             // SAFETY: see the module notes (AVX-512F implies FMA).
             unsafe { _mm256_mask3_fmadd_ps(x, one, sum, m) }
+        }
+        #[inline(always)]
+        fn count(m: __mmask8) -> u32 {
+            m.count_ones()
         }
     }
 }

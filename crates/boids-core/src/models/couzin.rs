@@ -26,22 +26,32 @@ use glam::Vec2;
 use super::neighborhood::Neighborhood;
 use crate::params::Params;
 use crate::rules::Kernel;
+use crate::stats::ScanCounts;
 
 /// Boid `i`'s desired direction before normalisation (zero when it has no neighbour and no
-/// heading; the caller then keeps its heading).
-pub fn social_direction(params: &Params, kernel: &Kernel, hood: &Neighborhood, i: usize) -> Vec2 {
+/// heading; the caller then keeps its heading). The searches and the neighbours of the zone it
+/// reacts to go into `counts`.
+pub fn social_direction(
+    params: &Params,
+    kernel: &Kernel,
+    hood: &Neighborhood,
+    i: usize,
+    counts: &mut ScanCounts,
+) -> Vec2 {
     let away = |j: u32| {
         let d = hood.offset(i, j as usize);
         d.normalize_or_zero()
     };
-    let repel = hood.within(i, kernel.protected_below);
+    let repel = hood.within_counting(i, kernel.protected_below, counts);
     if !repel.is_empty() {
+        counts.neighbors += repel.len() as u64;
         return repel
             .iter()
             .map(|&j| away(j))
             .fold(Vec2::ZERO, |s, a| s + a);
     }
-    let zone = super::interaction_set(params, hood, i, kernel.visual_below);
+    let zone = super::interaction_set(params, hood, i, kernel.visual_below, counts);
+    counts.neighbors += zone.len() as u64;
     if zone.is_empty() {
         return hood.heading(i);
     }
@@ -79,8 +89,10 @@ mod tests {
         let positions = [Vec2::ZERO, Vec2::new(0.5, 0.0), Vec2::new(0.0, 3.0)];
         let velocities = [Vec2::X, Vec2::X, Vec2::Y];
         let hood = hood_of(&p, &positions, &velocities);
-        let d = social_direction(&p, &k, &hood, 0);
+        let mut counts = ScanCounts::default();
+        let d = social_direction(&p, &k, &hood, 0, &mut counts);
         assert!((d - Vec2::new(-1.0, 0.0)).length() < 1e-6, "{d}");
+        assert_eq!(counts.neighbors, 1, "only the zone of repulsion counts");
     }
 
     #[test]
@@ -98,9 +110,12 @@ mod tests {
         ];
         let velocities = [Vec2::X, Vec2::Y, -Vec2::Y, Vec2::Y];
         let hood = hood_of(&p, &positions, &velocities);
-        let d = social_direction(&p, &k, &hood, 0);
+        let mut counts = ScanCounts::default();
+        let d = social_direction(&p, &k, &hood, 0, &mut counts);
         assert!((d - Vec2::new(2.0, 1.0)).length() < 1e-6, "{d}");
+        assert_eq!(counts.neighbors, 2, "boids 1 and 2, within rho");
         // Boid 3 has no neighbour within rho: it keeps its heading.
-        assert_eq!(social_direction(&p, &k, &hood, 3), Vec2::Y);
+        let d = social_direction(&p, &k, &hood, 3, &mut counts);
+        assert_eq!(d, Vec2::Y);
     }
 }

@@ -44,67 +44,82 @@ use crate::params::{Model, NoiseDistribution, Params};
 use crate::rng::{self, Purpose};
 use crate::rules::{self, Accum, BoidState, Kernel, group};
 use crate::state::FlockState;
+use crate::stats::ScanCounts;
 use neighborhood::Neighborhood;
 
-/// One synchronous step of `state` (id order) at step number `step`, on the general path.
-/// `kernel` is `Kernel::new(params)`, which the simulation keeps rather than rebuild each step.
+/// One synchronous step of `state` (id order) at step number `step`, on the general path, and
+/// its neighbour work. `kernel` is `Kernel::new(params)`, which the simulation keeps rather than
+/// rebuild each step.
 pub fn step(
     params: &Params,
     kernel: &Kernel,
     seed: u64,
     step: u64,
     state: &FlockState,
-) -> FlockState {
+) -> (FlockState, ScanCounts) {
     let hood = Neighborhood::new(params, &state.positions, &state.velocities);
     let next = par::map_collect(state.len(), |i| {
+        let mut counts = ScanCounts::default();
         let boid = BoidState {
             position: state.positions[i],
             velocity: state.velocities[i],
             bias: state.biases[i],
         };
         let g = state.groups[i];
-        match params.model {
+        let next = match params.model {
             Model::Boids => {
-                let acc = boids_sums(params, kernel, &hood, i, &state.velocities);
+                let acc = boids_sums(params, kernel, &hood, i, &state.velocities, &mut counts);
                 let wander = rules::wander_heading(params, step);
                 rules::advance(kernel, &acc, boid, g, wander)
             }
             Model::Vicsek => {
-                let d = vicsek::social_direction(params, &hood, i, kernel.visual_below);
+                let below = kernel.visual_below;
+                let d = vicsek::social_direction(params, &hood, i, below, &mut counts);
                 let noise = noise_angle(params, seed, step, i);
                 steer(params, kernel, boid, g, d, noise)
             }
             Model::Couzin => {
-                let d = couzin::social_direction(params, kernel, &hood, i);
+                let d = couzin::social_direction(params, kernel, &hood, i, &mut counts);
                 let noise = noise_angle(params, seed, step, i);
                 steer(params, kernel, boid, g, d, noise)
             }
-        }
+        };
+        (next, counts)
     });
-    FlockState {
-        positions: next.iter().map(|b| b.position).collect(),
-        velocities: next.iter().map(|b| b.velocity).collect(),
+    let state = FlockState {
+        positions: next.iter().map(|(b, _)| b.position).collect(),
+        velocities: next.iter().map(|(b, _)| b.velocity).collect(),
         groups: state.groups.clone(),
-        biases: next.iter().map(|b| b.bias).collect(),
-    }
+        biases: next.iter().map(|(b, _)| b.bias).collect(),
+    };
+    (state, next.iter().map(|(_, counts)| *counts).sum())
 }
 
 /// The neighbours boid `i` interacts with (besides itself), ascending ids: the `topological_k`
-/// nearest in view, or every boid in view with squared distance below `below`.
-pub fn interaction_set(params: &Params, hood: &Neighborhood, i: usize, below: f32) -> Vec<u32> {
+/// nearest in view, or every boid in view with squared distance below `below`. The search's
+/// work goes into `counts`; the caller counts the neighbours it takes.
+pub fn interaction_set(
+    params: &Params,
+    hood: &Neighborhood,
+    i: usize,
+    below: f32,
+    counts: &mut ScanCounts,
+) -> Vec<u32> {
     match params.topological_k {
-        0 => hood.within(i, below),
-        k => hood.nearest(i, usize::try_from(k).unwrap_or(usize::MAX)),
+        0 => hood.within_counting(i, below, counts),
+        k => hood.nearest_counting(i, usize::try_from(k).unwrap_or(usize::MAX), counts),
     }
 }
 
-/// The boids rules' neighbour sums for boid `i` from the neighbours found by `hood`.
+/// The boids rules' neighbour sums for boid `i` from the neighbours found by `hood`, counting
+/// the search and those neighbours into `counts`.
 fn boids_sums(
     params: &Params,
     kernel: &Kernel,
     hood: &Neighborhood,
     i: usize,
     velocities: &[Vec2],
+    counts: &mut ScanCounts,
 ) -> Accum {
     let mut acc = Accum::default();
     // The averaging set's own range test: the visual range, or none for the k nearest.
@@ -112,7 +127,8 @@ fn boids_sums(
     if params.topological_k > 0 {
         averaging.visual_below = f32::INFINITY;
     }
-    let mut members = interaction_set(params, hood, i, kernel.visual_below);
+    let mut members = interaction_set(params, hood, i, kernel.visual_below, counts);
+    counts.neighbors += members.len() as u64;
     let at = members.partition_point(|&j| j < i as u32);
     members.insert(at, i as u32);
     for &j in &members {
@@ -121,9 +137,10 @@ fn boids_sums(
     }
     if params.topological_k > 0 {
         // Separation stays metric: protected boids in view that are not among the k nearest.
-        for j in hood.within(i, kernel.protected_below) {
+        for j in hood.within_counting(i, kernel.protected_below, counts) {
             if members.binary_search(&j).is_err() {
                 acc.separation += hood.offset(i, j as usize);
+                counts.neighbors += 1;
             }
         }
     }

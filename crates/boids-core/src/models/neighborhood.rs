@@ -27,6 +27,7 @@ use glam::Vec2;
 use crate::grid::{CellIndex, GridGeometry};
 use crate::params::Params;
 use crate::rules;
+use crate::stats::ScanCounts;
 
 /// Slack on the ring-search stopping bound, far above `f32` rounding of squared distances.
 const BOUND_SLACK: f64 = 1.0 + 1e-5;
@@ -136,6 +137,12 @@ impl<'a> Neighborhood<'a> {
 
     /// Every boid `j != i` in view with squared distance below `below`, ascending ids.
     pub fn within(&self, i: usize, below: f32) -> Vec<u32> {
+        self.within_counting(i, below, &mut ScanCounts::default())
+    }
+
+    /// [`Neighborhood::within`], adding the cells it visits and the candidates it tests to
+    /// `counts`.
+    pub fn within_counting(&self, i: usize, below: f32, counts: &mut ScanCounts) -> Vec<u32> {
         let mut found = Vec::new();
         let width = self.geometry.min_cell_width();
         let reach = (f64::from(below).sqrt() / width).ceil();
@@ -145,7 +152,7 @@ impl<'a> Neighborhood<'a> {
             self.max_ring(i)
         };
         for ring in 0..=rings {
-            self.for_each_in_ring(i, ring, |j, d| {
+            self.for_each_in_ring(i, ring, counts, |j, d| {
                 if d.length_squared() < below && self.sees(i, d) {
                     found.push(j);
                 }
@@ -158,13 +165,19 @@ impl<'a> Neighborhood<'a> {
     /// The `k` boids `j != i` in view nearest to `i` (ties to the lower id), ascending ids.
     /// Fewer when fewer are in view.
     pub fn nearest(&self, i: usize, k: usize) -> Vec<u32> {
+        self.nearest_counting(i, k, &mut ScanCounts::default())
+    }
+
+    /// [`Neighborhood::nearest`], adding the cells it visits and the candidates it tests to
+    /// `counts`.
+    pub fn nearest_counting(&self, i: usize, k: usize, counts: &mut ScanCounts) -> Vec<u32> {
         let mut best: Vec<(f32, u32)> = Vec::with_capacity(k + 1);
         if k == 0 {
             return Vec::new();
         }
         let width = self.geometry.min_cell_width();
         for ring in 0..=self.max_ring(i) {
-            self.for_each_in_ring(i, ring, |j, d| {
+            self.for_each_in_ring(i, ring, counts, |j, d| {
                 let candidate = (d.length_squared(), j);
                 let full = best.len() == k;
                 if (full && !closer(candidate, best[k - 1])) || !self.sees(i, d) {
@@ -216,8 +229,14 @@ impl<'a> Neighborhood<'a> {
     }
 
     /// Calls `f(j, p_i - p_j)` for every boid `j != i` in the distinct cells at Chebyshev
-    /// distance `ring` from boid `i`'s cell.
-    fn for_each_in_ring(&self, i: usize, ring: u32, mut f: impl FnMut(u32, Vec2)) {
+    /// distance `ring` from boid `i`'s cell, counting those cells and calls into `counts`.
+    fn for_each_in_ring(
+        &self,
+        i: usize,
+        ring: u32,
+        counts: &mut ScanCounts,
+        mut f: impl FnMut(u32, Vec2),
+    ) {
         let home = self.home(i);
         let [nx, ny] = self.geometry.dims();
         let (x_lo, x_hi) = self.window(home[0], nx);
@@ -231,8 +250,10 @@ impl<'a> Neighborhood<'a> {
             {
                 let x = (home[0] + ox).rem_euclid(i64::from(nx)) as u32;
                 let y = (home[1] + oy).rem_euclid(i64::from(ny)) as u32;
+                counts.cells += 1;
                 for &j in &self.index.order[self.index.span(x + nx * y)] {
                     if j as usize != i {
+                        counts.candidates += 1;
                         f(j, self.offset(i, j as usize));
                     }
                 }
@@ -250,31 +271,8 @@ fn closer(a: (f32, u32), b: (f32, u32)) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference;
     use crate::rng::{self, Purpose};
-
-    /// Brute force: every pair, no grid.
-    fn brute_within(h: &Neighborhood, i: usize, below: f32) -> Vec<u32> {
-        (0..h.positions.len())
-            .filter(|&j| {
-                j != i && {
-                    let d = h.offset(i, j);
-                    d.length_squared() < below && h.sees(i, d)
-                }
-            })
-            .map(|j| j as u32)
-            .collect()
-    }
-
-    fn brute_nearest(h: &Neighborhood, i: usize, k: usize) -> Vec<u32> {
-        let mut all: Vec<(f32, u32)> = (0..h.positions.len())
-            .filter(|&j| j != i && h.sees(i, h.offset(i, j)))
-            .map(|j| (h.offset(i, j).length_squared(), j as u32))
-            .collect();
-        all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let mut ids: Vec<u32> = all.into_iter().take(k).map(|(_, j)| j).collect();
-        ids.sort_unstable();
-        ids
-    }
 
     /// A random flock of `n` under `params`, drawn from keyed streams; a few boids sit on the
     /// torus seams and corners, and two pairs share a position.
@@ -326,10 +324,11 @@ mod tests {
             let (pos, vel) = random_flock(&p, 300, seed);
             let hood = Neighborhood::new(&p, &pos, &vel);
             for below in [1.0f32, 0.3, 2.7 * 2.7] {
-                for i in 0..pos.len() {
+                let brute = reference::neighbors_in_view(&p, &pos, &vel, below);
+                for (i, want) in brute.iter().enumerate() {
                     assert_eq!(
-                        hood.within(i, below),
-                        brute_within(&hood, i, below),
+                        &hood.within(i, below),
+                        want,
                         "boid {i}, below {below}, blind {blind}"
                     );
                 }
@@ -359,9 +358,10 @@ mod tests {
             });
             let (pos, vel) = random_flock(&p, n, k + n as u64);
             let hood = Neighborhood::new(&p, &pos, &vel);
-            for i in 0..n {
+            let brute = reference::nearest_in_view(&p, &pos, &vel, k as usize);
+            for (i, want) in brute.iter().enumerate() {
                 let got = hood.nearest(i, k as usize);
-                assert_eq!(got, brute_nearest(&hood, i, k as usize), "boid {i}, k {k}");
+                assert_eq!(&got, want, "boid {i}, k {k}");
                 assert!(got.len() <= k as usize);
             }
         }

@@ -21,11 +21,20 @@ use glam::Vec2;
 
 use super::neighborhood::Neighborhood;
 use crate::params::Params;
+use crate::stats::ScanCounts;
 
 /// The sum of the unit headings of boid `i` and its neighbours: the direction Vicsek's rule
-/// aligns with (its length does not matter). Boids at rest add nothing.
-pub fn social_direction(params: &Params, hood: &Neighborhood, i: usize, below: f32) -> Vec2 {
-    let neighbours = super::interaction_set(params, hood, i, below);
+/// aligns with (its length does not matter). Boids at rest add nothing. The search and the
+/// neighbours go into `counts`.
+pub fn social_direction(
+    params: &Params,
+    hood: &Neighborhood,
+    i: usize,
+    below: f32,
+    counts: &mut ScanCounts,
+) -> Vec2 {
+    let neighbours = super::interaction_set(params, hood, i, below, counts);
+    counts.neighbors += neighbours.len() as u64;
     let mut sum = Vec2::ZERO;
     let mut own = Some(i as u32);
     for &j in &neighbours {
@@ -64,11 +73,13 @@ mod tests {
         ];
         let hood = Neighborhood::new(&p, &positions, &velocities);
         let below = crate::rules::Kernel::new(&p).visual_below;
-        let d = social_direction(&p, &hood, 0, below);
+        let mut counts = ScanCounts::default();
+        let d = social_direction(&p, &hood, 0, below, &mut counts);
         // (1, 0) + (0, 1): the mean heading is 45 degrees.
         assert!((d - Vec2::new(1.0, 1.0)).length() < 1e-6, "{d}");
         // Boid 2 sees no one within r: it keeps its own heading.
-        let d = social_direction(&p, &hood, 2, below);
+        let d = social_direction(&p, &hood, 2, below, &mut counts);
         assert!((d - Vec2::new(-1.0, 0.0)).length() < 1e-6, "{d}");
+        assert_eq!(counts.neighbors, 1, "boid 0 took boid 1, boid 2 none");
     }
 }
