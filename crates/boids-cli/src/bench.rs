@@ -1,23 +1,25 @@
 //! `boids bench`: times the step on workload W3 (a preset's rules on a torus sized for a mean of
 //! K neighbours, uniform random start; see `boids_core::workload`) and reports what a reader
-//! needs to judge the figure: the workload as measured (count, mean neighbours at start and end),
-//! the step time as a median with its spread, throughput, the split by phase, peak memory per
-//! boid, and optionally the ratio to the brute-force reference on the same state.
+//! needs to judge the figure: the workload as measured (count, mean neighbours at the start and
+//! at the end), the step time as a median with its spread, throughput, the split by phase, the
+//! neighbour scan's work, peak memory per boid, and optionally the ratio to the brute-force
+//! reference on the same state.
+//!
+//! The workload figures are the step's own counts ([`boids_core::ScanCounts`]), not a recount:
+//! a step counts the neighbours of the state it starts from, so the very first step (a warm-up
+//! step unless there are none) gives the uniform start's mean, and the last measured step the
+//! end's; the scan's work is averaged over the measured steps.
 //!
 //! Memory is read from `/proc/self/status` (Linux): the resident size before the flock exists is
 //! the fixed overhead (binary, thread pool); the high-water mark after it, less that overhead,
-//! divided by N is the cost per boid. Everything measured besides the step (neighbour counts,
-//! the brute-force comparison) runs after the high-water mark is read, so it does not count;
-//! the start's neighbour count is taken on the initial flock drawn again from the seed.
+//! divided by N is the cost per boid. The brute-force comparison runs after the high-water mark
+//! is read, so it does not count.
 
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use boids_core::rules::Kernel;
-use boids_core::sim::NeighborSearch;
-use boids_core::{Params, Simulation, Vec2, reference, workload};
+use boids_core::{Params, ScanCounts, Simulation, StepStats, reference, workload};
 use clap::Args;
-use rayon::prelude::*;
 use serde_json::json;
 
 use crate::flock_args::FlockArgs;
@@ -77,22 +79,20 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
     let mut sim = Simulation::new(params.clone(), seed)?;
     let built_peak = Memory::peak();
     Memory::reset_peak();
+    let mut first_step = None;
     for _ in 0..args.warmup {
         sim.step();
+        first_step.get_or_insert(sim.stats().counts);
     }
     let mut step_times = Vec::with_capacity(args.steps as usize);
-    let mut phase_times = Vec::with_capacity(args.steps as usize);
+    let mut measured = Vec::with_capacity(args.steps as usize);
     for _ in 0..args.steps {
         let start = Instant::now();
         sim.step();
         step_times.push(start.elapsed());
-        phase_times.push(sim.phase_times().named().to_vec());
+        measured.push(sim.stats());
     }
     let step_peak = Memory::peak();
-    let neighbors_end = mean_neighbors(&params, sim.positions(), Some(sim.ids()));
-    let start_state = boids_core::FlockState::initial(&params, seed);
-    let neighbors_start = mean_neighbors(&params, &start_state.positions, None);
-    drop(start_state);
 
     let threads = rayon::current_num_threads();
     let capacity = (threads > 1).then(|| parallel_capacity(threads));
@@ -116,13 +116,13 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
         params: &params,
         preset: &args.flock.preset,
         neighbors_target: args.neighbors,
-        neighbors: [neighbors_start, neighbors_end],
+        first_step: first_step.unwrap_or(measured[0].counts),
         threads,
         capacity,
         steps: args.steps,
         warmup: args.warmup,
         step_times,
-        phase_times,
+        measured,
         memory: fixed
             .zip(built_peak)
             .zip(step_peak)
@@ -165,31 +165,6 @@ fn parallel_capacity(threads: usize) -> f64 {
     };
     let one = best(1);
     threads as f64 * one.as_secs_f64() / best(threads).as_secs_f64()
-}
-
-/// Mean number of other boids within the visual range, over the whole flock.
-fn mean_neighbors(params: &Params, positions: &[Vec2], ids: Option<&[u32]>) -> f64 {
-    let own_ids: Vec<u32>;
-    let ids = match ids {
-        Some(ids) => ids,
-        None => {
-            own_ids = (0..positions.len() as u32).collect();
-            &own_ids
-        }
-    };
-    let search = NeighborSearch::new(params, positions, ids);
-    let below = Kernel::new(params).visual_below;
-    let total: u64 = (0..positions.len())
-        .into_par_iter()
-        .map(|i| {
-            let mut n = 0u64;
-            search.for_each_candidate(i, |j, d| {
-                n += u64::from(j != i && d.length_squared() < below);
-            });
-            n
-        })
-        .sum();
-    total as f64 / positions.len() as f64
 }
 
 /// Resident memory of this process, from `/proc/self/status` (Linux only).
@@ -241,15 +216,26 @@ struct Report<'a> {
     params: &'a Params,
     preset: &'a str,
     neighbors_target: f64,
-    neighbors: [f64; 2],
+    /// The counts of the run's first step: the uniform start's neighbours.
+    first_step: ScanCounts,
     threads: usize,
     capacity: Option<f64>,
     steps: u32,
     warmup: u32,
     step_times: Vec<Duration>,
-    phase_times: Vec<Vec<(&'static str, Duration)>>,
+    /// What each measured step reported about itself.
+    measured: Vec<StepStats>,
     memory: Option<MemoryReport>,
     naive: Option<Duration>,
+}
+
+/// The neighbour scan's work, averaged over the measured steps.
+struct Scan {
+    cells_per_step: f64,
+    candidates_per_boid: f64,
+    neighbors_per_boid: f64,
+    /// Neighbours found per candidate tested.
+    efficiency: f64,
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {
@@ -282,15 +268,33 @@ impl Report<'_> {
 
     /// Median time of each phase over the measured steps.
     fn phases(&self) -> Vec<(&'static str, Duration)> {
-        let Some(first) = self.phase_times.first() else {
+        let named: Vec<_> = self.measured.iter().map(|s| s.times.named()).collect();
+        let Some(first) = named.first() else {
             return Vec::new();
         };
         (0..first.len())
-            .map(|k| {
-                let times = self.phase_times.iter().map(|p| p[k].1).collect();
-                (first[k].0, median(times))
-            })
+            .map(|k| (first[k].0, median(named.iter().map(|p| p[k].1).collect())))
             .collect()
+    }
+
+    /// Mean neighbours per boid at the start (the run's first step) and at the end (the last
+    /// measured step).
+    fn neighbors(&self) -> [f64; 2] {
+        let end = self.measured.last().map_or(self.first_step, |s| s.counts);
+        [self.first_step, end].map(|c| c.neighbors as f64 / self.count() as f64)
+    }
+
+    /// The scan's work per measured step, summed over them.
+    fn scan(&self) -> Scan {
+        let total: ScanCounts = self.measured.iter().map(|s| s.counts).sum();
+        let steps = self.measured.len() as f64;
+        let boid_steps = steps * self.count() as f64;
+        Scan {
+            cells_per_step: total.cells as f64 / steps,
+            candidates_per_boid: total.candidates as f64 / boid_steps,
+            neighbors_per_boid: total.neighbors as f64 / boid_steps,
+            efficiency: total.neighbors as f64 / total.candidates as f64,
+        }
     }
 
     fn machine() -> String {
@@ -308,14 +312,16 @@ impl Report<'_> {
     fn json(&self) -> serde_json::Value {
         let (min, max) = self.spread();
         let median = self.median();
+        let [start, end] = self.neighbors();
+        let scan = self.scan();
         json!({
             "workload": "W3",
             "preset": self.preset,
             "count": self.count(),
             "neighbors_target": self.neighbors_target,
             "world_side": self.params.world_width,
-            "mean_neighbors_start": self.neighbors[0],
-            "mean_neighbors_end": self.neighbors[1],
+            "mean_neighbors_start": start,
+            "mean_neighbors_end": end,
             "threads": self.threads,
             "parallel_capacity": self.capacity,
             "warmup_steps": self.warmup,
@@ -325,6 +331,12 @@ impl Report<'_> {
             "ns_per_boid_step": median.as_secs_f64() * 1e9 / self.count() as f64,
             "phases_ms": self.phases().iter().map(|(name, d)| (name.to_string(), json!(ms(*d))))
                 .collect::<serde_json::Map<_, _>>(),
+            "scan": {
+                "neighbors_per_boid": scan.neighbors_per_boid,
+                "candidates_per_boid": scan.candidates_per_boid,
+                "cells_per_step": scan.cells_per_step,
+                "candidate_efficiency": scan.efficiency,
+            },
             "memory": self.memory.as_ref().map(|m| json!({
                 "fixed_overhead_bytes": m.fixed,
                 "peak_build_bytes": m.built,
@@ -360,11 +372,13 @@ impl Report<'_> {
                 None => self.threads.to_string(),
             },
         );
+        let [start, end] = self.neighbors();
         row(
             "mean neighbours",
             format!(
-                "{:.1} at start, {:.1} at end (target {})",
-                self.neighbors[0], self.neighbors[1], self.neighbors_target
+                "{start:.1} at the first step (the uniform start), {end:.1} at the last measured \
+                 step (target {})",
+                self.neighbors_target
             ),
         );
         row(
@@ -392,6 +406,18 @@ impl Report<'_> {
                 .map(|(name, d)| format!("{name} {:.3}", ms(*d)))
                 .collect::<Vec<_>>()
                 .join(", "),
+        );
+        let scan = self.scan();
+        row(
+            "scan per step",
+            format!(
+                "{:.0} cells; per boid {:.1} candidates tested, {:.1} neighbours found \
+                 ({:.0}% of candidates)",
+                scan.cells_per_step,
+                scan.candidates_per_boid,
+                scan.neighbors_per_boid,
+                100.0 * scan.efficiency
+            ),
         );
         match &self.memory {
             Some(m) => {

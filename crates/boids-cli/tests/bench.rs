@@ -37,6 +37,16 @@ fn json_report_describes_the_measured_workload() {
         (start - 12.0).abs() < 1.0,
         "mean neighbours at start {start}"
     );
+    // The scan's own counts: every neighbour found was a candidate tested, and the mean over
+    // the measured steps stays near the start's in three steps.
+    let scan = &report["scan"];
+    let neighbors = scan["neighbors_per_boid"].as_f64().unwrap();
+    let candidates = scan["candidates_per_boid"].as_f64().unwrap();
+    assert!((neighbors - start).abs() < 1.0, "{scan}");
+    assert!(candidates > neighbors, "{scan}");
+    let efficiency = scan["candidate_efficiency"].as_f64().unwrap();
+    assert!((efficiency - neighbors / candidates).abs() < 1e-9, "{scan}");
+    assert!(scan["cells_per_step"].as_f64().unwrap() >= 1.0, "{scan}");
     let median = report["ms_per_step"]["median"].as_f64().unwrap();
     assert!(median > 0.0 && median <= report["ms_per_step"]["max"].as_f64().unwrap());
     let phases = report["phases_ms"].as_object().unwrap();
