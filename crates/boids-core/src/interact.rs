@@ -14,11 +14,11 @@
 //! **Canonical sums.** Each lane adds its candidates one after another in the order the cells
 //! are visited ([`GridGeometry::cells_near`]: rows from the lowest, unwrapped columns
 //! left to right, ascending id within a cell), and a candidate out of range leaves the sums bit
-//! for bit unchanged (a select, see [`Accum::add`]). That is the order of
-//! [`NeighborSearch::for_each_candidate`](crate::sim::NeighborSearch::for_each_candidate) with
-//! [`Accum::add`], so the result depends neither on how boids fall into groups nor on chunking,
-//! thread count or the machine's vector width: a flock restored from a file in id order
-//! continues bit-identically, on any machine, and the debug overlays see the same sums.
+//! for bit unchanged (a select, see [`Accum::add`]). That is the order of [`NeighborSearch`]'s
+//! `for_each_candidate` with [`Accum::add`], so the result depends neither on how boids fall
+//! into groups nor on chunking, thread count or the machine's vector width: a flock restored
+//! from a file in id order continues bit-identically, on any machine, and the debug overlays
+//! see the same sums.
 //!
 //! **No branches in the loop.** Range tests become lane masks and the sums grow by selects, so
 //! the compiler keeps the loop in vector registers. It is compiled for AVX2 and AVX-512 as well
@@ -35,6 +35,7 @@
 //! measured, against about 2% for the population count).
 //!
 //! [`Accum::add`]: crate::rules::Accum::add
+//! [`NeighborSearch`]: crate::neighbors::NeighborSearch
 
 use std::ops::Range;
 
@@ -516,9 +517,10 @@ mod tests {
 
     use super::*;
     use crate::grid::CellIndex;
+    use crate::neighbors::NeighborSearch;
     use crate::params::{Boundary, Params};
     use crate::rules::{Accum, BoidState};
-    use crate::sim::{NeighborSearch, Simulation};
+    use crate::sim::Simulation;
 
     /// Worlds that take every path: margins with protected neighbours left out of the averages
     /// (no self test), a torus with seams, averages that must skip the boid itself, walls, an

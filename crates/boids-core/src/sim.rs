@@ -25,8 +25,6 @@ use crate::state::FlockState;
 use crate::stats::{PhaseTimes, ScanCounts, StepStats};
 // Kept at this path too: the command and the engine tests name it here.
 pub use crate::state::scout_groups;
-// Kept at this path too until `boids bench` counts neighbours from the step's counters.
-pub use crate::neighbors::NeighborSearch;
 
 /// The step's sort destination: the boids of [`Stored`] in cell order, in the previous
 /// [`Frame`] and the group and id arrays.
