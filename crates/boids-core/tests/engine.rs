@@ -4,18 +4,12 @@
 use boids_core::neighbors::NeighborSearch;
 use boids_core::reference;
 use boids_core::rules::Kernel;
-use boids_core::{FlockState, Params, ParamsBuilder, Simulation, Source, Vec2, group};
+use boids_core::{FlockState, Params, Simulation, Vec2, group};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-fn params(preset: &str, sets: &[&str]) -> Params {
-    sets.iter()
-        .fold(ParamsBuilder::preset(preset).unwrap(), |b, s| {
-            b.apply_assignment(s, Source::Flag(s.to_string())).unwrap()
-        })
-        .build()
-        .unwrap()
-}
+mod common;
+use common::params;
 
 /// Random states that stress the grid: uniform, dense clumps, and boids on the torus seams and
 /// exactly on cell edges.

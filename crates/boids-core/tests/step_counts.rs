@@ -5,18 +5,10 @@
 //! its cells and candidates are exactly the work the scan does.
 
 use boids_core::rules::Kernel;
-use boids_core::{
-    FlockState, Model, Params, ParamsBuilder, ScanCounts, Simulation, Source, Vec2, reference,
-};
+use boids_core::{FlockState, Model, Params, ScanCounts, Simulation, Vec2, reference};
 
-fn params(preset: &str, sets: &[&str]) -> Params {
-    sets.iter()
-        .fold(ParamsBuilder::preset(preset).unwrap(), |b, s| {
-            b.apply_assignment(s, Source::Flag(s.to_string())).unwrap()
-        })
-        .build()
-        .unwrap()
-}
+mod common;
+use common::params;
 
 /// The counts of one step of `sim` on a pool of `threads` threads.
 fn step_on(threads: usize, sim: &mut Simulation) -> ScanCounts {

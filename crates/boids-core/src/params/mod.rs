@@ -178,21 +178,14 @@ mod tests {
 
     #[test]
     fn out_of_range_values_name_value_range_and_source() {
-        let cases = [
+        for (assignment, key) in [
             ("visual_range=-1", "visual_range"),
             ("avoid_factor=nan", "avoid_factor"),
             ("dt=inf", "dt"),
             ("count=0", "count"),
             ("bias=1.5", "bias"),
-        ];
-        for (assignment, key) in cases {
-            let err = ParamsBuilder::preset("cornell")
-                .unwrap()
-                .apply_assignment(assignment, Source::Flag(format!("--set {assignment}")))
-                .unwrap()
-                .build()
-                .unwrap_err()
-                .to_string();
+        ] {
+            let err = refusal(assignment);
             assert!(
                 err.contains(key) && err.contains("allowed") && err.contains(assignment),
                 "{err}"
@@ -202,19 +195,12 @@ mod tests {
 
     #[test]
     fn inconsistent_pairs_are_refused() {
-        let cases = [
+        for (assignment, expected) in [
             ("protected_range=50", "must not exceed visual_range"),
             ("min_speed=7", "must not exceed max_speed"),
             ("margin=300", "margins cross"),
-        ];
-        for (assignment, expected) in cases {
-            let err = ParamsBuilder::preset("cornell")
-                .unwrap()
-                .apply_assignment(assignment, Source::Flag(format!("--set {assignment}")))
-                .unwrap()
-                .build()
-                .unwrap_err()
-                .to_string();
+        ] {
+            let err = refusal(assignment);
             assert!(err.contains(expected), "{err}");
         }
     }
