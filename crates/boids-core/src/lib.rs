@@ -63,6 +63,7 @@ pub mod stats;
 #[allow(unsafe_code)]
 mod simd;
 pub mod workload;
+pub mod world;
 
 pub use error::{ParamsError, StateError};
 pub use glam::Vec2;

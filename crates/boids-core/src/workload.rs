@@ -46,7 +46,7 @@ pub fn w3(
         ("world_y_min", Value::Number(0.0)),
         ("world_width", Value::Number(side)),
         ("world_height", Value::Number(side)),
-        ("init_x", interval),
+        ("init_x", interval.clone()),
         ("init_y", interval),
     ];
     // `base` is valid on its own, and on a torus no check relates its values to the world's, so

@@ -140,7 +140,7 @@ pub fn plan(
             .flat_map(|point| {
                 axis.values.iter().map(move |v| {
                     let mut next = point.clone();
-                    next.push(*v);
+                    next.push(v.clone());
                     next
                 })
             })
@@ -152,7 +152,7 @@ pub fn plan(
         for (axis, value) in axes.iter().zip(&point) {
             builder.set(
                 axis.key,
-                *value,
+                value.clone(),
                 Source::Flag(format!("--vary {}", axis.spec)),
             );
         }

@@ -136,7 +136,7 @@ pub enum ValueError {
     /// A number beyond `f64`.
     #[error("number {0} is too large")]
     TooLarge(String),
-    /// `null` or an object.
-    #[error("value {0} is not a number, boolean, string or [low, high] array")]
+    /// `null`.
+    #[error("value {0} is not a number, boolean, string, list or table")]
     NotAValue(String),
 }

@@ -9,6 +9,7 @@
 //! parameter is one line here, plus the code that uses it.
 
 use super::kinds::{Boundary, Field, Kind, Model, NoiseDistribution, Section, Unit, Value};
+use crate::world::Shape;
 
 /// Largest flock the engine accepts. At roughly 60 bytes per boid this is about 3 GB of state,
 /// a sane ceiling for one process; bigger runs should be split.
@@ -282,6 +283,15 @@ catalogue! {
     preferred_angle2: f64 = std::f64::consts::PI;
         ANY, Radians, Model, ALL,
         "preferred direction of scout group 2 (pi: -x, the seed's choice)";
+    obstacles: Vec<Shape> = Vec::new();
+        Kind::Shapes, Length, Obstacles, ALL,
+        "circles, rectangles and walls ([[obstacles]] tables) that boids steer around and never enter or cross";
+    obstacle_lookahead: f64 = 0.0;
+        NON_NEGATIVE_FINITE, Length, Obstacles, ALL,
+        "how far ahead along its velocity a boid looks for obstacles to steer around (0: no steering, boids only stop at them)";
+    obstacle_avoid_factor: f64 = 0.0;
+        NON_NEGATIVE_FINITE, PerStep, Obstacles, ALL,
+        "steer-to-avoid weight: sideways turn per step, as a share of the speed, for an obstacle met at once (less the farther ahead)";
 }
 
 #[cfg(test)]
@@ -309,8 +319,13 @@ mod tests {
         for info in PARAMS {
             let value = params.get(info.name).unwrap();
             assert!(params.set(info.name, &value), "{}", info.name);
-            assert_eq!(params.get(info.name), Some(value), "{}", info.name);
-            let other_kind = match value {
+            assert_eq!(
+                params.get(info.name).as_ref(),
+                Some(&value),
+                "{}",
+                info.name
+            );
+            let other_kind = match &value {
                 Value::Bool(_) => Value::Number(1.0),
                 _ => Value::Bool(true),
             };

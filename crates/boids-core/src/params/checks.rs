@@ -3,8 +3,11 @@
 //! parameters it is about, so the error can say where each value came from.
 
 use super::catalogue::{PARAMS, Params};
+use glam::Vec2;
+
 use super::kinds::{Boundary, Value};
 use crate::error::ParamsError;
+use crate::world::ObstacleIndex;
 
 /// Checks `params`; `source_of` names where a parameter's value came from.
 pub(super) fn check<'a, S: std::fmt::Display + 'a>(
@@ -45,10 +48,8 @@ pub(super) fn check<'a, S: std::fmt::Display + 'a>(
 fn show(value: &Value) -> String {
     match *value {
         Value::Number(x) => super::kinds::show_number(x),
-        Value::Integer(i) => i.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Choice(name) => format!("\"{name}\""),
         Value::Interval([low, high]) => format!("[{low:?}, {high:?}]"),
+        _ => value.to_string(),
     }
 }
 
@@ -66,6 +67,7 @@ const CROSS_CHECKS: &[fn(&Params) -> Option<Conflict>] = &[
     scouts_within_flock,
     margins_do_not_cross,
     boid_fits_between_walls,
+    start_region_has_free_space,
 ];
 
 fn protected_within_visual(p: &Params) -> Option<Conflict> {
@@ -142,5 +144,40 @@ fn boid_fits_between_walls(p: &Params) -> Option<Conflict> {
             p.boid_size
         ),
         keys: ["boid_size", extent],
+    })
+}
+
+/// Points per side of the lattice on which the start region is probed for free space.
+const FREE_SPACE_PROBES: usize = 64;
+
+/// The random start draws positions until one is outside every obstacle, so the start region
+/// must have room: some point of a 64 x 64 lattice over it must be free.
+fn start_region_has_free_space(p: &Params) -> Option<Conflict> {
+    if p.obstacles.is_empty() {
+        return None;
+    }
+    let torus = p.is_torus().then(|| {
+        (
+            Vec2::new(p.world_x_min as f32, p.world_y_min as f32),
+            Vec2::new(p.world_width as f32, p.world_height as f32),
+        )
+    });
+    let index = ObstacleIndex::new(&p.obstacles, torus, 0.0);
+    let at = |[low, high]: [f64; 2], k: usize| {
+        (low + (high - low) * (k as f64 + 0.5) / FREE_SPACE_PROBES as f64) as f32
+    };
+    let free = (0..FREE_SPACE_PROBES * FREE_SPACE_PROBES).any(|k| {
+        let point = Vec2::new(
+            at(p.init_x, k % FREE_SPACE_PROBES),
+            at(p.init_y, k / FREE_SPACE_PROBES),
+        );
+        !index.contains(point)
+    });
+    (!free).then(|| Conflict {
+        message: format!(
+            "the obstacles cover the whole start region x in [{}, {}], y in [{}, {}]: there is no free space to place the flock",
+            p.init_x[0], p.init_x[1], p.init_y[0], p.init_y[1]
+        ),
+        keys: ["obstacles", "init_x"],
     })
 }

@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::world::{Shape, read_shapes};
+
 /// Declares an enum whose variants are chosen by name in a config, with its list of names.
 macro_rules! choices {
     (
@@ -98,7 +100,7 @@ choices! {
 }
 
 /// The value of one parameter, typed by its [`Kind`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     /// A [`Kind::Number`].
     Number(f64),
@@ -110,6 +112,8 @@ pub enum Value {
     Choice(&'static str),
     /// A [`Kind::Interval`]: `[low, high]`.
     Interval([f64; 2]),
+    /// A [`Kind::Shapes`]: obstacles.
+    Shapes(Vec<Shape>),
 }
 
 /// A value as a file, flag or message spelled it, before its parameter's [`Kind`] has read it.
@@ -125,6 +129,8 @@ pub enum Raw {
     Text(String),
     /// A list.
     List(Vec<Raw>),
+    /// A table of named values, in the order given.
+    Table(Vec<(String, Raw)>),
     /// Anything else the edge's format allows (a table, a date), as the edge shows it.
     Other(String),
 }
@@ -197,6 +203,18 @@ impl Field for [f64; 2] {
     }
 }
 
+impl Field for Vec<Shape> {
+    fn to_value(&self) -> Value {
+        Value::Shapes(self.clone())
+    }
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Shapes(shapes) => Some(shapes.clone()),
+            _ => None,
+        }
+    }
+}
+
 /// The type and allowed values of one parameter.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
@@ -220,6 +238,8 @@ pub enum Kind {
     Choice(&'static [&'static str]),
     /// A pair `[low, high]` of finite numbers with `low <= high`.
     Interval,
+    /// A list of obstacle shapes ([`crate::world`]), each checked as it is read.
+    Shapes,
 }
 
 /// Largest whole number a [`Raw::Float`] may spell for a [`Kind::Integer`] (beyond it, `f64`
@@ -254,6 +274,7 @@ impl Kind {
                 },
                 _ => Err(self.expected()),
             },
+            (Kind::Shapes, raw) => read_shapes(raw).map(Value::Shapes),
             _ => Err(self.expected()),
         }
     }
@@ -266,14 +287,15 @@ impl Kind {
             Kind::Bool => "true or false".to_owned(),
             Kind::Choice(names) => format!("one of {}", names.join(", ")),
             Kind::Interval => "[low, high] with two numbers".to_owned(),
+            Kind::Shapes => "a list of obstacle tables".to_owned(),
         }
     }
 
     /// Checks a value of this kind against the allowed range; the error is the range as a
     /// person reads it.
     pub fn check(self, value: &Value) -> Result<(), String> {
-        match (self, *value) {
-            (Kind::Number { min, max }, Value::Number(x)) => {
+        match (self, value) {
+            (Kind::Number { min, max }, &Value::Number(x)) => {
                 let allowed = x.is_finite() || (x == f64::INFINITY && max == f64::INFINITY);
                 if allowed && x >= min && x <= max {
                     Ok(())
@@ -281,10 +303,10 @@ impl Kind {
                     Err(describe_range(min, max))
                 }
             }
-            (Kind::Integer { min, max }, Value::Integer(i)) if i < min || i > max => {
+            (Kind::Integer { min, max }, &Value::Integer(i)) if i < min || i > max => {
                 Err(format!("[{min}, {max}]"))
             }
-            (Kind::Interval, Value::Interval([low, high]))
+            (Kind::Interval, &Value::Interval([low, high]))
                 if !(low.is_finite() && high.is_finite() && low <= high) =>
             {
                 Err("[low, high] with finite low <= high".to_owned())
@@ -389,11 +411,13 @@ pub enum Section {
     Model,
     /// The world rectangle and the random start.
     WorldAndStart,
+    /// Things in the world besides the boids.
+    Obstacles,
 }
 
 impl Section {
     /// Every section, in the order shown.
-    pub const ALL: [Section; 9] = [
+    pub const ALL: [Section; 10] = [
         Section::Flock,
         Section::Rules,
         Section::Neighbourhood,
@@ -403,6 +427,7 @@ impl Section {
         Section::Wander,
         Section::Model,
         Section::WorldAndStart,
+        Section::Obstacles,
     ];
 
     /// The section's heading.
@@ -417,6 +442,7 @@ impl Section {
             Section::Wander => "Wander",
             Section::Model => "Model",
             Section::WorldAndStart => "World and start",
+            Section::Obstacles => "Obstacles",
         }
     }
 }

@@ -228,6 +228,40 @@ mod tests {
     }
 
     #[test]
+    fn obstacles_read_from_tables_and_write_back() {
+        let text = "count = 50\n\n[[obstacles]]\nshape = \"circle\"\ncenter = [320, 240.0]\nradius = 60\n\n[[obstacles]]\nshape = \"wall\"\npoints = [[0, 0], [10, 0]]\n";
+        let params = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml(text, "world.toml")
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(params.obstacles.len(), 2);
+        let back = ParamsBuilder::preset("functional")
+            .unwrap()
+            .apply_toml(&params.to_toml(), "back.toml")
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(back, params);
+        assert!(params.to_toml().contains(
+            "[[obstacles]]\nshape = \"circle\"\ncenter = [320.0, 240.0]\nradius = 60.0\n"
+        ));
+        let err = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml(
+                "count = 5\n[[obstacles]]\nshape = \"circle\"\ncenter = [1, 2]\nradius = -3\n",
+                "bad.toml",
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("bad.toml, line 2") && err.contains("obstacle 1: radius = -3"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn infinite_max_speed_means_no_limit() {
         let params = ParamsBuilder::preset("cornell")
             .unwrap()

@@ -6,8 +6,9 @@ use std::fmt;
 
 use super::builder::{ParamsBuilder, Source};
 use super::catalogue::{PARAMS, Params};
-use super::kinds::{Raw, Value};
+use super::kinds::{Kind, Raw, Value};
 use crate::error::ParamsError;
+use crate::world::{Shape, shape_entries};
 
 impl From<&toml::Value> for Raw {
     fn from(value: &toml::Value) -> Self {
@@ -17,29 +18,67 @@ impl From<&toml::Value> for Raw {
             toml::Value::Boolean(b) => Raw::Bool(*b),
             toml::Value::String(s) => Raw::Text(s.clone()),
             toml::Value::Array(items) => Raw::List(items.iter().map(Raw::from).collect()),
+            toml::Value::Table(table) => Raw::Table(
+                table
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Raw::from(v)))
+                    .collect(),
+            ),
             other => Raw::Other(other.to_string()),
         }
     }
 }
 
-impl From<Value> for toml::Value {
-    fn from(value: Value) -> Self {
+impl From<&Value> for toml::Value {
+    fn from(value: &Value) -> Self {
         match value {
-            Value::Number(x) => toml::Value::Float(x),
+            Value::Number(x) => toml::Value::Float(*x),
             Value::Integer(i) => {
-                i64::try_from(i).map_or(toml::Value::Float(i as f64), toml::Value::Integer)
+                i64::try_from(*i).map_or(toml::Value::Float(*i as f64), toml::Value::Integer)
             }
-            Value::Bool(b) => toml::Value::Boolean(b),
-            Value::Choice(name) => toml::Value::String(name.to_owned()),
+            Value::Bool(b) => toml::Value::Boolean(*b),
+            Value::Choice(name) => toml::Value::String((*name).to_owned()),
             Value::Interval(pair) => toml::Value::Array(pair.map(toml::Value::Float).to_vec()),
+            Value::Shapes(shapes) => toml::Value::Array(
+                shapes
+                    .iter()
+                    .map(|s| toml::Value::Table(shape_table(s)))
+                    .collect(),
+            ),
         }
     }
+}
+
+impl From<&Raw> for toml::Value {
+    fn from(raw: &Raw) -> Self {
+        match raw {
+            Raw::Integer(i) => toml::Value::Integer(*i),
+            Raw::Float(x) => toml::Value::Float(*x),
+            Raw::Bool(b) => toml::Value::Boolean(*b),
+            Raw::Text(s) | Raw::Other(s) => toml::Value::String(s.clone()),
+            Raw::List(items) => toml::Value::Array(items.iter().map(toml::Value::from).collect()),
+            Raw::Table(entries) => toml::Value::Table(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), toml::Value::from(v)))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// One obstacle as a TOML table.
+fn shape_table(shape: &Shape) -> toml::Table {
+    shape_entries(shape)
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), toml::Value::from(&v)))
+        .collect()
 }
 
 impl fmt::Display for Value {
     /// The value as a config file spells it (`40.0`, `inf`, `"margins"`, `[0.0, 640.0]`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        toml::Value::from(*self).fmt(f)
+        toml::Value::from(self).fmt(f)
     }
 }
 
@@ -47,32 +86,34 @@ impl fmt::Display for Raw {
     /// The value as TOML spells it, for messages about it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Raw::Integer(i) => toml::Value::Integer(*i).fmt(f),
-            Raw::Float(x) => toml::Value::Float(*x).fmt(f),
-            Raw::Bool(b) => b.fmt(f),
-            Raw::Text(s) => toml::Value::String(s.clone()).fmt(f),
-            Raw::List(items) => {
-                let shown: Vec<String> = items.iter().map(ToString::to_string).collect();
-                write!(f, "[{}]", shown.join(", "))
-            }
             Raw::Other(shown) => f.write_str(shown),
+            raw => toml::Value::from(raw).fmt(f),
         }
     }
 }
 
 impl Params {
     /// All parameters as a TOML document, one `name = value` line each in catalogue order, in a
-    /// form [`ParamsBuilder::apply_toml`] reads back.
+    /// form [`ParamsBuilder::apply_toml`] reads back. Obstacles, when there are any, come last as
+    /// `[[obstacles]]` tables (a key after a table header would belong to the table).
     pub fn to_toml(&self) -> String {
-        PARAMS
+        let mut text: String = PARAMS
             .iter()
+            .filter(|info| info.kind != Kind::Shapes || self.obstacles.is_empty())
             .map(|info| {
                 let value = self
                     .get(info.name)
                     .expect("every catalogue entry is a field");
                 format!("{} = {value}\n", info.name)
             })
-            .collect()
+            .collect();
+        for shape in &self.obstacles {
+            text.push_str("\n[[obstacles]]\n");
+            for (key, value) in shape_entries(shape) {
+                text.push_str(&format!("{key} = {}\n", toml::Value::from(&value)));
+            }
+        }
+        text
     }
 }
 
@@ -128,19 +169,20 @@ fn line_of_offset(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
 
-/// The line where a top-level key is assigned, found by scanning (the TOML parser gives spans for
-/// syntax errors only).
+/// The line where a top-level key is assigned, or its first `[[key]]` table begins, found by
+/// scanning (the TOML parser gives spans for syntax errors only).
 fn line_of_key(text: &str, key: &str) -> Option<usize> {
     text.lines()
         .position(|line| {
-            let line = line.trim_start();
+            let line = line.trim();
             let name = line
                 .split('=')
                 .next()
                 .unwrap_or("")
                 .trim()
                 .trim_matches('"');
-            line.contains('=') && name == key
+            let header = line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]"));
+            (line.contains('=') && name == key) || header.map(str::trim) == Some(key)
         })
         .map(|index| index + 1)
 }

@@ -1,6 +1,7 @@
 //! Parameter values between JSON (the page, the event log) and the core's typed values.
 
 use boids_core::params::{PARAMS, Params, Raw, Value};
+use boids_core::world::shape_entries;
 
 use crate::error::ValueError;
 
@@ -25,28 +26,68 @@ pub fn json_to_raw(value: &serde_json::Value) -> Result<Raw, ValueError> {
             _ => Raw::Text(s.clone()),
         },
         J::Array(items) => Raw::List(items.iter().map(json_to_raw).collect::<Result<_, _>>()?),
-        J::Null | J::Object(_) => {
-            return Err(ValueError::NotAValue(value.to_string()));
-        }
+        J::Object(entries) => Raw::Table(
+            entries
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), json_to_raw(v)?)))
+                .collect::<Result<_, ValueError>>()?,
+        ),
+        J::Null => return Err(ValueError::NotAValue(value.to_string())),
     })
+}
+
+/// A raw value as JSON (obstacle tables are written through it).
+fn raw_to_json(raw: &Raw) -> serde_json::Value {
+    use serde_json::Value as J;
+    match raw {
+        Raw::Integer(i) => J::from(*i),
+        Raw::Float(x) => number_to_json(*x),
+        Raw::Bool(b) => J::from(*b),
+        Raw::Text(s) | Raw::Other(s) => J::from(s.as_str()),
+        Raw::List(items) => J::Array(items.iter().map(raw_to_json).collect()),
+        Raw::Table(entries) => J::Object(
+            entries
+                .iter()
+                .map(|(k, v)| (k.clone(), raw_to_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// A number as JSON; infinite and NaN numbers become the strings `"inf"`, `"-inf"` and `"nan"`.
+fn number_to_json(x: f64) -> serde_json::Value {
+    use serde_json::Value as J;
+    match x {
+        x if x.is_nan() => J::from("nan"),
+        f64::INFINITY => J::from("inf"),
+        f64::NEG_INFINITY => J::from("-inf"),
+        x => J::from(x),
+    }
 }
 
 /// A parameter value as JSON; infinite and NaN numbers become the strings `"inf"`, `"-inf"`
 /// and `"nan"`.
 pub fn value_to_json(value: Value) -> serde_json::Value {
     use serde_json::Value as J;
-    let number = |x: f64| match x {
-        x if x.is_nan() => J::from("nan"),
-        f64::INFINITY => J::from("inf"),
-        f64::NEG_INFINITY => J::from("-inf"),
-        x => J::from(x),
-    };
     match value {
-        Value::Number(x) => number(x),
+        Value::Number(x) => number_to_json(x),
         Value::Integer(i) => J::from(i),
         Value::Bool(b) => J::from(b),
         Value::Choice(name) => J::from(name),
-        Value::Interval(pair) => J::Array(pair.map(number).to_vec()),
+        Value::Interval(pair) => J::Array(pair.map(number_to_json).to_vec()),
+        Value::Shapes(shapes) => J::Array(
+            shapes
+                .iter()
+                .map(|shape| {
+                    J::Object(
+                        shape_entries(shape)
+                            .into_iter()
+                            .map(|(k, v)| (k.to_owned(), raw_to_json(&v)))
+                            .collect(),
+                    )
+                })
+                .collect(),
+        ),
     }
 }
 
@@ -75,7 +116,7 @@ mod tests {
             value_to_json(Value::Interval([f64::NEG_INFINITY, 2.0])),
             serde_json::json!(["-inf", 2.0])
         );
-        assert!(json_to_raw(&serde_json::json!({"a": 1})).is_err());
+        assert!(json_to_raw(&serde_json::json!(null)).is_err());
         assert!(json_to_raw(&serde_json::json!([1, null])).is_err());
     }
 }

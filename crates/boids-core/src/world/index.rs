@@ -1,0 +1,240 @@
+//! Obstacles looked up through a grid: each cell lists the obstacles whose bounds, grown by the
+//! reach of a step, touch it, so a boid tests only the few obstacles near it.
+//!
+//! On a torus an obstacle that crosses a seam is also stored as copies shifted by the world's
+//! size, so that a move that leaves the world on one side meets the part of the obstacle seen on
+//! the other; the move itself is then tested without wrapping. Obstacles change only when the
+//! world is edited, so the index is built then, not every step.
+
+use glam::Vec2;
+
+use super::shape::{Hit, Shape};
+
+/// Most cells of the index: enough for thousands of obstacles, small enough to rebuild on every
+/// edit without notice.
+const MAX_CELLS: usize = 1 << 16;
+
+/// The obstacles (and their torus copies) with a grid of the cells each touches.
+#[derive(Clone, Debug, Default)]
+pub struct ObstacleIndex {
+    /// Every shape tested, torus copies included.
+    shapes: Vec<Shape>,
+    /// Bounds of each shape grown by the reach.
+    reach_bounds: Vec<(Vec2, Vec2)>,
+    origin: Vec2,
+    cell: Vec2,
+    dims: [usize; 2],
+    /// Cell `c` lists `items[starts[c]..starts[c + 1]]`.
+    starts: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl ObstacleIndex {
+    /// Indexes `obstacles`. `torus` is the world's `(min, size)` when it wraps; `reach` is how far
+    /// from an obstacle a query may still need it (the look-ahead plus the longest move).
+    pub fn new(obstacles: &[Shape], torus: Option<(Vec2, Vec2)>, reach: f32) -> Self {
+        let shapes: Vec<Shape> = obstacles
+            .iter()
+            .flat_map(|shape| copies(shape, torus))
+            .collect();
+        if shapes.is_empty() {
+            return Self::default();
+        }
+        let reach = reach.max(0.0);
+        let reach_bounds: Vec<(Vec2, Vec2)> = shapes
+            .iter()
+            .map(|s| {
+                let (lo, hi) = s.bounds();
+                (lo - reach, hi + reach)
+            })
+            .collect();
+        let (lo, hi) = reach_bounds.iter().fold(
+            (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+            |(lo, hi), &(a, b)| (lo.min(a), hi.max(b)),
+        );
+        let extent = (hi - lo).max(Vec2::splat(f32::MIN_POSITIVE));
+        // About four cells per shape, square-ish, within the cap.
+        let wanted = (4 * shapes.len()).clamp(1, MAX_CELLS) as f32;
+        let side = (extent.x * extent.y / wanted).sqrt().max(f32::MIN_POSITIVE);
+        let dims = [
+            ((extent.x / side).ceil() as usize).clamp(1, MAX_CELLS),
+            ((extent.y / side).ceil() as usize).clamp(1, MAX_CELLS),
+        ];
+        let dims = [dims[0], dims[1].min(MAX_CELLS / dims[0]).max(1)];
+        let cell = extent / Vec2::new(dims[0] as f32, dims[1] as f32);
+        let mut index = Self {
+            shapes,
+            reach_bounds,
+            origin: lo,
+            cell,
+            dims,
+            starts: Vec::new(),
+            items: Vec::new(),
+        };
+        index.fill_cells();
+        index
+    }
+
+    /// Counting sort of (cell, shape) pairs into the cell lists.
+    fn fill_cells(&mut self) {
+        let cells = self.dims[0] * self.dims[1];
+        let mut counts = vec![0u32; cells + 1];
+        let mut pairs = Vec::new();
+        for (id, &(lo, hi)) in self.reach_bounds.iter().enumerate() {
+            let ([x0, y0], [x1, y1]) = (self.cell_of(lo), self.cell_of(hi));
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let c = y * self.dims[0] + x;
+                    counts[c + 1] += 1;
+                    pairs.push((c, id as u32));
+                }
+            }
+        }
+        for c in 0..cells {
+            counts[c + 1] += counts[c];
+        }
+        let mut next = counts.clone();
+        let mut items = vec![0u32; pairs.len()];
+        for (c, id) in pairs {
+            items[next[c] as usize] = id;
+            next[c] += 1;
+        }
+        self.starts = counts;
+        self.items = items;
+    }
+
+    /// The cell holding `p`, clamped to the grid.
+    fn cell_of(&self, p: Vec2) -> [usize; 2] {
+        let q = ((p - self.origin) / self.cell).floor();
+        [
+            (q.x.max(0.0) as usize).min(self.dims[0] - 1),
+            (q.y.max(0.0) as usize).min(self.dims[1] - 1),
+        ]
+    }
+
+    /// Whether there is nothing to test.
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
+
+    /// Calls `f` once for every shape whose grown bounds overlap the box `lo..hi`.
+    pub fn for_each_near(&self, lo: Vec2, hi: Vec2, mut f: impl FnMut(&Shape)) {
+        if self.is_empty() {
+            return;
+        }
+        let ([x0, y0], [x1, y1]) = (self.cell_of(lo), self.cell_of(hi));
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let c = y * self.dims[0] + x;
+                for &id in &self.items[self.starts[c] as usize..self.starts[c + 1] as usize] {
+                    let (a, b) = self.reach_bounds[id as usize];
+                    let overlaps = a.cmple(hi).all() && b.cmpge(lo).all();
+                    // A shape listed in several cells of the box is visited in the first only:
+                    // the cell of the overlap's lowest corner.
+                    if overlaps && self.cell_of(a.max(lo)) == [x, y] {
+                        f(&self.shapes[id as usize]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `p` is inside any obstacle.
+    pub fn contains(&self, p: Vec2) -> bool {
+        let mut inside = false;
+        self.for_each_near(p, p, |s| inside |= s.contains(p));
+        inside
+    }
+
+    /// The first contact of the move `from -> to` with any obstacle.
+    pub fn first_hit(&self, from: Vec2, to: Vec2) -> Option<Hit> {
+        let mut first: Option<Hit> = None;
+        self.for_each_near(from.min(to), from.max(to), |s| {
+            if let Some(hit) = s.first_hit(from, to)
+                && first.is_none_or(|f| hit.t < f.t)
+            {
+                first = Some(hit);
+            }
+        });
+        first
+    }
+}
+
+/// A shape and, on a torus, its copies shifted by the world's size across every seam it comes
+/// within reach of (all eight neighbours: a query near a corner needs the diagonal copy).
+fn copies(shape: &Shape, torus: Option<(Vec2, Vec2)>) -> Vec<Shape> {
+    let Some((_, size)) = torus else {
+        return vec![shape.clone()];
+    };
+    let mut out = Vec::with_capacity(9);
+    for sy in [-1.0f32, 0.0, 1.0] {
+        for sx in [-1.0f32, 0.0, 1.0] {
+            out.push(shape.translated(Vec2::new(sx, sy) * size));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn circle(x: f32, y: f32, r: f32) -> Shape {
+        Shape::Circle {
+            center: Vec2::new(x, y),
+            radius: r,
+        }
+    }
+
+    #[test]
+    fn lookups_find_exactly_what_a_scan_finds() {
+        let shapes: Vec<Shape> = (0..40)
+            .map(|k| {
+                circle(
+                    (k * 37 % 100) as f32,
+                    (k * 53 % 80) as f32,
+                    1.0 + (k % 4) as f32,
+                )
+            })
+            .collect();
+        let index = ObstacleIndex::new(&shapes, None, 2.0);
+        for k in 0..400 {
+            let from = Vec2::new((k * 7 % 110) as f32 - 5.0, (k * 11 % 90) as f32 - 5.0);
+            let to = from + Vec2::new(((k % 9) as f32 - 4.0) * 1.7, ((k % 7) as f32 - 3.0) * 1.3);
+            if shapes.iter().any(|s| s.contains(from)) {
+                continue;
+            }
+            let scan = shapes
+                .iter()
+                .filter_map(|s| s.first_hit(from, to))
+                .min_by(|a, b| a.t.total_cmp(&b.t));
+            assert_eq!(index.first_hit(from, to), scan, "{from} -> {to}");
+            assert_eq!(
+                index.contains(to),
+                shapes.iter().any(|s| s.contains(to)),
+                "{to}"
+            );
+            let mut seen = 0;
+            index.for_each_near(from.min(to), from.max(to), |_| seen += 1);
+            assert!(seen <= shapes.len());
+        }
+    }
+
+    #[test]
+    fn a_torus_sees_obstacles_across_the_seam() {
+        let size = Vec2::new(100.0, 100.0);
+        let index = ObstacleIndex::new(&[circle(1.0, 50.0, 3.0)], Some((Vec2::ZERO, size)), 5.0);
+        // Leaving through the right edge meets the circle's part seen past it.
+        let hit = index.first_hit(Vec2::new(96.0, 50.0), Vec2::new(102.0, 50.0));
+        assert!(
+            hit.is_some_and(|h| (h.t - 2.0 / 6.0).abs() < 1e-5),
+            "{hit:?}"
+        );
+        assert!(index.contains(Vec2::new(99.5, 50.0)));
+        let flat = ObstacleIndex::new(&[circle(1.0, 50.0, 3.0)], None, 5.0);
+        assert!(
+            flat.first_hit(Vec2::new(96.0, 50.0), Vec2::new(102.0, 50.0))
+                .is_none()
+        );
+    }
+}
