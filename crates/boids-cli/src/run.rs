@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use boids_core::params::Value;
-use boids_core::{METRIC_COLUMNS, Metrics, Simulation, Source};
+use boids_core::{METRIC_COLUMNS, Metrics, Simulation, Source, StateError};
 use boids_server::events::{EventLog, Replay};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -263,13 +263,14 @@ fn build_simulation(args: &RunArgs) -> Result<Simulation> {
         },
     );
     let params = builder.build()?;
+    let lines = loaded.lines.clone();
     let state = loaded.into_flock(&params);
-    Ok(Simulation::from_state(
-        params,
-        seed,
-        state,
-        args.start_step,
-    )?)
+    Simulation::from_state(params, seed, state, args.start_step).map_err(|error| match error {
+        StateError::InsideObstacle { index, .. } => {
+            anyhow::anyhow!("{}, line {}: {error}", path.display(), lines[index])
+        }
+        error => error.into(),
+    })
 }
 
 /// A progress bar on stderr for runs longer than a moment; hidden when stderr is not a terminal.

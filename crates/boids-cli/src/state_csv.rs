@@ -30,6 +30,8 @@ pub struct LoadedState {
     pub groups: Option<Vec<u8>>,
     /// Biases, if the file has them.
     pub biases: Option<Vec<f32>>,
+    /// The file line of each row, for messages about a boid.
+    pub lines: Vec<u64>,
 }
 
 impl LoadedState {
@@ -41,14 +43,20 @@ impl LoadedState {
     /// Completes the state for `params`: missing groups come from the scout fractions, missing
     /// biases from the initial bias, as for a fresh flock.
     pub fn into_flock(self, params: &Params) -> FlockState {
-        let groups = self.groups.unwrap_or_else(|| scout_groups(params));
+        let Self {
+            positions,
+            velocities,
+            groups,
+            biases,
+            lines: _,
+        } = self;
+        let groups = groups.unwrap_or_else(|| scout_groups(params));
         let kernel = Kernel::new(params);
-        let biases = self
-            .biases
-            .unwrap_or_else(|| groups.iter().map(|&g| kernel.initial_bias(g)).collect());
+        let biases =
+            biases.unwrap_or_else(|| groups.iter().map(|&g| kernel.initial_bias(g)).collect());
         FlockState {
-            positions: self.positions,
-            velocities: self.velocities,
+            positions,
+            velocities,
             groups,
             biases,
         }
@@ -88,6 +96,7 @@ pub fn read(path: &Path) -> Result<LoadedState> {
         velocities: Vec::new(),
         groups: group_col.map(|_| Vec::new()),
         biases: bias_col.map(|_| Vec::new()),
+        lines: Vec::new(),
     };
     for record in reader.records() {
         let record = record.with_context(|| format!("{name}: malformed row"))?;
@@ -106,6 +115,7 @@ pub fn read(path: &Path) -> Result<LoadedState> {
         };
         let [x, y, vx, vy] = [0, 1, 2, 3].map(|i| field(required[i], REQUIRED[i]));
         state.positions.push(Vec2::new(x?, y?));
+        state.lines.push(line);
         state.velocities.push(Vec2::new(vx?, vy?));
         if let (Some(col), Some(groups)) = (group_col, state.groups.as_mut()) {
             let raw = record.get(col).unwrap_or("");

@@ -437,3 +437,62 @@ fn outputs_never_overwrite_inputs() {
     );
     assert_eq!(read(&dir.path("state.csv")), text);
 }
+
+#[test]
+fn bad_obstacles_are_refused_with_their_line_and_nothing_is_written() {
+    let dir = Dir::new();
+    let out = dir.s("out.csv");
+    let cases = [
+        (
+            "[[obstacles]]\nshape = \"wall\"\npoints = [[0, 0]]\n",
+            "obstacle 1: a wall needs at least 2 points, got 1",
+        ),
+        (
+            "count = 10\n\n[[obstacles]]\nshape = \"rect\"\nmin = [5, 5]\nmax = [1, 9]\n",
+            "line 3",
+        ),
+        (
+            "[[obstacles]]\nshape = \"circle\"\ncenter = [1, 1]\nradius = 0\n",
+            "radius = 0 is not allowed: expected a number > 0",
+        ),
+        (
+            "[[obstacles]]\nshape = \"circle\"\ncenter = [1, 1]\nradius = nan\n",
+            "radius = NaN is not allowed",
+        ),
+        (
+            "[[obstacles]]\nshape = \"blob\"\n",
+            "shape = \"blob\" is not allowed: expected \"circle\", \"rect\" or \"wall\"",
+        ),
+        (
+            "[[obstacles]]\nshape = \"rect\"\nmin = [-1, -1]\nmax = [641, 481]\n",
+            "no free space",
+        ),
+    ];
+    for (k, (text, expected)) in cases.iter().enumerate() {
+        let config = dir.write(&format!("bad{k}.toml"), text);
+        refused(
+            &["run", "--config", &config, "--steps", "5", "--save", &out],
+            &[expected, &config],
+        );
+    }
+    assert!(!dir.path("out.csv").exists(), "{:?}", dir.files());
+}
+
+#[test]
+fn a_state_file_with_a_boid_inside_an_obstacle_is_refused_with_its_line() {
+    let dir = Dir::new();
+    let config = dir.write(
+        "world.toml",
+        "[[obstacles]]\nshape = \"circle\"\ncenter = [320, 240]\nradius = 50\n",
+    );
+    let state = dir.write(
+        "state.csv",
+        "x,y,vx,vy\n10,10,1,0\n20,20,1,0\n330,250,1,0\n",
+    );
+    refused(
+        &["run", "--config", &config, "--init", &state, "--steps", "3"],
+        &[&format!("{state}, line 4"), "inside obstacle 1 (circle)"],
+    );
+    let fine = dir.write("fine.csv", "x,y,vx,vy\n10,10,1,0\n20,20,1,0\n");
+    ok(&["run", "--config", &config, "--init", &fine, "--steps", "3"]);
+}

@@ -89,6 +89,22 @@ pub enum StateError {
         /// What is allowed.
         allowed: String,
     },
+    /// A boid of the state is inside an obstacle.
+    #[error(
+        "boid {index} at ({x}, {y}) is inside obstacle {obstacle} ({shape}): a flock must start outside every obstacle"
+    )]
+    InsideObstacle {
+        /// Index of the boid (row order).
+        index: usize,
+        /// Its position.
+        x: f32,
+        /// Its position.
+        y: f32,
+        /// The obstacle, counted from 1 as in the config.
+        obstacle: usize,
+        /// The obstacle's shape.
+        shape: &'static str,
+    },
     /// The state holds no boids, or more than the engine accepts.
     #[error("a state of {count} boids is not allowed: allowed range is [1, {max}]")]
     Count {

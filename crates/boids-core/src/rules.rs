@@ -14,6 +14,9 @@
 //! p'         = p + v' dt, then wrap (torus) or bounce (walls)
 //! ```
 //!
+//! With obstacles, every model's move then goes through [`crate::world::ObstaclePass`]
+//! (steer to avoid, and never inside an obstacle or across a wall).
+//!
 //! The averaging set is every boid within `visual_range`, without the boid itself unless
 //! `include_self`, and without protected neighbours if `exclude_protected`. With no boid in the
 //! averaging set, cohesion and alignment are zero.
@@ -430,6 +433,11 @@ fn clamp_speed<T: Real>(k: &Kernel, v: V2<T>) -> V2<T> {
     let slow = speed.lt(min) & speed.gt(T::splat(0.0));
     let v = V2::select(slow, v.div(speed).scale(min), v);
     V2::select(speed.gt(max), v.div(speed).scale(max), v)
+}
+
+/// [`clamp_speed`] for one boid (the obstacle pass re-applies the limits after it steers).
+pub fn limit_speed(k: &Kernel, v: Vec2) -> Vec2 {
+    clamp_speed::<f32>(k, v.into()).into()
 }
 
 /// Moves by `v dt`, then wraps (torus) or bounces (walls, seed 002's isCollided: a boid whose

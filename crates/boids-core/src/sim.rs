@@ -23,6 +23,7 @@ use crate::params::{MAX_COUNT, Params};
 use crate::rules::{self, Kernel, group};
 use crate::state::FlockState;
 use crate::stats::{PhaseTimes, ScanCounts, StepStats};
+use crate::world::ObstaclePass;
 // Kept at this path too: the command and the engine tests name it here.
 pub use crate::state::scout_groups;
 
@@ -132,6 +133,8 @@ pub struct Simulation {
     id_scratch: Vec<u32>,
     index: CellIndex,
     stats: StepStats,
+    /// What the obstacles do to a step; `None` without obstacles (the step skips the pass).
+    obstacles: Option<ObstaclePass>,
 }
 
 impl Simulation {
@@ -164,9 +167,12 @@ impl Simulation {
             id_scratch: Vec::new(),
             index: CellIndex::default(),
             stats: StepStats::default(),
+            obstacles: None,
         };
         sim.reserve(n)?;
         sim.load(state);
+        sim.obstacles = ObstaclePass::new(&sim.params);
+        sim.check_outside_obstacles()?;
         Ok(sim)
     }
 
@@ -314,14 +320,11 @@ impl Simulation {
         let start = Instant::now();
         if !self.params.uses_fast_path() {
             // Vicsek, Couzin, k nearest or a blind angle: the general path, in id order.
-            let (next, counts) = crate::models::step(
-                &self.params,
-                &self.kernel,
-                self.seed,
-                self.step,
-                &self.state(),
-            );
+            let previous = self.state();
+            let (next, counts) =
+                crate::models::step(&self.params, &self.kernel, self.seed, self.step, &previous);
             self.load(next);
+            self.pass_obstacles(|k| previous.positions[k]);
             self.step += 1;
             let times = PhaseTimes {
                 interact: start.elapsed(),
@@ -336,6 +339,9 @@ impl Simulation {
         self.sort();
         let sorted = Instant::now();
         let counts = self.interact(&geometry);
+        let frame = std::mem::take(&mut self.previous);
+        self.pass_obstacles(|k| Vec2::new(frame.boid[k][Frame::X], frame.boid[k][Frame::Y]));
+        self.previous = frame;
         self.step += 1;
         let times = PhaseTimes {
             bin: binned - start,
@@ -343,6 +349,44 @@ impl Simulation {
             interact: sorted.elapsed(),
         };
         self.stats = StepStats { times, counts };
+    }
+
+    /// Applies the obstacle pass ([`ObstaclePass`]) to every boid, `from(k)` being where the
+    /// boid stored at `k` was before the step. Nothing runs without obstacles.
+    fn pass_obstacles(&mut self, from: impl Fn(usize) -> Vec2 + Sync) {
+        let Some(pass) = &self.obstacles else {
+            return;
+        };
+        let (kernel, Buffers { pos, vel, .. }) = (&self.kernel, &self.state);
+        let moved = par::map_collect(pos.len(), |k| {
+            let (mut p, mut v) = (pos[k], vel[k]);
+            pass.apply(kernel, from(k), &mut p, &mut v);
+            (p, v)
+        });
+        for (k, (p, v)) in moved.into_iter().enumerate() {
+            self.state.pos[k] = p;
+            self.state.vel[k] = v;
+        }
+    }
+
+    /// Refuses a flock with a boid inside an obstacle (a loaded state: the random start never
+    /// places one there).
+    fn check_outside_obstacles(&self) -> Result<(), StateError> {
+        let Some(pass) = &self.obstacles else {
+            return Ok(());
+        };
+        for (k, &p) in self.state.pos.iter().enumerate() {
+            if let Some(obstacle) = pass.index().obstacle_at(p) {
+                return Err(StateError::InsideObstacle {
+                    index: self.id[k] as usize,
+                    x: p.x,
+                    y: p.y,
+                    obstacle: obstacle + 1,
+                    shape: self.params.obstacles[obstacle].name(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Moves the flock into cell order: coordinates into [`Frame`], groups and ids into their
@@ -415,8 +459,17 @@ impl Simulation {
         state.groups = groups;
         state.biases = biases;
         self.reserve(n)?;
+        let obstacles = ObstaclePass::new(&params);
+        if let Some(pass) = &obstacles {
+            // Obstacles placed on boids (a live edit) push them out, or start them afresh.
+            let fresh = FlockState::initial(&params, self.seed);
+            for (id, p) in state.positions.iter_mut().enumerate() {
+                *p = pass.way_out(*p).unwrap_or(fresh.positions[id]);
+            }
+        }
         self.params = params;
         self.kernel = kernel;
+        self.obstacles = obstacles;
         self.load(state);
         Ok(())
     }

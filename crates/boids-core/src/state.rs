@@ -11,6 +11,7 @@ use crate::par;
 use crate::params::Params;
 use crate::rng::{self, Purpose};
 use crate::rules::{Kernel, group};
+use crate::world::ObstacleIndex;
 
 /// A flock in boid-id order: what is saved, loaded and measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -38,13 +39,23 @@ impl FlockState {
 
     /// The initial flock of `params` for `seed`: boid `id` draws its position and velocity from
     /// its own stream, uniformly from the `init_*` intervals.
+    ///
+    /// A position inside an obstacle is drawn again from the same stream (the parameter checks
+    /// make sure the start region has free space), so without obstacles nothing changes.
     pub fn initial(params: &Params, seed: u64) -> Self {
+        let obstacles = ObstacleIndex::of(params);
         let draws = par::map_collect(params.count, |id| {
             let mut s = rng::stream(seed, Purpose::Init, 0, id as u64);
-            let p = Vec2::new(
-                s.uniform(params.init_x) as f32,
-                s.uniform(params.init_y) as f32,
-            );
+            let mut p;
+            loop {
+                p = Vec2::new(
+                    s.uniform(params.init_x) as f32,
+                    s.uniform(params.init_y) as f32,
+                );
+                if !obstacles.contains(p) {
+                    break;
+                }
+            }
             let v = Vec2::new(
                 s.uniform(params.init_vx) as f32,
                 s.uniform(params.init_vy) as f32,

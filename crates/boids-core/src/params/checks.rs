@@ -156,13 +156,7 @@ fn start_region_has_free_space(p: &Params) -> Option<Conflict> {
     if p.obstacles.is_empty() {
         return None;
     }
-    let torus = p.is_torus().then(|| {
-        (
-            Vec2::new(p.world_x_min as f32, p.world_y_min as f32),
-            Vec2::new(p.world_width as f32, p.world_height as f32),
-        )
-    });
-    let index = ObstacleIndex::new(&p.obstacles, torus, 0.0);
+    let index = ObstacleIndex::of(p);
     let at = |[low, high]: [f64; 2], k: usize| {
         (low + (high - low) * (k as f64 + 0.5) / FREE_SPACE_PROBES as f64) as f32
     };

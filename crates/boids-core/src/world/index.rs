@@ -1,5 +1,5 @@
-//! Obstacles looked up through a grid: each cell lists the obstacles whose bounds, grown by the
-//! reach of a step, touch it, so a boid tests only the few obstacles near it.
+//! Obstacles looked up through a grid: each cell lists the obstacles whose bounds touch it, so a
+//! boid tests only the few obstacles near it.
 //!
 //! On a torus an obstacle that crosses a seam is also stored as copies shifted by the world's
 //! size, so that a move that leaves the world on one side meets the part of the obstacle seen on
@@ -19,8 +19,10 @@ const MAX_CELLS: usize = 1 << 16;
 pub struct ObstacleIndex {
     /// Every shape tested, torus copies included.
     shapes: Vec<Shape>,
-    /// Bounds of each shape grown by the reach.
-    reach_bounds: Vec<(Vec2, Vec2)>,
+    /// The obstacle each shape is (a copy's original), counted from 0.
+    owner: Vec<u32>,
+    /// Bounds of each shape.
+    bounds: Vec<(Vec2, Vec2)>,
     origin: Vec2,
     cell: Vec2,
     dims: [usize; 2],
@@ -30,25 +32,19 @@ pub struct ObstacleIndex {
 }
 
 impl ObstacleIndex {
-    /// Indexes `obstacles`. `torus` is the world's `(min, size)` when it wraps; `reach` is how far
-    /// from an obstacle a query may still need it (the look-ahead plus the longest move).
-    pub fn new(obstacles: &[Shape], torus: Option<(Vec2, Vec2)>, reach: f32) -> Self {
-        let shapes: Vec<Shape> = obstacles
+    /// Indexes `obstacles`. `torus` is the world's `(min, size)` when it wraps. (Queries name the
+    /// exact box they need, so cells list an obstacle where its own bounds are.)
+    pub fn new(obstacles: &[Shape], torus: Option<(Vec2, Vec2)>) -> Self {
+        let (shapes, owner): (Vec<Shape>, Vec<u32>) = obstacles
             .iter()
-            .flat_map(|shape| copies(shape, torus))
-            .collect();
+            .enumerate()
+            .flat_map(|(i, shape)| copies(shape, torus).into_iter().map(move |c| (c, i as u32)))
+            .unzip();
         if shapes.is_empty() {
             return Self::default();
         }
-        let reach = reach.max(0.0);
-        let reach_bounds: Vec<(Vec2, Vec2)> = shapes
-            .iter()
-            .map(|s| {
-                let (lo, hi) = s.bounds();
-                (lo - reach, hi + reach)
-            })
-            .collect();
-        let (lo, hi) = reach_bounds.iter().fold(
+        let bounds: Vec<(Vec2, Vec2)> = shapes.iter().map(Shape::bounds).collect();
+        let (lo, hi) = bounds.iter().fold(
             (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
             |(lo, hi), &(a, b)| (lo.min(a), hi.max(b)),
         );
@@ -64,7 +60,8 @@ impl ObstacleIndex {
         let cell = extent / Vec2::new(dims[0] as f32, dims[1] as f32);
         let mut index = Self {
             shapes,
-            reach_bounds,
+            owner,
+            bounds,
             origin: lo,
             cell,
             dims,
@@ -80,7 +77,7 @@ impl ObstacleIndex {
         let cells = self.dims[0] * self.dims[1];
         let mut counts = vec![0u32; cells + 1];
         let mut pairs = Vec::new();
-        for (id, &(lo, hi)) in self.reach_bounds.iter().enumerate() {
+        for (id, &(lo, hi)) in self.bounds.iter().enumerate() {
             let ([x0, y0], [x1, y1]) = (self.cell_of(lo), self.cell_of(hi));
             for y in y0..=y1 {
                 for x in x0..=x1 {
@@ -112,13 +109,29 @@ impl ObstacleIndex {
         ]
     }
 
+    /// The obstacles of `params` (with their torus copies when the world wraps).
+    pub fn of(params: &crate::params::Params) -> Self {
+        let torus = params.is_torus().then(|| {
+            (
+                Vec2::new(params.world_x_min as f32, params.world_y_min as f32),
+                Vec2::new(params.world_width as f32, params.world_height as f32),
+            )
+        });
+        Self::new(&params.obstacles, torus)
+    }
+
     /// Whether there is nothing to test.
     pub fn is_empty(&self) -> bool {
         self.shapes.is_empty()
     }
 
-    /// Calls `f` once for every shape whose grown bounds overlap the box `lo..hi`.
+    /// Calls `f` once for every shape whose bounds overlap the box `lo..hi`.
     pub fn for_each_near(&self, lo: Vec2, hi: Vec2, mut f: impl FnMut(&Shape)) {
+        self.for_each_near_id(lo, hi, |_, shape| f(shape));
+    }
+
+    /// [`Self::for_each_near`], with the number of the obstacle each shape is.
+    fn for_each_near_id(&self, lo: Vec2, hi: Vec2, mut f: impl FnMut(usize, &Shape)) {
         if self.is_empty() {
             return;
         }
@@ -127,12 +140,12 @@ impl ObstacleIndex {
             for x in x0..=x1 {
                 let c = y * self.dims[0] + x;
                 for &id in &self.items[self.starts[c] as usize..self.starts[c + 1] as usize] {
-                    let (a, b) = self.reach_bounds[id as usize];
+                    let (a, b) = self.bounds[id as usize];
                     let overlaps = a.cmple(hi).all() && b.cmpge(lo).all();
                     // A shape listed in several cells of the box is visited in the first only:
                     // the cell of the overlap's lowest corner.
                     if overlaps && self.cell_of(a.max(lo)) == [x, y] {
-                        f(&self.shapes[id as usize]);
+                        f(self.owner[id as usize] as usize, &self.shapes[id as usize]);
                     }
                 }
             }
@@ -141,8 +154,17 @@ impl ObstacleIndex {
 
     /// Whether `p` is inside any obstacle.
     pub fn contains(&self, p: Vec2) -> bool {
-        let mut inside = false;
-        self.for_each_near(p, p, |s| inside |= s.contains(p));
+        self.obstacle_at(p).is_some()
+    }
+
+    /// The obstacle (counted from 0) that `p` is inside, if any.
+    pub fn obstacle_at(&self, p: Vec2) -> Option<usize> {
+        let mut inside = None;
+        self.for_each_near_id(p, p, |id, s| {
+            if inside.is_none() && s.contains(p) {
+                inside = Some(id);
+            }
+        });
         inside
     }
 
@@ -197,7 +219,7 @@ mod tests {
                 )
             })
             .collect();
-        let index = ObstacleIndex::new(&shapes, None, 2.0);
+        let index = ObstacleIndex::new(&shapes, None);
         for k in 0..400 {
             let from = Vec2::new((k * 7 % 110) as f32 - 5.0, (k * 11 % 90) as f32 - 5.0);
             let to = from + Vec2::new(((k % 9) as f32 - 4.0) * 1.7, ((k % 7) as f32 - 3.0) * 1.3);
@@ -223,7 +245,7 @@ mod tests {
     #[test]
     fn a_torus_sees_obstacles_across_the_seam() {
         let size = Vec2::new(100.0, 100.0);
-        let index = ObstacleIndex::new(&[circle(1.0, 50.0, 3.0)], Some((Vec2::ZERO, size)), 5.0);
+        let index = ObstacleIndex::new(&[circle(1.0, 50.0, 3.0)], Some((Vec2::ZERO, size)));
         // Leaving through the right edge meets the circle's part seen past it.
         let hit = index.first_hit(Vec2::new(96.0, 50.0), Vec2::new(102.0, 50.0));
         assert!(
@@ -231,7 +253,7 @@ mod tests {
             "{hit:?}"
         );
         assert!(index.contains(Vec2::new(99.5, 50.0)));
-        let flat = ObstacleIndex::new(&[circle(1.0, 50.0, 3.0)], None, 5.0);
+        let flat = ObstacleIndex::new(&[circle(1.0, 50.0, 3.0)], None);
         assert!(
             flat.first_hit(Vec2::new(96.0, 50.0), Vec2::new(102.0, 50.0))
                 .is_none()

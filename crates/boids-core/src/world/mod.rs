@@ -6,9 +6,11 @@
 //! through an [`ObstacleIndex`] built when they change.
 
 mod index;
+mod pass;
 mod read;
 mod shape;
 
 pub use index::ObstacleIndex;
+pub use pass::ObstaclePass;
 pub use read::{read_shapes, shape_entries};
 pub use shape::{Hit, Shape};

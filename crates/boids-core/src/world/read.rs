@@ -66,7 +66,7 @@ fn read_shape(raw: &Raw) -> Result<Shape, String> {
         "circle" => {
             let center = point(need("center")?, "center")?;
             let radius = number(need("radius")?, "radius")?;
-            if !(radius > 0.0) {
+            if radius <= 0.0 {
                 return Err(format!(
                     "radius = {radius} is not allowed: expected a number > 0"
                 ));
@@ -78,7 +78,7 @@ fn read_shape(raw: &Raw) -> Result<Shape, String> {
         }
         "rect" => {
             let (min, max) = (point(need("min")?, "min")?, point(need("max")?, "max")?);
-            if !(min.x < max.x && min.y < max.y) {
+            if min.x >= max.x || min.y >= max.y {
                 return Err(format!(
                     "min = [{}, {}] must be below max = [{}, {}] on both axes",
                     min.x, min.y, max.x, max.y

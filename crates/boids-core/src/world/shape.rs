@@ -41,6 +41,15 @@ pub struct Hit {
 }
 
 impl Shape {
+    /// The shape's name in a config.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Shape::Circle { .. } => "circle",
+            Shape::Rect { .. } => "rect",
+            Shape::Wall { .. } => "wall",
+        }
+    }
+
     /// The smallest axis-aligned box holding the shape: `(min, max)`.
     pub fn bounds(&self) -> (Vec2, Vec2) {
         match self {
@@ -77,6 +86,34 @@ impl Shape {
             Shape::Circle { center, radius } => (p - *center).length_squared() < radius * radius,
             Shape::Rect { min, max } => p.cmpgt(*min).all() && p.cmplt(*max).all(),
             Shape::Wall { .. } => false,
+        }
+    }
+
+    /// The nearest point just outside the shape from a point `p` inside it.
+    pub fn exit(&self, p: Vec2) -> Vec2 {
+        // A margin relative to the coordinate, so the point is outside in `f32` too.
+        let margin = |x: f32| x.abs().max(1.0) * 1e-5;
+        match self {
+            Shape::Circle { center, radius } => {
+                let out = (p - *center).try_normalize().unwrap_or(Vec2::X);
+                let reach = *radius + margin(*radius) + margin(center.abs().max_element());
+                *center + out * reach
+            }
+            Shape::Rect { min, max } => {
+                let gaps = [p.x - min.x, max.x - p.x, p.y - min.y, max.y - p.y];
+                let nearest = (0..4)
+                    .min_by(|&a, &b| gaps[a].total_cmp(&gaps[b]))
+                    .unwrap_or(0);
+                let mut out = p;
+                match nearest {
+                    0 => out.x = min.x - margin(min.x),
+                    1 => out.x = max.x + margin(max.x),
+                    2 => out.y = min.y - margin(min.y),
+                    _ => out.y = max.y + margin(max.y),
+                }
+                out
+            }
+            Shape::Wall { .. } => p,
         }
     }
 
