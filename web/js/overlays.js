@@ -1,5 +1,5 @@
 // The debug overlays, drawn on their own 2D canvas above the boids: the world's edge and where
-// margins or walls act; each boid's visual radius and rule vectors; for the boid under the
+// margins or walls act; the obstacles; each boid's visual radius and rule vectors; for the boid under the
 // pointer its neighbour links, protected range and a description in the info box; and on a torus
 // the ghosts, the neighbours those boids see across a seam, where they see them. What is drawn is
 // the core's overlay data as the server sends it (`boids render --overlay` draws the same); this
@@ -23,6 +23,8 @@ const INK = {
   ghost: 'rgba(223, 232, 255, 0.7)',
   link: 'rgba(223, 232, 255, 0.28)',
   halo: 'rgba(255, 255, 255, 0.9)',
+  obstacle: 'rgba(150, 160, 185, 0.32)',
+  obstacleEdge: 'rgba(200, 208, 228, 0.85)',
 };
 
 /** The vectors of an overlay record, in their order there (after x, y). */
@@ -87,6 +89,45 @@ function drawWorldEdge(ctx, view, world, params) {
     ctx.strokeRect(view.sx(r.x + inset), view.sy(r.y + inset), (r.w - 2 * inset) * view.scale, (r.h - 2 * inset) * view.scale);
     ctx.setLineDash([]);
   }
+}
+
+/**
+ * The obstacles of `params` (circles, rectangles and walls in world units), translucent so that
+ * boids beside them stay visible; on a torus also their copies across each seam.
+ */
+function drawObstacles(ctx, view, world, params) {
+  const shapes = Array.isArray(params.obstacles) ? params.obstacles : [];
+  if (shapes.length === 0) return;
+  const dpr = pixelRatio();
+  const shifts = params.boundary === 'torus' ? [-1, 0, 1] : [0];
+  const solid = new Path2D();
+  const walls = new Path2D();
+  for (const i of shifts) {
+    for (const j of shifts) {
+      const ox = i * world.w;
+      const oy = j * world.h;
+      for (const s of shapes) {
+        if (s.shape === 'circle') {
+          const [x, y] = s.center;
+          solid.moveTo(view.sx(x + ox) + s.radius * view.scale, view.sy(y + oy));
+          solid.arc(view.sx(x + ox), view.sy(y + oy), s.radius * view.scale, 0, TAU);
+        } else if (s.shape === 'rect') {
+          solid.rect(view.sx(s.min[0] + ox), view.sy(s.min[1] + oy),
+            (s.max[0] - s.min[0]) * view.scale, (s.max[1] - s.min[1]) * view.scale);
+        } else if (s.shape === 'wall') {
+          s.points.forEach(([x, y], k) => (k === 0 ? walls.moveTo : walls.lineTo).call(walls, view.sx(x + ox), view.sy(y + oy)));
+        }
+      }
+    }
+  }
+  ctx.fillStyle = INK.obstacle;
+  ctx.fill(solid);
+  ctx.strokeStyle = INK.obstacleEdge;
+  ctx.lineWidth = 1.5 * dpr;
+  ctx.stroke(solid);
+  ctx.lineWidth = 3 * dpr;
+  ctx.lineCap = 'round';
+  ctx.stroke(walls);
 }
 
 /**
@@ -230,6 +271,7 @@ export function createOverlays(canvas, view) {
       ctx.clearRect(0, 0, canvas.width, canvas.height);
       if (!frame || !params) return;
       drawWorldEdge(ctx, view, frame.world, params);
+      drawObstacles(ctx, view, frame.world, params);
       if (mode === 'off' || !latest) return;
       if (display.show.ghosts) drawGhosts(ctx, view, latest, radius);
       if (latest.recordCount === 0) return;

@@ -192,10 +192,25 @@ function intervalControl(p, edits) {
   };
 }
 
+/** Obstacles are shown, not typed: their count (they come from a config file or a message). */
+function shapesControl(p) {
+  const count = el('span', { class: 'value', 'data-param': p.name });
+  const row = el('div', { class: 'param row' }, label(p), count);
+  return {
+    row,
+    set: (v) => {
+      const n = Array.isArray(v) ? v.length : 0;
+      count.textContent = `${n} obstacle${n === 1 ? '' : 's'}`;
+      markChanged(row, p, v);
+    },
+  };
+}
+
 function control(p, edits, serverParams) {
   if (p.slider) return sliderControl(p, edits, serverParams);
   if (p.kind.type === 'bool') return boolControl(p, edits);
   if (p.kind.type === 'choice') return choiceControl(p, edits);
+  if (p.kind.type === 'shapes') return shapesControl(p);
   return intervalControl(p, edits);
 }
 
@@ -208,6 +223,7 @@ function sectionOpen(name, params) {
     case 'Scouts': return Number(v('scout_group1_fraction')) + Number(v('scout_group2_fraction')) > 0;
     case 'Wander': return Number(v('wander_weight')) > 0;
     case 'Model': return v('model') !== 'boids';
+    case 'Obstacles': return Array.isArray(v('obstacles')) && v('obstacles').length > 0;
     default: return false;
   }
 }

@@ -179,6 +179,28 @@ try {
   const last = log.events[log.events.length - 1];
   check(last.kind === 'set' && last.key === 'visual_range' && last.value === after, 'the event log recorded the change');
 
+  // Obstacles set by a message show in the panel and on the overlay canvas, and go away again.
+  const setObstacles = (value) => page.evaluate((v) => new Promise((resolve, reject) => {
+    const ws = new WebSocket(new URL('ws', location.href).href.replace(/^http/, 'ws'));
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'set', key: 'obstacles', value: v, id: 1 }));
+    ws.onmessage = (m) => {
+      if (typeof m.data !== 'string') return;
+      const reply = JSON.parse(m.data);
+      if (reply.id === 1) { ws.close(); (reply.type === 'ok' ? resolve : reject)(JSON.stringify(reply)); }
+    };
+  }), value);
+  const world = await page.evaluate(() => boidsViewer.frame.world);
+  const centre = [world.x + world.w / 2, world.y + world.h / 2];
+  await setObstacles([{ shape: 'circle', center: centre, radius: world.w / 8 }]);
+  await page.waitForFunction(() => boidsViewer.server.params.obstacles?.length === 1, null, { timeout: 5000 });
+  const obstacleText = await page.locator('[data-param="obstacles"]').textContent();
+  check(obstacleText === '1 obstacle', `the panel counts the obstacle (${obstacleText})`);
+  const inside = await page.evaluate(() => boidsViewer.server.params.obstacles[0].center);
+  check(Math.abs(inside[0] - centre[0]) < 1e-3 && Math.abs(inside[1] - centre[1]) < 1e-3, 'the server holds the circle where it was placed');
+  await setObstacles([]);
+  await page.waitForFunction(() => boidsViewer.server.params.obstacles?.length === 0, null, { timeout: 5000 });
+  check(true, 'obstacles cleared by a message');
+
   // 3. Overlays for all boids draw radius circles and the three rule vectors in their colours.
   await page.click('#overlay-mode button[data-mode="all"]');
   await page.waitForFunction(() => boidsViewer.overlay?.records > 0, null, { timeout: 10000 });

@@ -122,14 +122,22 @@ impl DebugDraw for Canvas {
         self.stroke_built(width);
     }
 
-    fn triangle(&mut self, [a, b, c]: [Vec2; 3], color: Color) {
-        if !self.visible(a.min(b).min(c), a.max(b).max(c)) {
+    fn polygon(&mut self, corners: &[Vec2], color: Color) {
+        let (lo, hi) = corners.iter().fold(
+            (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+            |(lo, hi), &p| (lo.min(p), hi.max(p)),
+        );
+        let [first, rest @ ..] = corners else {
+            return;
+        };
+        if rest.len() < 2 || !self.visible(lo, hi) {
             return;
         }
         self.set_color(color);
-        self.builder.move_to(a.x, a.y);
-        self.builder.line_to(b.x, b.y);
-        self.builder.line_to(c.x, c.y);
+        self.builder.move_to(first.x, first.y);
+        for p in rest {
+            self.builder.line_to(p.x, p.y);
+        }
         self.builder.close();
         let builder = std::mem::take(&mut self.builder);
         if let Some(path) = builder.finish() {

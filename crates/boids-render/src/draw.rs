@@ -53,5 +53,9 @@ pub trait DebugDraw {
     /// A circle outline of the given stroke width.
     fn circle(&mut self, center: Vec2, radius: f32, width: f32, color: Color);
     /// A filled triangle.
-    fn triangle(&mut self, corners: [Vec2; 3], color: Color);
+    fn triangle(&mut self, corners: [Vec2; 3], color: Color) {
+        self.polygon(&corners, color);
+    }
+    /// A filled polygon (closed; at least three corners).
+    fn polygon(&mut self, corners: &[Vec2], color: Color);
 }

@@ -15,6 +15,7 @@
 //! longer than twice that. Lengths compare within a kind, not across kinds.
 
 use boids_core::overlay::{Overlay, OverlayBoid};
+use boids_core::world::Shape;
 use boids_core::{Boundary, Params, Simulation, Vec2};
 
 use crate::draw::{Color, DebugDraw};
@@ -109,6 +110,8 @@ pub struct Style {
     pub velocity_alpha: u8,
     /// Opacity of ghost boids.
     pub ghost_alpha: u8,
+    /// Obstacles: circles and rectangles filled with it, walls drawn in it.
+    pub obstacle: Color,
 }
 
 impl Default for Style {
@@ -128,6 +131,7 @@ impl Default for Style {
             alignment: Color::rgb(80, 130, 255),
             velocity_alpha: 200,
             ghost_alpha: 110,
+            obstacle: Color::rgb(150, 160, 185),
         }
     }
 }
@@ -143,7 +147,7 @@ impl Style {
 
     /// Every colour a frame can be drawn with, at full opacity (the GIF palette's inks).
     pub fn inks(&self) -> Vec<Color> {
-        let mut inks = vec![self.world_outline.with_alpha(255)];
+        let mut inks = vec![self.world_outline.with_alpha(255), self.obstacle];
         inks.extend(self.groups);
         inks.extend([
             self.radius.with_alpha(255),
@@ -175,6 +179,7 @@ pub fn draw_frame<D: DebugDraw + ?Sized>(
     let params = sim.params();
     draw.clear(style.background);
     draw_boundary(draw, params, view, style, overlay.is_some());
+    draw_obstacles(draw, params, view, style);
     let length = style.boid_length(view, params);
     if let Some(overlay) = overlay {
         draw_radii_and_ghosts(draw, overlay, view, style, length);
@@ -215,6 +220,56 @@ fn draw_radii_and_ghosts<D: DebugDraw + ?Sized>(
 
 /// The world outline and the inner guide of margins or walls; on a torus the seams, when the
 /// view shows beyond them.
+/// Sides of the polygon a circular obstacle is drawn as.
+const CIRCLE_SIDES: usize = 48;
+
+/// The obstacles, beneath the boids: circles and rectangles filled, walls as thick lines; on a
+/// torus also their copies across each seam, where the view shows beyond the world.
+fn draw_obstacles<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    params: &Params,
+    view: &View,
+    style: &Style,
+) {
+    let (_, size) = world_rect(params);
+    let shifts: &[f32] = if params.is_torus() {
+        &[-1.0, 0.0, 1.0]
+    } else {
+        &[0.0]
+    };
+    let wall_width = (0.004 * view.image_size().min_element()).max(2.0);
+    for &i in shifts {
+        for &j in shifts {
+            let offset = Vec2::new(i, j) * size;
+            for shape in &params.obstacles {
+                match shape.translated(offset) {
+                    Shape::Circle { center, radius } => {
+                        let (c, r) = (view.to_px(center), radius * view.scale());
+                        let corners: Vec<Vec2> = (0..CIRCLE_SIDES)
+                            .map(|k| {
+                                let a = std::f32::consts::TAU * k as f32 / CIRCLE_SIDES as f32;
+                                c + Vec2::new(a.cos(), a.sin()) * r
+                            })
+                            .collect();
+                        draw.polygon(&corners, style.obstacle);
+                    }
+                    Shape::Rect { min, max } => {
+                        let [a, b] = [view.to_px(min), view.to_px(max)];
+                        let corners = [a, Vec2::new(b.x, a.y), b, Vec2::new(a.x, b.y)];
+                        draw.polygon(&corners, style.obstacle);
+                    }
+                    Shape::Wall { points } => {
+                        for pair in points.windows(2) {
+                            let (from, to) = (view.to_px(pair[0]), view.to_px(pair[1]));
+                            draw.line(from, to, wall_width, style.obstacle);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn draw_boundary<D: DebugDraw + ?Sized>(
     draw: &mut D,
     params: &Params,

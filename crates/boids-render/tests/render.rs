@@ -58,7 +58,7 @@ impl DebugDraw for Recorder {
     fn circle(&mut self, _: Vec2, _: f32, _: f32, _: Color) {
         self.circles += 1;
     }
-    fn triangle(&mut self, _: [Vec2; 3], color: Color) {
+    fn polygon(&mut self, _: &[Vec2], color: Color) {
         self.triangles.push(color);
     }
 }
@@ -243,4 +243,62 @@ fn a_gif_decodes_to_its_frames_size_rate_and_loop() {
     let mean = error as f64 / (3 * 64 * 48) as f64;
     assert!(mean < 1.0, "mean quantisation error {mean}");
     assert_ne!(frames[0], frames[2], "the flock moved");
+}
+
+/// Obstacles are drawn where they are, in their own colour, and nothing of that colour shows
+/// without them; a circle straddling a torus seam shows on both sides.
+#[test]
+fn obstacles_are_drawn_where_they_are() {
+    use boids_core::world::Shape;
+    let style = Style::default();
+    let mut params = Params::preset("vicsek").unwrap();
+    params.world_width = 100.0;
+    params.world_height = 100.0;
+    let far_away = [(Vec2::new(50.0, 90.0), Vec2::new(0.1, 0.0))];
+    let paint = |params: &Params| {
+        let sim = flock(params.clone(), &far_away);
+        let view = View::for_params(sim.params(), 400, 400, false);
+        let mut canvas = Canvas::new(400, 400);
+        draw_frame(&mut canvas, &sim, &view, &style, None);
+        (canvas, view)
+    };
+    let is_obstacle =
+        |c: Color| c.r == style.obstacle.r && c.g == style.obstacle.g && c.b == style.obstacle.b;
+    let (bare, _) = paint(&params);
+    let bare_count = (0..400)
+        .flat_map(|y| (0..400).map(move |x| (x, y)))
+        .filter(|&(x, y)| is_obstacle(bare.pixel(x, y).unwrap()))
+        .count();
+    assert_eq!(bare_count, 0);
+    params.obstacles = vec![
+        Shape::Circle {
+            center: Vec2::new(30.0, 30.0),
+            radius: 10.0,
+        },
+        Shape::Rect {
+            min: Vec2::new(60.0, 20.0),
+            max: Vec2::new(80.0, 40.0),
+        },
+        Shape::Circle {
+            center: Vec2::new(1.0, 70.0),
+            radius: 5.0,
+        },
+        Shape::Wall {
+            points: vec![Vec2::new(20.0, 60.0), Vec2::new(40.0, 60.0)],
+        },
+    ];
+    let (canvas, view) = paint(&params);
+    for (inside, outside) in [
+        (Vec2::new(30.0, 30.0), Vec2::new(30.0, 45.0)),
+        (Vec2::new(70.0, 30.0), Vec2::new(70.0, 45.0)),
+        (Vec2::new(99.0, 70.0), Vec2::new(90.0, 70.0)),
+        (Vec2::new(30.0, 60.0), Vec2::new(30.0, 65.0)),
+    ] {
+        let px = |p: Vec2| {
+            let q = view.to_px(p);
+            canvas.pixel(q.x as u32, q.y as u32).unwrap()
+        };
+        assert!(is_obstacle(px(inside)), "{inside}: {:?}", px(inside));
+        assert!(!is_obstacle(px(outside)), "{outside}");
+    }
 }

@@ -145,7 +145,16 @@ async fn bad_messages_are_refused_and_the_server_keeps_streaming() {
         ),
         (
             r#"{"type":"set","key":"margin","value":{"a":1}}"#.to_owned(),
-            "not a number, boolean",
+            "`margin` = { a = 1 } (from viewer message) is not allowed: expected a number",
+        ),
+        (
+            r#"{"type":"set","key":"margin","value":null}"#.to_owned(),
+            "not a number, boolean, string, list or table",
+        ),
+        (
+            r#"{"type":"set","key":"obstacles","value":[{"shape":"circle","center":[1,2],"radius":-4}]}"#
+                .to_owned(),
+            "obstacle 1: radius = -4 is not allowed: expected a number > 0",
         ),
     ];
     for (text, expected) in &cases {
