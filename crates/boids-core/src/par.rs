@@ -166,3 +166,27 @@ where
         f(k, a, b);
     }
 }
+
+/// Calls `f(k, &mut a[k], &mut b[k])` for every index of two slices of the same length, in
+/// parallel when the feature is on.
+pub fn for_each_zip<A, B, F>(a: &mut [A], b: &mut [B], f: F)
+where
+    A: Send,
+    B: Send,
+    F: Fn(usize, &mut A, &mut B) + Sync + Send,
+{
+    assert_eq!(a.len(), b.len(), "slices of the same length");
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        a.par_iter_mut()
+            .zip(b.par_iter_mut())
+            .with_min_len(MIN_CHUNK)
+            .enumerate()
+            .for_each(|(k, (a, b))| f(k, a, b));
+    }
+    #[cfg(not(feature = "parallel"))]
+    for (k, (a, b)) in a.iter_mut().zip(b.iter_mut()).enumerate() {
+        f(k, a, b);
+    }
+}

@@ -357,16 +357,8 @@ impl Simulation {
         let Some(pass) = &self.obstacles else {
             return;
         };
-        let (kernel, Buffers { pos, vel, .. }) = (&self.kernel, &self.state);
-        let moved = par::map_collect(pos.len(), |k| {
-            let (mut p, mut v) = (pos[k], vel[k]);
-            pass.apply(kernel, from(k), &mut p, &mut v);
-            (p, v)
-        });
-        for (k, (p, v)) in moved.into_iter().enumerate() {
-            self.state.pos[k] = p;
-            self.state.vel[k] = v;
-        }
+        let (kernel, Buffers { pos, vel, .. }) = (&self.kernel, &mut self.state);
+        par::for_each_zip(pos, vel, |k, p, v| pass.apply(kernel, from(k), p, v));
     }
 
     /// Refuses a flock with a boid inside an obstacle (a loaded state: the random start never

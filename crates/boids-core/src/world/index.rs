@@ -100,12 +100,14 @@ impl ObstacleIndex {
         self.items = items;
     }
 
-    /// The cell holding `p`, clamped to the grid.
+    /// The cell holding `p`, clamped to the grid. (Truncating a clamped non-negative quotient
+    /// is its floor, without a call to `floorf` on machines whose baseline lacks a rounding
+    /// instruction.)
     fn cell_of(&self, p: Vec2) -> [usize; 2] {
-        let q = ((p - self.origin) / self.cell).floor();
+        let q = ((p - self.origin) / self.cell).max(Vec2::ZERO);
         [
-            (q.x.max(0.0) as usize).min(self.dims[0] - 1),
-            (q.y.max(0.0) as usize).min(self.dims[1] - 1),
+            (q.x as usize).min(self.dims[0] - 1),
+            (q.y as usize).min(self.dims[1] - 1),
         ]
     }
 
@@ -150,6 +152,30 @@ impl ObstacleIndex {
                 }
             }
         }
+    }
+
+    /// The bounds of every shape tested (torus copies included).
+    pub fn shape_bounds(&self) -> &[(Vec2, Vec2)] {
+        &self.bounds
+    }
+
+    /// Whether any obstacle's bounds overlap the box `lo..hi`.
+    pub fn any_near(&self, lo: Vec2, hi: Vec2) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        let ([x0, y0], [x1, y1]) = (self.cell_of(lo), self.cell_of(hi));
+        (y0..=y1).any(|y| {
+            (x0..=x1).any(|x| {
+                let c = y * self.dims[0] + x;
+                self.items[self.starts[c] as usize..self.starts[c + 1] as usize]
+                    .iter()
+                    .any(|&id| {
+                        let (a, b) = self.bounds[id as usize];
+                        a.cmple(hi).all() && b.cmpge(lo).all()
+                    })
+            })
+        })
     }
 
     /// Whether `p` is inside any obstacle.

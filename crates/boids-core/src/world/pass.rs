@@ -42,6 +42,8 @@ pub struct ObstaclePass {
     constant_speed: Option<f32>,
     /// The world's `(min, size)` on a torus.
     torus: Option<(Vec2, Vec2)>,
+    /// Where a boid may meet an obstacle within [`Self::reach`].
+    near: NearMap,
 }
 
 impl ObstaclePass {
@@ -56,12 +58,20 @@ impl ObstaclePass {
                 Vec2::new(params.world_width as f32, params.world_height as f32),
             )
         });
+        let index = ObstacleIndex::of(params);
+        let lookahead = params.obstacle_lookahead as f32;
+        let avoid = params.obstacle_avoid_factor as f32;
+        let probe = if avoid > 0.0 { lookahead } else { 0.0 };
+        // Moves are rarely longer than a visual range; longer ones take the exact lookup.
+        let reach = probe.max(params.visual_range as f32);
+        let near = NearMap::new(index.shape_bounds(), reach);
         Some(Self {
-            index: ObstacleIndex::of(params),
-            lookahead: params.obstacle_lookahead as f32,
-            avoid: params.obstacle_avoid_factor as f32,
+            index,
+            lookahead,
+            avoid,
             constant_speed: (params.model != Model::Boids).then_some(params.speed as f32),
             torus,
+            near,
         })
     }
 
@@ -73,29 +83,51 @@ impl ObstaclePass {
     /// Applies the pass to one boid that was at `from` and that its model moved to `position`
     /// with `velocity`.
     pub fn apply(&self, kernel: &Kernel, from: Vec2, position: &mut Vec2, velocity: &mut Vec2) {
+        // Most boids are far from every obstacle and stop here, after one look at a map.
+        let reach = self
+            .probe_length()
+            .max(self.displacement(from, *position).length());
+        let may_meet = if reach <= self.near.reach {
+            self.near.may_meet(from)
+        } else {
+            self.index.any_near(from - reach, from + reach)
+        };
+        if !may_meet {
+            return;
+        }
         if let Some(steered) = self.steer(from, *velocity) {
             let steered = self.keep_speed(kernel, steered);
             (*position, *velocity) = rules::move_boid(kernel, from, steered);
         }
         let moved = self.displacement(from, *position);
-        if let Some(hit) = self.index.first_hit(from, from + moved) {
-            let stop = from + moved * (hit.t * STOP_SHORT);
-            *position = self.wrapped(stop);
-            *velocity = slide(*velocity, hit.normal);
-        }
-        let crossed = self
-            .index
-            .first_hit(from, from + self.displacement(from, *position))
-            .is_some();
-        if crossed || self.index.contains(*position) {
+        let stopped = match self.index.first_hit(from, from + moved) {
+            Some(hit) => {
+                let stop = moved * (hit.t * STOP_SHORT);
+                *position = self.wrapped(from + stop);
+                *velocity = slide(*velocity, hit.normal);
+                // The shortened move must be clear in turn (rounding, a second obstacle).
+                self.index.first_hit(from, from + stop).is_some()
+            }
+            None => false,
+        };
+        if stopped || self.index.contains(*position) {
             *position = from;
+        }
+    }
+
+    /// How far ahead a boid looks (0 when it does not steer).
+    fn probe_length(&self) -> f32 {
+        if self.avoid > 0.0 {
+            self.lookahead
+        } else {
+            0.0
         }
     }
 
     /// The avoidance turn for a boid at `from` with velocity `v`, if its probe meets anything.
     fn steer(&self, from: Vec2, v: Vec2) -> Option<Vec2> {
         let speed = v.length();
-        if self.lookahead <= 0.0 || self.avoid <= 0.0 || speed == 0.0 {
+        if self.probe_length() <= 0.0 || speed == 0.0 {
             return None;
         }
         let u = v / speed;
@@ -113,12 +145,23 @@ impl ObstaclePass {
         }
     }
 
-    /// The move from `from` to `to`, across the seam on a torus.
+    /// The move from `from` to `to`, across the seam on a torus (a move is shorter than half
+    /// the world, so one shift by the world's size undoes a wrap).
     fn displacement(&self, from: Vec2, to: Vec2) -> Vec2 {
-        match self.torus {
-            Some((_, size)) => rules::minimum_image(to - from, size),
-            None => to - from,
-        }
+        let d = to - from;
+        let Some((_, size)) = self.torus else {
+            return d;
+        };
+        let unwrap = |d: f32, size: f32| {
+            if d > 0.5 * size {
+                d - size
+            } else if d < -0.5 * size {
+                d + size
+            } else {
+                d
+            }
+        };
+        Vec2::new(unwrap(d.x, size.x), unwrap(d.y, size.y))
     }
 
     fn wrapped(&self, p: Vec2) -> Vec2 {
@@ -158,5 +201,107 @@ fn slide(v: Vec2, n: Vec2) -> Vec2 {
         v - 2.0 * into * n
     } else {
         along
+    }
+}
+
+/// Most cells of a [`NearMap`].
+const MAX_NEAR_CELLS: usize = 1 << 20;
+
+/// A coarse map of where an obstacle is within `reach`: the union of the obstacles' bounds grown
+/// by `reach`, in square cells, each marked when a grown bound touches it. A point off the map is
+/// farther than `reach` from every obstacle.
+#[derive(Clone, Debug)]
+struct NearMap {
+    reach: f32,
+    origin: Vec2,
+    cell: f32,
+    dims: [usize; 2],
+    marked: Vec<bool>,
+}
+
+impl NearMap {
+    fn new(bounds: &[(Vec2, Vec2)], reach: f32) -> Self {
+        let grown: Vec<(Vec2, Vec2)> = bounds
+            .iter()
+            .map(|&(a, b)| (a - reach, b + reach))
+            .collect();
+        let (lo, hi) = grown.iter().fold(
+            (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+            |(lo, hi), &(a, b)| (lo.min(a), hi.max(b)),
+        );
+        let extent = (hi - lo).max(Vec2::splat(f32::MIN_POSITIVE));
+        let smallest = (extent.x * extent.y / MAX_NEAR_CELLS as f32).sqrt();
+        let cell = reach.max(smallest).max(f32::MIN_POSITIVE);
+        let dims = [
+            ((extent.x / cell).ceil() as usize).max(1),
+            ((extent.y / cell).ceil() as usize).max(1),
+        ];
+        let mut map = Self {
+            reach,
+            origin: lo,
+            cell,
+            dims,
+            marked: vec![false; dims[0] * dims[1]],
+        };
+        for (a, b) in grown {
+            let ([x0, y0], [x1, y1]) = (map.cell_of(a), map.cell_of(b));
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    map.marked[y * dims[0] + x] = true;
+                }
+            }
+        }
+        map
+    }
+
+    fn cell_of(&self, p: Vec2) -> [usize; 2] {
+        let q = ((p - self.origin) / self.cell).max(Vec2::ZERO);
+        [
+            (q.x as usize).min(self.dims[0] - 1),
+            (q.y as usize).min(self.dims[1] - 1),
+        ]
+    }
+
+    /// Whether an obstacle may lie within `reach` of `p`.
+    fn may_meet(&self, p: Vec2) -> bool {
+        let q = (p - self.origin) / self.cell;
+        let inside =
+            q.cmpge(Vec2::ZERO).all() && q.x < self.dims[0] as f32 && q.y < self.dims[1] as f32;
+        inside && self.marked[q.y as usize * self.dims[0] + q.x as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_near_map_never_misses_a_point_within_reach() {
+        let bounds = [
+            (Vec2::new(10.0, 10.0), Vec2::new(20.0, 30.0)),
+            (Vec2::new(-50.0, 40.0), Vec2::new(-45.0, 41.0)),
+        ];
+        let map = NearMap::new(&bounds, 3.0);
+        for k in 0..20_000 {
+            let p = Vec2::new((k % 200) as f32 * 0.5 - 60.0, (k / 200) as f32 * 0.5 - 5.0);
+            let within = bounds.iter().any(|&(a, b)| {
+                let nearest = p.clamp(a, b);
+                (p - nearest).abs().max_element() <= 3.0
+            });
+            assert!(
+                !within || map.may_meet(p),
+                "{p} is within reach but not marked"
+            );
+        }
+        assert!(!map.may_meet(Vec2::new(0.0, 0.0)));
+        assert!(!map.may_meet(Vec2::new(500.0, 500.0)));
+    }
+
+    #[test]
+    fn a_head_on_touch_reflects_and_a_glancing_one_slides() {
+        let n = Vec2::new(-1.0, 0.0);
+        assert_eq!(slide(Vec2::new(2.0, 0.0), n), Vec2::new(-2.0, 0.0));
+        assert_eq!(slide(Vec2::new(2.0, 1.0), n), Vec2::new(0.0, 1.0));
+        assert_eq!(slide(Vec2::new(-2.0, 1.0), n), Vec2::new(-2.0, 1.0));
     }
 }
