@@ -281,8 +281,7 @@ impl<'a> Neighbors<'a> {
     pub fn nearest_to(&self, point: Vec2, radius: f32) -> Option<usize> {
         let p = self.params;
         let point = if p.is_torus() {
-            let min = Vec2::new(p.world_x_min as f32, p.world_y_min as f32);
-            let size = Vec2::new(p.world_width as f32, p.world_height as f32);
+            let (min, size) = p.world_rect();
             rules::wrap(point, min, size)
         } else {
             point

@@ -201,7 +201,7 @@ impl Simulation {
 
     fn load(&mut self, mut state: FlockState) {
         if self.params.is_torus() {
-            let (min, size) = self.world();
+            let (min, size) = self.params.world_rect();
             par::for_each_indexed(&mut state.positions, |_, p| *p = rules::wrap(*p, min, size));
         }
         self.state = Buffers {
@@ -211,14 +211,6 @@ impl Simulation {
         };
         self.group = state.groups;
         self.id = (0..self.state.pos.len() as u32).collect();
-    }
-
-    fn world(&self) -> (Vec2, Vec2) {
-        let p = &self.params;
-        (
-            Vec2::new(p.world_x_min as f32, p.world_y_min as f32),
-            Vec2::new(p.world_width as f32, p.world_height as f32),
-        )
     }
 
     /// The parameters in force.
@@ -453,10 +445,15 @@ impl Simulation {
         self.reserve(n)?;
         let obstacles = ObstaclePass::new(&params);
         if let Some(pass) = &obstacles {
-            // Obstacles placed on boids (a live edit) push them out, or start them afresh.
-            let fresh = FlockState::initial(&params, self.seed);
+            // Obstacles placed on boids (a live edit) push them out, or start them afresh
+            // (the fresh flock is drawn only if some boid needs it).
+            let mut fresh = None;
             for (id, p) in state.positions.iter_mut().enumerate() {
-                *p = pass.way_out(*p).unwrap_or(fresh.positions[id]);
+                *p = pass.way_out(*p).unwrap_or_else(|| {
+                    fresh
+                        .get_or_insert_with(|| FlockState::initial(&params, self.seed))
+                        .positions[id]
+                });
             }
         }
         self.params = params;

@@ -52,7 +52,7 @@ impl View {
     /// shows, and boids that turn late still do), one visual range with `overlay` on a torus
     /// (the ghosts seen across the seams), none otherwise on a torus.
     pub fn for_params(params: &Params, width: u32, height: u32, overlay: bool) -> Self {
-        let (min, size) = world_rect(params);
+        let (min, size) = params.world_rect();
         let pad = match (params.is_torus(), overlay) {
             (false, _) => 0.05 * size.max_element(),
             (true, true) => (params.visual_range as f32).min(0.25 * size.min_element()),
@@ -75,14 +75,6 @@ impl View {
     pub fn image_size(&self) -> Vec2 {
         self.size
     }
-}
-
-/// Top-left corner and extent of the world.
-fn world_rect(params: &Params) -> (Vec2, Vec2) {
-    (
-        Vec2::new(params.world_x_min as f32, params.world_y_min as f32),
-        Vec2::new(params.world_width as f32, params.world_height as f32),
-    )
 }
 
 /// Colours and sizes of a frame. The colours are chosen so that the overlay's red, green and
@@ -231,7 +223,7 @@ fn draw_obstacles<D: DebugDraw + ?Sized>(
     view: &View,
     style: &Style,
 ) {
-    let (_, size) = world_rect(params);
+    let (_, size) = params.world_rect();
     let shifts: &[f32] = if params.is_torus() {
         &[-1.0, 0.0, 1.0]
     } else {
@@ -277,7 +269,7 @@ fn draw_boundary<D: DebugDraw + ?Sized>(
     style: &Style,
     overlay: bool,
 ) {
-    let (min, size) = world_rect(params);
+    let (min, size) = params.world_rect();
     let inset = match params.boundary {
         Boundary::Torus if !overlay => return,
         Boundary::Torus => 0.0,

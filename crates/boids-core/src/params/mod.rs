@@ -25,6 +25,14 @@ pub use kinds::{
 pub use toml::parse_value;
 
 impl Params {
+    /// The world's top-left corner and extent, in the state's precision.
+    pub fn world_rect(&self) -> (glam::Vec2, glam::Vec2) {
+        (
+            glam::Vec2::new(self.world_x_min as f32, self.world_y_min as f32),
+            glam::Vec2::new(self.world_width as f32, self.world_height as f32),
+        )
+    }
+
     /// Whether the world wraps around.
     pub fn is_torus(&self) -> bool {
         self.boundary == Boundary::Torus

@@ -23,9 +23,7 @@ pub struct ObstacleIndex {
     owner: Vec<u32>,
     /// Bounds of each shape.
     bounds: Vec<(Vec2, Vec2)>,
-    origin: Vec2,
-    cell: Vec2,
-    dims: [usize; 2],
+    cells: Lattice,
     /// Cell `c` lists `items[starts[c]..starts[c + 1]]`.
     starts: Vec<u32>,
     items: Vec<u32>,
@@ -44,10 +42,7 @@ impl ObstacleIndex {
             return Self::default();
         }
         let bounds: Vec<(Vec2, Vec2)> = shapes.iter().map(Shape::bounds).collect();
-        let (lo, hi) = bounds.iter().fold(
-            (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-            |(lo, hi), &(a, b)| (lo.min(a), hi.max(b)),
-        );
+        let (lo, hi) = union(&bounds);
         let extent = (hi - lo).max(Vec2::splat(f32::MIN_POSITIVE));
         // About four cells per shape, square-ish, within the cap.
         let wanted = (4 * shapes.len()).clamp(1, MAX_CELLS) as f32;
@@ -57,14 +52,11 @@ impl ObstacleIndex {
             ((extent.y / side).ceil() as usize).clamp(1, MAX_CELLS),
         ];
         let dims = [dims[0], dims[1].min(MAX_CELLS / dims[0]).max(1)];
-        let cell = extent / Vec2::new(dims[0] as f32, dims[1] as f32);
         let mut index = Self {
             shapes,
             owner,
             bounds,
-            origin: lo,
-            cell,
-            dims,
+            cells: Lattice::over(lo, extent, dims),
             starts: Vec::new(),
             items: Vec::new(),
         };
@@ -74,17 +66,13 @@ impl ObstacleIndex {
 
     /// Counting sort of (cell, shape) pairs into the cell lists.
     fn fill_cells(&mut self) {
-        let cells = self.dims[0] * self.dims[1];
+        let cells = self.cells.len();
         let mut counts = vec![0u32; cells + 1];
         let mut pairs = Vec::new();
         for (id, &(lo, hi)) in self.bounds.iter().enumerate() {
-            let ([x0, y0], [x1, y1]) = (self.cell_of(lo), self.cell_of(hi));
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    let c = y * self.dims[0] + x;
-                    counts[c + 1] += 1;
-                    pairs.push((c, id as u32));
-                }
+            for c in self.cells.cells_of_box(lo, hi) {
+                counts[c + 1] += 1;
+                pairs.push((c, id as u32));
             }
         }
         for c in 0..cells {
@@ -100,26 +88,12 @@ impl ObstacleIndex {
         self.items = items;
     }
 
-    /// The cell holding `p`, clamped to the grid. (Truncating a clamped non-negative quotient
-    /// is its floor, without a call to `floorf` on machines whose baseline lacks a rounding
-    /// instruction.)
-    fn cell_of(&self, p: Vec2) -> [usize; 2] {
-        let q = ((p - self.origin) / self.cell).max(Vec2::ZERO);
-        [
-            (q.x as usize).min(self.dims[0] - 1),
-            (q.y as usize).min(self.dims[1] - 1),
-        ]
-    }
-
     /// The obstacles of `params` (with their torus copies when the world wraps).
     pub fn of(params: &crate::params::Params) -> Self {
-        let torus = params.is_torus().then(|| {
-            (
-                Vec2::new(params.world_x_min as f32, params.world_y_min as f32),
-                Vec2::new(params.world_width as f32, params.world_height as f32),
-            )
-        });
-        Self::new(&params.obstacles, torus)
+        Self::new(
+            &params.obstacles,
+            params.is_torus().then(|| params.world_rect()),
+        )
     }
 
     /// Whether there is nothing to test.
@@ -137,21 +111,31 @@ impl ObstacleIndex {
         if self.is_empty() {
             return;
         }
-        let ([x0, y0], [x1, y1]) = (self.cell_of(lo), self.cell_of(hi));
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                let c = y * self.dims[0] + x;
-                for &id in &self.items[self.starts[c] as usize..self.starts[c + 1] as usize] {
-                    let (a, b) = self.bounds[id as usize];
-                    let overlaps = a.cmple(hi).all() && b.cmpge(lo).all();
-                    // A shape listed in several cells of the box is visited in the first only:
-                    // the cell of the overlap's lowest corner.
-                    if overlaps && self.cell_of(a.max(lo)) == [x, y] {
-                        f(self.owner[id as usize] as usize, &self.shapes[id as usize]);
-                    }
+        for c in self.cells.cells_of_box(lo, hi) {
+            for &id in self.listed(c) {
+                let id = id as usize;
+                // A shape listed in several cells of the box is visited in the first only: the
+                // cell of the overlap's lowest corner.
+                let first = self
+                    .cells
+                    .index(self.cells.cell_of(self.bounds[id].0.max(lo)))
+                    == c;
+                if first && self.overlaps(id, lo, hi) {
+                    f(self.owner[id] as usize, &self.shapes[id]);
                 }
             }
         }
+    }
+
+    /// The shapes cell `c` lists.
+    fn listed(&self, c: usize) -> &[u32] {
+        &self.items[self.starts[c] as usize..self.starts[c + 1] as usize]
+    }
+
+    /// Whether shape `id`'s bounds overlap the box `lo..hi`.
+    fn overlaps(&self, id: usize, lo: Vec2, hi: Vec2) -> bool {
+        let (a, b) = self.bounds[id];
+        a.cmple(hi).all() && b.cmpge(lo).all()
     }
 
     /// The bounds of every shape tested (torus copies included).
@@ -161,21 +145,12 @@ impl ObstacleIndex {
 
     /// Whether any obstacle's bounds overlap the box `lo..hi`.
     pub fn any_near(&self, lo: Vec2, hi: Vec2) -> bool {
-        if self.is_empty() {
-            return false;
-        }
-        let ([x0, y0], [x1, y1]) = (self.cell_of(lo), self.cell_of(hi));
-        (y0..=y1).any(|y| {
-            (x0..=x1).any(|x| {
-                let c = y * self.dims[0] + x;
-                self.items[self.starts[c] as usize..self.starts[c + 1] as usize]
+        !self.is_empty()
+            && self.cells.cells_of_box(lo, hi).any(|c| {
+                self.listed(c)
                     .iter()
-                    .any(|&id| {
-                        let (a, b) = self.bounds[id as usize];
-                        a.cmple(hi).all() && b.cmpge(lo).all()
-                    })
+                    .any(|&id| self.overlaps(id as usize, lo, hi))
             })
-        })
     }
 
     /// Whether `p` is inside any obstacle.
@@ -205,6 +180,68 @@ impl ObstacleIndex {
             }
         });
         first
+    }
+}
+
+/// The smallest box holding every box of `bounds`.
+pub(super) fn union(bounds: &[(Vec2, Vec2)]) -> (Vec2, Vec2) {
+    bounds.iter().fold(
+        (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+        |(lo, hi), &(a, b)| (lo.min(a), hi.max(b)),
+    )
+}
+
+/// Rectangular cells over a box, numbered row by row; points off the box fall in its edge cells.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Lattice {
+    origin: Vec2,
+    cell: Vec2,
+    dims: [usize; 2],
+}
+
+impl Lattice {
+    /// `dims` cells over the box from `origin` with `extent`.
+    pub(super) fn over(origin: Vec2, extent: Vec2, dims: [usize; 2]) -> Self {
+        Self {
+            origin,
+            cell: extent / Vec2::new(dims[0] as f32, dims[1] as f32),
+            dims,
+        }
+    }
+
+    /// Number of cells.
+    pub(super) fn len(&self) -> usize {
+        self.dims[0] * self.dims[1]
+    }
+
+    /// The cell holding `p`, clamped to the lattice. (Truncating a clamped non-negative quotient
+    /// is its floor, without a call to `floorf` on machines whose baseline lacks a rounding
+    /// instruction.)
+    pub(super) fn cell_of(&self, p: Vec2) -> [usize; 2] {
+        let q = ((p - self.origin) / self.cell).max(Vec2::ZERO);
+        [
+            (q.x as usize).min(self.dims[0] - 1),
+            (q.y as usize).min(self.dims[1] - 1),
+        ]
+    }
+
+    /// The number of a cell.
+    pub(super) fn index(&self, [x, y]: [usize; 2]) -> usize {
+        y * self.dims[0] + x
+    }
+
+    /// The cell holding `p`, if `p` lies on the lattice (its far edges included).
+    pub(super) fn cell_within(&self, p: Vec2) -> Option<usize> {
+        let q = (p - self.origin) / self.cell;
+        let far = Vec2::new(self.dims[0] as f32, self.dims[1] as f32);
+        let on = q.cmpge(Vec2::ZERO).all() && q.cmple(far).all();
+        on.then(|| self.index(self.cell_of(p)))
+    }
+
+    /// Every cell the box `lo..hi` touches (clamped to the lattice).
+    pub(super) fn cells_of_box(&self, lo: Vec2, hi: Vec2) -> impl Iterator<Item = usize> + '_ {
+        let ([x0, y0], [x1, y1]) = (self.cell_of(lo), self.cell_of(hi));
+        (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| self.index([x, y])))
     }
 }
 

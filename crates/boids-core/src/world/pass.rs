@@ -24,7 +24,7 @@
 
 use glam::Vec2;
 
-use super::index::ObstacleIndex;
+use super::index::{Lattice, ObstacleIndex, union};
 use crate::params::{Model, Params};
 use crate::rules::{self, Kernel};
 
@@ -52,12 +52,7 @@ impl ObstaclePass {
         if params.obstacles.is_empty() {
             return None;
         }
-        let torus = params.is_torus().then(|| {
-            (
-                Vec2::new(params.world_x_min as f32, params.world_y_min as f32),
-                Vec2::new(params.world_width as f32, params.world_height as f32),
-            )
-        });
+        let torus = params.is_torus().then(|| params.world_rect());
         let index = ObstacleIndex::of(params);
         let lookahead = params.obstacle_lookahead as f32;
         let avoid = params.obstacle_avoid_factor as f32;
@@ -213,9 +208,7 @@ const MAX_NEAR_CELLS: usize = 1 << 20;
 #[derive(Clone, Debug)]
 struct NearMap {
     reach: f32,
-    origin: Vec2,
-    cell: f32,
-    dims: [usize; 2],
+    cells: Lattice,
     marked: Vec<bool>,
 }
 
@@ -225,49 +218,32 @@ impl NearMap {
             .iter()
             .map(|&(a, b)| (a - reach, b + reach))
             .collect();
-        let (lo, hi) = grown.iter().fold(
-            (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-            |(lo, hi), &(a, b)| (lo.min(a), hi.max(b)),
-        );
+        let (lo, hi) = union(&grown);
         let extent = (hi - lo).max(Vec2::splat(f32::MIN_POSITIVE));
         let smallest = (extent.x * extent.y / MAX_NEAR_CELLS as f32).sqrt();
-        let cell = reach.max(smallest).max(f32::MIN_POSITIVE);
+        let side = reach.max(smallest).max(f32::MIN_POSITIVE);
         let dims = [
-            ((extent.x / cell).ceil() as usize).max(1),
-            ((extent.y / cell).ceil() as usize).max(1),
+            ((extent.x / side).ceil() as usize).max(1),
+            ((extent.y / side).ceil() as usize).max(1),
         ];
-        let mut map = Self {
-            reach,
-            origin: lo,
-            cell,
-            dims,
-            marked: vec![false; dims[0] * dims[1]],
-        };
+        // Square cells of `side`: the lattice reaches past `hi`, so every grown box is on it.
+        let cells = Lattice::over(lo, Vec2::new(dims[0] as f32, dims[1] as f32) * side, dims);
+        let mut marked = vec![false; cells.len()];
         for (a, b) in grown {
-            let ([x0, y0], [x1, y1]) = (map.cell_of(a), map.cell_of(b));
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    map.marked[y * dims[0] + x] = true;
-                }
+            for c in cells.cells_of_box(a, b) {
+                marked[c] = true;
             }
         }
-        map
-    }
-
-    fn cell_of(&self, p: Vec2) -> [usize; 2] {
-        let q = ((p - self.origin) / self.cell).max(Vec2::ZERO);
-        [
-            (q.x as usize).min(self.dims[0] - 1),
-            (q.y as usize).min(self.dims[1] - 1),
-        ]
+        Self {
+            reach,
+            cells,
+            marked,
+        }
     }
 
     /// Whether an obstacle may lie within `reach` of `p`.
     fn may_meet(&self, p: Vec2) -> bool {
-        let q = (p - self.origin) / self.cell;
-        let inside =
-            q.cmpge(Vec2::ZERO).all() && q.x < self.dims[0] as f32 && q.y < self.dims[1] as f32;
-        inside && self.marked[q.y as usize * self.dims[0] + q.x as usize]
+        self.cells.cell_within(p).is_some_and(|c| self.marked[c])
     }
 }
 
