@@ -36,7 +36,11 @@ fn slider(info: &ParamInfo, defaults: &Params, max_count: usize) -> Option<Json>
     let default = match defaults.get(info.name)? {
         Value::Number(x) => x,
         Value::Integer(i) => i as f64,
-        Value::Bool(_) | Value::Choice(_) | Value::Interval(_) | Value::Shapes(_) => return None,
+        Value::Bool(_)
+        | Value::Choice(_)
+        | Value::Interval(_)
+        | Value::Shapes(_)
+        | Value::Points(_) => return None,
     };
     let (lo, hi, log, integer) = match info.kind {
         Kind::Integer { .. } if info.name == "count" => (1.0, max_count as f64, true, true),
@@ -60,7 +64,9 @@ fn slider(info: &ParamInfo, defaults: &Params, max_count: usize) -> Option<Json>
                 (min.max(0.0), (4.0 * scale).min(max), false, false)
             }
         }
-        Kind::Bool | Kind::Choice(_) | Kind::Interval | Kind::Shapes => return None,
+        Kind::Bool | Kind::Choice(_) | Kind::Interval | Kind::Shapes | Kind::Points => {
+            return None;
+        }
     };
     let step = if integer { 1.0 } else { (hi - lo) / 1000.0 };
     Some(json!({"min": lo, "max": hi, "step": step, "log": log}))
@@ -83,6 +89,7 @@ fn kind_json(kind: Kind) -> Json {
         Kind::Choice(names) => json!({"type": "choice", "choices": names}),
         Kind::Interval => json!({"type": "interval"}),
         Kind::Shapes => json!({"type": "shapes"}),
+        Kind::Points => json!({"type": "points"}),
     }
 }
 

@@ -8,12 +8,15 @@
 //! access by name ([`Params::get`], used by the edges that speak TOML and JSON). Adding a
 //! parameter is one line here, plus the code that uses it.
 
-use super::kinds::{Boundary, Field, Kind, Model, NoiseDistribution, Section, Unit, Value};
+use super::kinds::{Boundary, Camera, Field, Kind, Model, NoiseDistribution, Section, Unit, Value};
 use crate::world::Shape;
 
 /// Largest flock the engine accepts. At roughly 60 bytes per boid this is about 3 GB of state,
 /// a sane ceiling for one process; bigger runs should be split.
 pub const MAX_COUNT: usize = 50_000_000;
+
+/// Most predators: a handful hunts a flock; each costs a pass over the boids per step.
+pub const MAX_PREDATORS: u64 = 1_000;
 
 /// Largest `topological_k`: more than any published topological range (about 7 in starlings),
 /// small enough that a neighbour list stays cheap.
@@ -67,6 +70,10 @@ const EXTENT: Kind = number(1e-9, 1e12);
 const ANGLE: Kind = number(0.0, std::f64::consts::TAU);
 const BOOL: Kind = Kind::Bool;
 const INTERVAL: Kind = Kind::Interval;
+const STEPS: Kind = Kind::Integer {
+    min: 0,
+    max: u32::MAX as u64,
+};
 
 /// Every model.
 const ALL: &[Model] = Model::ALL;
@@ -292,6 +299,54 @@ catalogue! {
     obstacle_avoid_factor: f64 = 0.0;
         NON_NEGATIVE_FINITE, PerStep, Obstacles, ALL,
         "steer-to-avoid weight: sideways turn per step, as a share of the speed, for an obstacle met at once (less the farther ahead)";
+    predator_count: usize = 0;
+        Kind::Integer { min: 0, max: MAX_PREDATORS }, None, Predators, ALL,
+        "predators: each chases the nearest boid it sees, else wanders; boids flee them";
+    predator_speed: f64 = 1.0;
+        NON_NEGATIVE_FINITE, Speed, Predators, ALL,
+        "a predator's constant speed";
+    predator_vision: f64 = 100.0;
+        NON_NEGATIVE, Length, Predators, ALL,
+        "how far a predator sees boids: it chases the nearest one within this range";
+    predator_turn_rate: f64 = 0.2;
+        ANGLE, Radians, Predators, ALL,
+        "largest turn of a predator in one step";
+    predator_wander: f64 = 0.5;
+        ANGLE, Radians, Predators, ALL,
+        "a predator that sees no boid turns by a random angle in [-w/2, w/2] each step";
+    fear_range: f64 = 50.0;
+        NON_NEGATIVE_FINITE, Length, Predators, ALL,
+        "boids within this distance of a predator flee it";
+    flee_factor: f64 = 0.5;
+        NON_NEGATIVE_FINITE, VelocityPerStep, Predators, ALL,
+        "fleeing: boids add flee_factor * (1 - d / fear_range) times the unit vector away from each predator they fear (vicsek, couzin: a weight against the unit social direction); 0: no fleeing";
+    capture_range: f64 = 0.0;
+        NON_NEGATIVE_FINITE, Length, Predators, ALL,
+        "a predator catches the nearest boid within this distance (one a step); the boid is counted and starts again at a random free place (0: no captures)";
+    attractors: Vec<[f64; 2]> = Vec::new();
+        Kind::Points, Length, Attractors, ALL,
+        "points the flock seeks, e.g. [[100.0, 240.0], [540.0, 240.0]]";
+    attract_range: f64 = f64::INFINITY;
+        NON_NEGATIVE, Length, Attractors, ALL,
+        "a boid seeks the nearest attractor within this distance (inf: everywhere)";
+    attract_factor: f64 = 0.0;
+        NON_NEGATIVE_FINITE, PerStep, Attractors, ALL,
+        "boids: v += attract_factor * (attractor - position), a goal weighed against cohesion; vicsek, couzin: weight of the unit direction to it, as of an informed direction";
+    perch: bool = false;
+        BOOL, None, Perching, ALL,
+        "seed 001's perching: a boid that goes below the ground line lands, rests, then takes off again";
+    perch_height: f64 = 40.0;
+        NON_NEGATIVE_FINITE, Length, Perching, ALL,
+        "height of the ground line above the bottom edge of the world (the bottom of the screen)";
+    perch_min: u64 = 20;
+        STEPS, Steps, Perching, ALL,
+        "shortest rest on the ground";
+    perch_max: u64 = 100;
+        STEPS, Steps, Perching, ALL,
+        "longest rest on the ground (each rest is drawn uniformly from [perch_min, perch_max])";
+    camera: Camera = Camera::World;
+        Kind::Choice(Camera::NAMES), None, View, ALL,
+        "what the viewer and boids render show first: the whole world, the flock fitted, or the largest flock followed";
 }
 
 #[cfg(test)]

@@ -68,7 +68,29 @@ const CROSS_CHECKS: &[fn(&Params) -> Option<Conflict>] = &[
     margins_do_not_cross,
     boid_fits_between_walls,
     start_region_has_free_space,
+    perch_min_within_max,
+    ground_line_inside_world,
 ];
+
+fn perch_min_within_max(p: &Params) -> Option<Conflict> {
+    (p.perch_min > p.perch_max).then(|| Conflict {
+        message: format!(
+            "perch_min = {} must not exceed perch_max = {}",
+            p.perch_min, p.perch_max
+        ),
+        keys: ["perch_min", "perch_max"],
+    })
+}
+
+fn ground_line_inside_world(p: &Params) -> Option<Conflict> {
+    (p.perch && p.perch_height >= p.world_height).then(|| Conflict {
+        message: format!(
+            "perch_height = {} must be below world_height = {} (the ground line is that high above the bottom edge)",
+            p.perch_height, p.world_height
+        ),
+        keys: ["perch_height", "world_height"],
+    })
+}
 
 fn protected_within_visual(p: &Params) -> Option<Conflict> {
     (p.protected_range > p.visual_range).then(|| Conflict {

@@ -90,6 +90,18 @@ choices! {
 }
 
 choices! {
+    /// What the viewer and `boids render` show.
+    pub enum Camera {
+        /// The whole world (or, in an open world, the flock's start region).
+        World = "world",
+        /// The bounding box of the whole flock, refitted as it moves.
+        Fit = "fit",
+        /// The centre of the largest flock, smoothed, at the scale of the world view.
+        Follow = "follow",
+    }
+}
+
+choices! {
     /// Shape of the angular noise of the Vicsek and Couzin models.
     pub enum NoiseDistribution {
         /// Uniform in `[-noise/2, noise/2]` (Vicsek's eta).
@@ -114,6 +126,8 @@ pub enum Value {
     Interval([f64; 2]),
     /// A [`Kind::Shapes`]: obstacles.
     Shapes(Vec<Shape>),
+    /// A [`Kind::Points`]: `[x, y]` points.
+    Points(Vec<[f64; 2]>),
 }
 
 /// A value as a file, flag or message spelled it, before its parameter's [`Kind`] has read it.
@@ -215,6 +229,18 @@ impl Field for Vec<Shape> {
     }
 }
 
+impl Field for Vec<[f64; 2]> {
+    fn to_value(&self) -> Value {
+        Value::Points(self.clone())
+    }
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Points(points) => Some(points.clone()),
+            _ => None,
+        }
+    }
+}
+
 /// The type and allowed values of one parameter.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
@@ -240,6 +266,8 @@ pub enum Kind {
     Interval,
     /// A list of obstacle shapes ([`crate::world`]), each checked as it is read.
     Shapes,
+    /// A list of `[x, y]` points of finite numbers (attractors).
+    Points,
 }
 
 /// Largest whole number a [`Raw::Float`] may spell for a [`Kind::Integer`] (beyond it, `f64`
@@ -275,6 +303,18 @@ impl Kind {
                 _ => Err(self.expected()),
             },
             (Kind::Shapes, raw) => read_shapes(raw).map(Value::Shapes),
+            (Kind::Points, Raw::List(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Raw::List(pair) => match pair.as_slice() {
+                        [x, y] => Some([number(x)?, number(y)?]),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+                .map(Value::Points)
+                .ok_or_else(|| self.expected()),
             _ => Err(self.expected()),
         }
     }
@@ -288,6 +328,7 @@ impl Kind {
             Kind::Choice(names) => format!("one of {}", names.join(", ")),
             Kind::Interval => "[low, high] with two numbers".to_owned(),
             Kind::Shapes => "a list of obstacle tables".to_owned(),
+            Kind::Points => "a list of [x, y] points, e.g. [[100.0, 200.0]]".to_owned(),
         }
     }
 
@@ -310,6 +351,11 @@ impl Kind {
                 if !(low.is_finite() && high.is_finite() && low <= high) =>
             {
                 Err("[low, high] with finite low <= high".to_owned())
+            }
+            (Kind::Points, Value::Points(points))
+                if points.iter().flatten().any(|c| !c.is_finite()) =>
+            {
+                Err("points of finite numbers".to_owned())
             }
             _ => Ok(()),
         }
@@ -411,13 +457,21 @@ pub enum Section {
     Model,
     /// The world rectangle and the random start.
     WorldAndStart,
-    /// Things in the world besides the boids.
+    /// Obstacles boids steer around and never enter.
     Obstacles,
+    /// Predators that chase boids, and how boids flee them.
+    Predators,
+    /// Points the flock seeks.
+    Attractors,
+    /// Resting on the ground (seed 001's suggestion).
+    Perching,
+    /// What the viewer and the renderer show.
+    View,
 }
 
 impl Section {
     /// Every section, in the order shown.
-    pub const ALL: [Section; 10] = [
+    pub const ALL: [Section; 14] = [
         Section::Flock,
         Section::Rules,
         Section::Neighbourhood,
@@ -428,6 +482,10 @@ impl Section {
         Section::Model,
         Section::WorldAndStart,
         Section::Obstacles,
+        Section::Predators,
+        Section::Attractors,
+        Section::Perching,
+        Section::View,
     ];
 
     /// The section's heading.
@@ -443,6 +501,10 @@ impl Section {
             Section::Model => "Model",
             Section::WorldAndStart => "World and start",
             Section::Obstacles => "Obstacles",
+            Section::Predators => "Predators",
+            Section::Attractors => "Attractors",
+            Section::Perching => "Perching",
+            Section::View => "View",
         }
     }
 }

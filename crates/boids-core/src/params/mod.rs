@@ -19,8 +19,8 @@ mod toml;
 pub use builder::{ParamsBuilder, Source, edit_distance};
 pub use catalogue::{MAX_COUNT, MAX_TOPOLOGICAL_K, PARAMS, ParamInfo, Params, param_info};
 pub use kinds::{
-    Boundary, Field, Kind, Model, NoiseDistribution, Raw, Section, Unit, Value, describe_range,
-    show_number,
+    Boundary, Camera, Field, Kind, Model, NoiseDistribution, Raw, Section, Unit, Value,
+    describe_range, show_number,
 };
 pub use toml::parse_value;
 

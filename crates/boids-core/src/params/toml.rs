@@ -39,6 +39,12 @@ impl From<&Value> for toml::Value {
             Value::Bool(b) => toml::Value::Boolean(*b),
             Value::Choice(name) => toml::Value::String((*name).to_owned()),
             Value::Interval(pair) => toml::Value::Array(pair.map(toml::Value::Float).to_vec()),
+            Value::Points(points) => toml::Value::Array(
+                points
+                    .iter()
+                    .map(|p| toml::Value::Array(p.map(toml::Value::Float).to_vec()))
+                    .collect(),
+            ),
             Value::Shapes(shapes) => toml::Value::Array(
                 shapes
                     .iter()

@@ -75,6 +75,12 @@ pub fn value_to_json(value: Value) -> serde_json::Value {
         Value::Bool(b) => J::from(b),
         Value::Choice(name) => J::from(name),
         Value::Interval(pair) => J::Array(pair.map(number_to_json).to_vec()),
+        Value::Points(points) => J::Array(
+            points
+                .iter()
+                .map(|p| J::Array(p.map(number_to_json).to_vec()))
+                .collect(),
+        ),
         Value::Shapes(shapes) => J::Array(
             shapes
                 .iter()
