@@ -59,6 +59,7 @@ impl LoadedState {
             velocities,
             groups,
             biases,
+            ..FlockState::default()
         }
     }
 }

@@ -89,12 +89,14 @@ pub enum StateError {
         /// What is allowed.
         allowed: String,
     },
-    /// A boid of the state is inside an obstacle.
+    /// A boid or predator of the state is inside an obstacle.
     #[error(
-        "boid {index} at ({x}, {y}) is inside obstacle {obstacle} ({shape}): a flock must start outside every obstacle"
+        "{agent} {index} at ({x}, {y}) is inside obstacle {obstacle} ({shape}): a flock and its predators must start outside every obstacle"
     )]
     InsideObstacle {
-        /// Index of the boid (row order).
+        /// `"boid"` or `"predator"`.
+        agent: &'static str,
+        /// Index of the boid (its id) or predator (in predator order).
         index: usize,
         /// Its position.
         x: f32,
@@ -104,6 +106,34 @@ pub enum StateError {
         obstacle: usize,
         /// The obstacle's shape.
         shape: &'static str,
+    },
+    /// The state's predators do not match `predator_count`.
+    #[error(
+        "the state has {found} predators but predator_count = {expected}: give the state's count, or a state without predators to start them afresh"
+    )]
+    PredatorCount {
+        /// Predators in the state.
+        found: usize,
+        /// `predator_count` of the parameters.
+        expected: usize,
+    },
+    /// A predator's position or velocity is not finite.
+    #[error("predator {index}: {field} = {value} is not allowed: finite numbers")]
+    BadPredator {
+        /// Index of the predator.
+        index: usize,
+        /// The field.
+        field: &'static str,
+        /// The value.
+        value: String,
+    },
+    /// A predator index that does not exist.
+    #[error("predator {index} does not exist: allowed range is [0, {count})")]
+    NoPredator {
+        /// The index asked for.
+        index: usize,
+        /// Predators there are.
+        count: usize,
     },
     /// The state holds no boids, or more than the engine accepts.
     #[error("a state of {count} boids is not allowed: allowed range is [1, {max}]")]

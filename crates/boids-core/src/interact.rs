@@ -48,6 +48,7 @@ use crate::rules::{self, Boids, Kernel, Scouts, group};
 pub use crate::simd::LANES;
 use crate::simd::{Arrays, Build, Pack, Simd};
 use crate::stats::ScanCounts;
+use crate::world::WorldSteer;
 
 /// Column of an unused lane: no cell is within reach of it.
 const NO_COLUMN: i32 = -1 << 30;
@@ -86,6 +87,8 @@ pub(crate) struct Interaction<'a> {
     pub groups: &'a [u8],
     pub kernel: &'a Kernel,
     pub wander: Vec2,
+    /// What predators and attractors do to boids this step (`None`: nothing).
+    pub world: Option<&'a WorldSteer>,
 }
 
 impl Interaction<'_> {
@@ -298,7 +301,15 @@ impl Group {
             velocity_sum: V2::new(Pack(sums.velocity_x), Pack(sums.velocity_y)),
             separation: V2::new(Pack(sums.separation_x), Pack(sums.separation_y)),
         };
-        rules::advance_lanes(job.kernel, &acc, boids, &scouts, job.wander)
+        let world = job.world.map(|steer| {
+            let (mut pull_x, mut pull_y) = ([0.0; LANES], [0.0; LANES]);
+            for l in 0..self.len {
+                let pull = steer.pull(Vec2::new(self.x[l], self.y[l]));
+                (pull_x[l], pull_y[l]) = (pull.x, pull.y);
+            }
+            V2::new(Pack(S::load(pull_x)), Pack(S::load(pull_y)))
+        });
+        rules::advance_lanes(job.kernel, &acc, boids, &scouts, job.wander, world)
     }
 }
 
@@ -657,7 +668,7 @@ mod tests {
                         velocity: Vec2::new(frame.boid[k][Frame::VX], frame.boid[k][Frame::VY]),
                         bias: 0.0,
                     };
-                    let b = rules::advance(&kernel, &acc, boid, groups[k], wander);
+                    let b = rules::advance(&kernel, &acc, boid, groups[k], wander, None);
                     [
                         b.position.x,
                         b.position.y,
@@ -676,6 +687,7 @@ mod tests {
                 groups: &groups,
                 kernel: &kernel,
                 wander,
+                world: None,
             };
             let mut work_by_cut = std::collections::HashMap::new();
             for build in Build::ALL.iter().filter(|b| b.supported()) {

@@ -9,11 +9,13 @@ use glam::Vec2;
 use crate::neighbors::Neighbors;
 use crate::par;
 use crate::params::Params;
+use crate::rules::minimum_image;
+use crate::sim::Simulation;
 use crate::state::FlockState;
 use crate::world::ObstacleIndex;
 
 /// Column names of [`Metrics::values`], as written to metrics files.
-pub const METRIC_COLUMNS: [&str; 10] = [
+pub const METRIC_COLUMNS: [&str; 13] = [
     "polarization",
     "milling",
     "mean_speed",
@@ -24,6 +26,9 @@ pub const METRIC_COLUMNS: [&str; 10] = [
     "share_right_group1",
     "share_right_group2",
     "obstacle_penetrations",
+    "captures",
+    "predator_distance",
+    "perched_fraction",
 ];
 
 /// Order metrics of one flock state.
@@ -47,6 +52,15 @@ pub struct Metrics {
     pub share_right: [f64; 3],
     /// Boids inside an obstacle: always 0 (the step guarantees it; a test holds it to that).
     pub obstacle_penetrations: usize,
+    /// Boids caught by predators in the step that led to this state (0 for a state measured
+    /// on its own; [`Metrics::of`] fills it in). Rows taken every k steps sample the per-step
+    /// rate.
+    pub captures: u64,
+    /// Mean distance from a boid to its nearest predator (minimum image on a torus); `NaN`
+    /// without predators.
+    pub predator_distance: f64,
+    /// Share of boids resting on the ground (perching).
+    pub perched_fraction: f64,
 }
 
 impl Metrics {
@@ -79,11 +93,22 @@ impl Metrics {
             flocks: count_flocks(&neighbors),
             share_right: share_right(state),
             obstacle_penetrations: penetrations(params, state),
+            captures: 0,
+            predator_distance: predator_distance(params, state),
+            perched_fraction: mean(&mut state.resting.iter().map(|&r| f64::from(u8::from(r > 0)))),
+        }
+    }
+
+    /// Measures a running simulation: its state, and the captures of its last step.
+    pub fn of(sim: &Simulation) -> Self {
+        Self {
+            captures: sim.captures(),
+            ..Self::measure(sim.params(), &sim.state())
         }
     }
 
     /// The metrics as numbers, in [`METRIC_COLUMNS`] order.
-    pub fn values(&self) -> [f64; 10] {
+    pub fn values(&self) -> [f64; METRIC_COLUMNS.len()] {
         [
             self.polarization,
             self.milling,
@@ -95,8 +120,28 @@ impl Metrics {
             self.share_right[1],
             self.share_right[2],
             self.obstacle_penetrations as f64,
+            self.captures as f64,
+            self.predator_distance,
+            self.perched_fraction,
         ]
     }
+}
+
+/// Mean distance from a boid to its nearest predator, `NaN` without predators.
+fn predator_distance(params: &Params, state: &FlockState) -> f64 {
+    if state.predators.is_empty() {
+        return f64::NAN;
+    }
+    let wrap = params.wrap();
+    let nearest = par::map_collect(state.len(), |i| {
+        let p = state.positions[i];
+        state
+            .predators
+            .iter()
+            .map(|q| minimum_image(p - q.position, wrap).length())
+            .fold(f32::INFINITY, f32::min)
+    });
+    nearest.iter().map(|&d| f64::from(d)).sum::<f64>() / state.len() as f64
 }
 
 /// Boids inside an obstacle of `params`.
@@ -209,6 +254,7 @@ mod tests {
             velocities: points.iter().map(|p| Vec2::new(p.2, p.3)).collect(),
             groups: vec![group::NONE; points.len()],
             biases: vec![0.0; points.len()],
+            ..FlockState::default()
         }
     }
 

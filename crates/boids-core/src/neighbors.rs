@@ -363,6 +363,7 @@ mod tests {
             velocities,
             groups: vec![group::NONE; n],
             biases: vec![0.0; n],
+            ..FlockState::default()
         }
     }
 
@@ -437,6 +438,7 @@ mod tests {
                 velocities: vec![Vec2::X; 4],
                 groups: vec![group::NONE; 4],
                 biases: vec![0.0; 4],
+                ..FlockState::default()
             };
             let hood = Neighbors::of_state(&p, &state);
             let counts: Vec<usize> = (0..4).map(|i| hood.count(i)).collect();
@@ -520,6 +522,7 @@ mod tests {
             velocities: vec![Vec2::ZERO; 2],
             groups: vec![group::NONE; 2],
             biases: vec![0.0; 2],
+            ..FlockState::default()
         };
         let cohesion = |include_self: bool| {
             let p = params("cornell", |p| {

@@ -134,6 +134,7 @@ mod tests {
             velocities: vec![Vec2::new(0.01, 0.02); n],
             groups: vec![0, 1, 2, 0],
             biases: vec![0.0; n],
+            ..FlockState::default()
         };
         Simulation::from_state(params, 0, state, 0).unwrap()
     }

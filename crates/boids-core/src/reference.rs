@@ -104,12 +104,14 @@ pub fn step(params: &Params, state: &FlockState, step: u64) -> FlockState {
             velocity: state.velocities[i],
             bias: state.biases[i],
         };
-        rules::advance(&kernel, &acc, boid, state.groups[i], wander)
+        rules::advance(&kernel, &acc, boid, state.groups[i], wander, None)
     });
     FlockState {
         positions: next.iter().map(|b| b.position).collect(),
         velocities: next.iter().map(|b| b.velocity).collect(),
         groups: state.groups.clone(),
         biases: next.iter().map(|b| b.bias).collect(),
+        predators: state.predators.clone(),
+        resting: state.resting.clone(),
     }
 }

@@ -16,6 +16,14 @@ pub enum Purpose {
     Init = 1,
     /// Per-step noise of a model.
     Noise = 2,
+    /// A predator's start (keyed by its index).
+    PredatorStart = 3,
+    /// A predator's wandering turn (keyed by step and its index).
+    PredatorWander = 4,
+    /// Where a caught boid starts again (keyed by step and its id).
+    Respawn = 5,
+    /// How long a landing boid rests (keyed by step and its id).
+    Perch = 6,
 }
 
 /// SplitMix64's finaliser: a bijective mix of 64 bits.

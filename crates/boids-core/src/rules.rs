@@ -163,6 +163,23 @@ pub fn unit_at(angle: f64) -> Vec2 {
     Vec2::new(snap(angle.cos()) as f32, snap(angle.sin()) as f32)
 }
 
+/// Rotates `v` by `angle` radians (counter-clockwise in x-right, y-up axes).
+#[inline]
+pub fn rotate(v: Vec2, angle: f64) -> Vec2 {
+    let (sin, cos) = angle.sin_cos();
+    Vec2::new(cos as f32, sin as f32).rotate(v)
+}
+
+/// Turns unit vector `from` toward unit vector `to` by at most `limit` radians.
+pub fn turn_toward(from: Vec2, to: Vec2, limit: f64) -> Vec2 {
+    let angle = f64::from(from.angle_to(to));
+    if angle.abs() <= limit {
+        to
+    } else {
+        rotate(from, limit.copysign(angle))
+    }
+}
+
 /// Whether the offset `d` (squared length `d2`) puts a boid in the visual range.
 #[inline(always)]
 pub fn in_visual_range(kernel: &Kernel, d2: f32) -> bool {
@@ -251,8 +268,10 @@ pub struct BoidState {
     pub bias: f32,
 }
 
-/// Applies the rules to one boid: steering, boundary, scouts, speed limits, move.
-/// `wander` is the shared wandering heading of this step (unit vector).
+/// Applies the rules to one boid: steering, boundary, the world's pull, scouts, speed limits,
+/// move. `wander` is the shared wandering heading of this step (unit vector); `world` the
+/// boid's pull from predators and attractors ([`crate::world::WorldSteer`]), `None` when
+/// nothing pulls.
 #[inline(always)]
 pub fn advance(
     kernel: &Kernel,
@@ -260,6 +279,7 @@ pub fn advance(
     boid: BoidState,
     group: u8,
     wander: Vec2,
+    world: Option<Vec2>,
 ) -> BoidState {
     let next = advance_lanes(
         kernel,
@@ -274,6 +294,7 @@ pub fn advance(
             scout: group != group::NONE,
         },
         wander,
+        world.map(V2::from),
     );
     BoidState {
         position: next.position.into(),
@@ -343,6 +364,7 @@ pub(crate) fn advance_lanes<T: Real>(
     boids: Boids<T>,
     scouts: &Scouts<T>,
     wander: Vec2,
+    world: Option<V2<T>>,
 ) -> Boids<T> {
     let Boids {
         position: p,
@@ -354,6 +376,10 @@ pub(crate) fn advance_lanes<T: Real>(
     let steer = cohesion + alignment + separation + wander;
     let mut v = (v + steer).scale(T::splat(kernel.boost));
     v = v + boundary_steer_lanes(kernel, p);
+    if let Some(pull) = world {
+        // Only when something pulls: adding a zero would turn a -0.0 into +0.0.
+        v = v + pull;
+    }
     let bias = scout_bias(kernel, scouts, v, bias);
     // Seed 001's vx = (1 - bias) vx + bias * (+1 or -1), generalised to the group's preferred
     // direction g: the component along g is pulled toward 1, the component across g is
@@ -574,6 +600,7 @@ mod tests {
             },
             group::NONE,
             Vec2::ZERO,
+            None,
         );
         let expected_v = Vec2::new(3.0 + 0.005 - 0.15 + 0.2, 0.0 + 0.2 - 0.15);
         assert!(
@@ -598,6 +625,7 @@ mod tests {
             },
             group::NONE,
             Vec2::ZERO,
+            None,
         );
         let turned = Vec2::new(1.2, 0.2);
         assert!((out.velocity - turned.normalize() * 3.0).length() < 1e-6);
@@ -612,6 +640,7 @@ mod tests {
             },
             group::NONE,
             Vec2::ZERO,
+            None,
         );
         assert!((out.velocity - Vec2::new(9.8, -0.2).normalize() * 6.0).length() < 1e-6);
     }
@@ -624,31 +653,31 @@ mod tests {
             velocity: Vec2::new(-4.0, 0.0),
             bias: 0.001,
         };
-        let out = advance(&k, &Accum::default(), state, group::RIGHT, Vec2::ZERO);
+        let out = advance(&k, &Accum::default(), state, group::RIGHT, Vec2::ZERO, None);
         assert!((out.velocity.x - ((1.0 - 0.001) * -4.0 + 0.001)).abs() < 1e-6);
         assert_eq!(out.bias, 0.001);
 
         let k = kernel(|p| p.dynamic_bias = true);
         // Moving against its preference: the bias shrinks, but not below bias_increment.
-        let out = advance(&k, &Accum::default(), state, group::RIGHT, Vec2::ZERO);
+        let out = advance(&k, &Accum::default(), state, group::RIGHT, Vec2::ZERO, None);
         assert!((out.bias - (0.001 - 0.00004)).abs() < 1e-9);
         let low = BoidState {
             bias: 0.00005,
             ..state
         };
         assert_eq!(
-            advance(&k, &Accum::default(), low, group::RIGHT, Vec2::ZERO).bias,
+            advance(&k, &Accum::default(), low, group::RIGHT, Vec2::ZERO, None).bias,
             0.00004
         );
         // Group 2 prefers -x: the bias grows, up to max_bias.
-        let out = advance(&k, &Accum::default(), state, group::LEFT, Vec2::ZERO);
+        let out = advance(&k, &Accum::default(), state, group::LEFT, Vec2::ZERO, None);
         assert!((out.bias - 0.00104).abs() < 1e-9);
         let high = BoidState {
             bias: 0.00999,
             ..state
         };
         assert_eq!(
-            advance(&k, &Accum::default(), high, group::LEFT, Vec2::ZERO).bias,
+            advance(&k, &Accum::default(), high, group::LEFT, Vec2::ZERO, None).bias,
             0.01
         );
     }
@@ -667,6 +696,7 @@ mod tests {
             },
             group::NONE,
             Vec2::ZERO,
+            None,
         );
         assert!(
             (out.velocity - Vec2::new(1.5, 50.0)).length() < 1e-4,
@@ -684,6 +714,7 @@ mod tests {
             },
             group::NONE,
             Vec2::ZERO,
+            None,
         );
         assert_eq!(out.position, Vec2::new(595.0, 240.0));
         assert!(out.velocity.x < 0.0);
@@ -702,6 +733,7 @@ mod tests {
             },
             group::NONE,
             Vec2::ZERO,
+            None,
         );
         assert!((out.velocity.x - 0.02 * 1.0025).abs() < 1e-9);
         let out = advance(
@@ -714,6 +746,7 @@ mod tests {
             },
             group::NONE,
             Vec2::ZERO,
+            None,
         );
         assert!((out.velocity.x - 0.04).abs() < 1e-7);
     }

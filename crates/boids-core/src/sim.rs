@@ -20,10 +20,11 @@ use crate::grid::{self, CellIndex, Destination, GridGeometry, reserve_to};
 use crate::interact::{Frame, Interaction, LANES};
 use crate::par::{self, Split};
 use crate::params::{MAX_COUNT, Params};
+use crate::rng::{self, Purpose};
 use crate::rules::{self, Kernel, group};
 use crate::state::FlockState;
 use crate::stats::{PhaseTimes, ScanCounts, StepStats};
-use crate::world::ObstaclePass;
+use crate::world::{self, Hunt, ObstacleIndex, ObstaclePass, Predator, WorldSteer};
 // Kept at this path too: the command and the engine tests name it here.
 pub use crate::state::scout_groups;
 
@@ -135,6 +136,18 @@ pub struct Simulation {
     stats: StepStats,
     /// What the obstacles do to a step; `None` without obstacles (the step skips the pass).
     obstacles: Option<ObstaclePass>,
+    /// The predators, in index order.
+    predators: Vec<Predator>,
+    /// A predator the viewer's pointer moves (not hunting by itself, not saved); boids fear
+    /// and it catches like the others.
+    pointer: Option<Predator>,
+    /// How predators move.
+    hunt: Hunt,
+    /// Steps each boid (storage order) still rests; empty unless perching is on, which takes
+    /// the general path, where storage order is id order.
+    resting: Vec<u32>,
+    /// Boids caught in the last step.
+    captures: u64,
 }
 
 impl Simulation {
@@ -149,14 +162,14 @@ impl Simulation {
     pub fn from_state(
         params: Params,
         seed: u64,
-        state: FlockState,
+        mut state: FlockState,
         start_step: u64,
     ) -> Result<Self, StateError> {
-        check_state(&state)?;
+        check_state(&params, &mut state, seed)?;
         let n = state.len();
         let mut sim = Self {
             kernel: Kernel::new(&params),
-            params,
+            hunt: Hunt::new(&params),
             seed,
             step: start_step,
             state: Buffers::default(),
@@ -168,6 +181,11 @@ impl Simulation {
             index: CellIndex::default(),
             stats: StepStats::default(),
             obstacles: None,
+            predators: Vec::new(),
+            pointer: None,
+            resting: Vec::new(),
+            captures: 0,
+            params,
         };
         sim.reserve(n)?;
         sim.load(state);
@@ -203,7 +221,12 @@ impl Simulation {
         if self.params.is_torus() {
             let (min, size) = self.params.world_rect();
             par::for_each_indexed(&mut state.positions, |_, p| *p = rules::wrap(*p, min, size));
+            for predator in &mut state.predators {
+                predator.position = rules::wrap(predator.position, min, size);
+            }
         }
+        self.predators = state.predators;
+        self.resting = state.resting;
         self.state = Buffers {
             pos: state.positions,
             vel: state.velocities,
@@ -264,6 +287,27 @@ impl Simulation {
         &self.id
     }
 
+    /// The predators, in index order.
+    pub fn predators(&self) -> &[Predator] {
+        &self.predators
+    }
+
+    /// The predator the viewer's pointer moves, if any.
+    pub fn pointer(&self) -> Option<&Predator> {
+        self.pointer.as_ref()
+    }
+
+    /// Steps each boid still rests on the ground, in storage order (0: flying); empty when
+    /// perching is off.
+    pub fn resting(&self) -> &[u32] {
+        &self.resting
+    }
+
+    /// Boids caught by predators in the last step.
+    pub fn captures(&self) -> u64 {
+        self.captures
+    }
+
     /// What the last step reports about itself: its phases' times and its neighbour work.
     pub fn stats(&self) -> StepStats {
         self.stats
@@ -286,6 +330,10 @@ impl Simulation {
         par::gather(&mut out.velocities, &self.state.vel, &slot_of_id);
         par::gather(&mut out.biases, &self.state.bias, &slot_of_id);
         par::gather(&mut out.groups, &self.group, &slot_of_id);
+        if !self.resting.is_empty() {
+            par::gather(&mut out.resting, &self.resting, &slot_of_id);
+        }
+        out.predators = self.predators.clone();
         out
     }
 
@@ -308,39 +356,117 @@ impl Simulation {
     }
 
     /// Advances the flock by one time step.
+    ///
+    /// The predators' pull on the boids ([`WorldSteer`]) and the predators' own move ([`Hunt`])
+    /// are both taken from the state at the start of the step, then the boids move, then the
+    /// predators catch what they reach (synchronous: no boid or predator sees another's new
+    /// position within a step).
     pub fn step(&mut self) {
         let start = Instant::now();
-        if !self.params.uses_fast_path() {
-            // Vicsek, Couzin, k nearest or a blind angle: the general path, in id order.
-            let previous = self.state();
-            let (next, counts) =
-                crate::models::step(&self.params, &self.kernel, self.seed, self.step, &previous);
-            self.load(next);
-            self.pass_obstacles(|k| previous.positions[k]);
-            self.step += 1;
-            let times = PhaseTimes {
-                interact: start.elapsed(),
-                ..PhaseTimes::default()
-            };
-            self.stats = StepStats { times, counts };
-            return;
-        }
+        let world = WorldSteer::new(&self.params, self.predators.iter().chain(&self.pointer));
+        let hunted = self.hunt();
+        let (times, counts) = if self.params.uses_fast_path() {
+            self.step_fast(world.as_ref())
+        } else {
+            self.step_general(world.as_ref())
+        };
+        self.predators = hunted;
+        self.captures = self.catch();
+        self.step += 1;
+        let times = PhaseTimes {
+            interact: start.elapsed() - times.bin - times.sort,
+            ..times
+        };
+        self.stats = StepStats { times, counts };
+    }
+
+    /// The general path (Vicsek, Couzin, k nearest, a blind angle or perching), in id order.
+    fn step_general(&mut self, world: Option<&WorldSteer>) -> (PhaseTimes, ScanCounts) {
+        let previous = self.state();
+        let (next, counts) = crate::models::step(
+            &self.params,
+            &self.kernel,
+            self.seed,
+            self.step,
+            &previous,
+            world,
+        );
+        self.load(next);
+        self.pass_obstacles(|k| previous.positions[k]);
+        (PhaseTimes::default(), counts)
+    }
+
+    /// The grid fast path: bin, sort into cell order, interact.
+    fn step_fast(&mut self, world: Option<&WorldSteer>) -> (PhaseTimes, ScanCounts) {
+        let start = Instant::now();
         let geometry = Self::geometry(&self.params, &self.state.pos);
         self.index.bin(&geometry, &self.state.pos);
         let binned = Instant::now();
         self.sort();
         let sorted = Instant::now();
-        let counts = self.interact(&geometry);
+        let counts = self.interact(&geometry, world);
         let frame = std::mem::take(&mut self.previous);
         self.pass_obstacles(|k| Vec2::new(frame.boid[k][Frame::X], frame.boid[k][Frame::Y]));
         self.previous = frame;
-        self.step += 1;
         let times = PhaseTimes {
             bin: binned - start,
             sort: sorted - binned,
-            interact: sorted.elapsed(),
+            ..PhaseTimes::default()
         };
-        self.stats = StepStats { times, counts };
+        (times, counts)
+    }
+
+    /// The predators' next state from the state at the start of the step (the pointer's
+    /// predator stays where the pointer put it).
+    fn hunt(&self) -> Vec<Predator> {
+        if self.predators.is_empty() {
+            return Vec::new();
+        }
+        self.hunt.step(
+            &self.kernel,
+            self.seed,
+            self.step,
+            &self.predators,
+            &self.state.pos,
+            &self.id,
+        )
+    }
+
+    /// Boids within `capture_range` of a predator after the move are caught (see
+    /// [`world::captures`]) and start again at a random free place drawn from their own stream;
+    /// returns how many.
+    fn catch(&mut self) -> u64 {
+        if self.params.capture_range <= 0.0 {
+            return 0;
+        }
+        let hunters: Vec<Vec2> = self
+            .predators
+            .iter()
+            .chain(&self.pointer)
+            .map(|p| p.position)
+            .collect();
+        let range = self.params.capture_range as f32;
+        let caught = world::captures(
+            &hunters,
+            range,
+            self.params.wrap(),
+            &self.state.pos,
+            &self.id,
+        );
+        if caught.is_empty() {
+            return 0;
+        }
+        let obstacles = ObstacleIndex::of(&self.params);
+        for &slot in &caught {
+            let id = u64::from(self.id[slot]);
+            let mut s = rng::stream(self.seed, Purpose::Respawn, self.step, id);
+            (self.state.pos[slot], self.state.vel[slot]) =
+                crate::state::start(&self.params, &obstacles, &mut s);
+            if let Some(resting) = self.resting.get_mut(slot) {
+                *resting = 0;
+            }
+        }
+        caught.len() as u64
     }
 
     /// Applies the obstacle pass ([`ObstaclePass`]) to every boid, `from(k)` being where the
@@ -353,16 +479,21 @@ impl Simulation {
         par::for_each_zip(pos, vel, |k, p, v| pass.apply(kernel, from(k), p, v));
     }
 
-    /// Refuses a flock with a boid inside an obstacle (a loaded state: the random start never
-    /// places one there).
+    /// Refuses a flock with a boid or predator inside an obstacle (a loaded state: the random
+    /// start never places one there).
     fn check_outside_obstacles(&self) -> Result<(), StateError> {
         let Some(pass) = &self.obstacles else {
             return Ok(());
         };
-        for (k, &p) in self.state.pos.iter().enumerate() {
+        let boids = self.state.pos.iter().zip(&self.id);
+        let boids = boids.map(|(&p, &id)| ("boid", id as usize, p));
+        let predators = self.predators.iter().enumerate();
+        let predators = predators.map(|(k, predator)| ("predator", k, predator.position));
+        for (agent, index, p) in boids.chain(predators) {
             if let Some(obstacle) = pass.index().obstacle_at(p) {
                 return Err(StateError::InsideObstacle {
-                    index: self.id[k] as usize,
+                    agent,
+                    index,
                     x: p.x,
                     y: p.y,
                     obstacle: obstacle + 1,
@@ -400,7 +531,7 @@ impl Simulation {
     }
 
     /// New state of every boid from the previous frame in cell order, and the scan's counts.
-    fn interact(&mut self, geometry: &GridGeometry) -> ScanCounts {
+    fn interact(&mut self, geometry: &GridGeometry, world: Option<&WorldSteer>) -> ScanCounts {
         let n = self.len();
         self.state.pos.resize(n, Vec2::ZERO);
         self.state.vel.resize(n, Vec2::ZERO);
@@ -412,6 +543,7 @@ impl Simulation {
             groups: &self.group,
             kernel: &self.kernel,
             wander: rules::wander_heading(&self.params, self.step),
+            world,
         };
         let Buffers { pos, vel, bias } = &mut self.state;
         job.run(pos, vel, bias)
@@ -442,6 +574,14 @@ impl Simulation {
             .collect();
         state.groups = groups;
         state.biases = biases;
+        let obstacles = ObstacleIndex::of(&params);
+        let kept = state.predators.len().min(params.predator_count);
+        state.predators.truncate(kept);
+        state.predators.extend(
+            (kept..params.predator_count)
+                .map(|k| crate::state::predator_start(&params, &obstacles, self.seed, k)),
+        );
+        state.resting.resize(if params.perch { n } else { 0 }, 0);
         self.reserve(n)?;
         let obstacles = ObstaclePass::new(&params);
         if let Some(pass) = &obstacles {
@@ -455,12 +595,98 @@ impl Simulation {
                         .positions[id]
                 });
             }
+            for (k, predator) in state.predators.iter_mut().enumerate() {
+                predator.position = pass.way_out(predator.position).unwrap_or_else(|| {
+                    crate::state::predator_start(&params, pass.index(), self.seed, k).position
+                });
+            }
         }
+        self.hunt = Hunt::new(&params);
         self.params = params;
         self.kernel = kernel;
         self.obstacles = obstacles;
         self.load(state);
         Ok(())
+    }
+
+    /// Puts predator `index` at `position` (wrapped into a torus world), keeping its heading:
+    /// the viewer's "place a predator" after `predator_count` has made one.
+    pub fn move_predator(&mut self, index: usize, position: Vec2) -> Result<(), StateError> {
+        let position = self.placeable(position, "predator", index)?;
+        let count = self.predators.len();
+        let predator = self
+            .predators
+            .get_mut(index)
+            .ok_or(StateError::NoPredator { index, count })?;
+        predator.position = position;
+        Ok(())
+    }
+
+    /// Removes predator `index` (the later ones move down by one) and lowers `predator_count`.
+    pub fn remove_predator(&mut self, index: usize) -> Result<(), StateError> {
+        let count = self.predators.len();
+        if index >= count {
+            return Err(StateError::NoPredator { index, count });
+        }
+        self.predators.remove(index);
+        self.params.predator_count = self.predators.len();
+        Ok(())
+    }
+
+    /// Moves the pointer's predator to `position` (making it if there is none), its velocity
+    /// the move itself; `None` removes it. It does not hunt by itself; boids fear it and it
+    /// catches as the others do. It is not part of the saved state.
+    pub fn set_pointer(&mut self, position: Option<Vec2>) -> Result<(), StateError> {
+        self.pointer = match position {
+            None => None,
+            Some(position) => {
+                let position = self.placeable(position, "predator", self.predators.len())?;
+                let velocity = self.pointer.map_or(Vec2::ZERO, |old| {
+                    rules::minimum_image(position - old.position, self.params.wrap())
+                        / self.params.dt as f32
+                });
+                Some(Predator { position, velocity })
+            }
+        };
+        Ok(())
+    }
+
+    /// `position` wrapped into a torus world, or the reason an agent cannot be put there
+    /// (not finite, inside an obstacle).
+    fn placeable(
+        &self,
+        position: Vec2,
+        agent: &'static str,
+        index: usize,
+    ) -> Result<Vec2, StateError> {
+        if !position.is_finite() {
+            return Err(StateError::BadPredator {
+                index,
+                field: "position",
+                value: format!("{position}"),
+            });
+        }
+        let position = if self.params.is_torus() {
+            let (min, size) = self.params.world_rect();
+            rules::wrap(position, min, size)
+        } else {
+            position
+        };
+        if let Some(obstacle) = self
+            .obstacles
+            .as_ref()
+            .and_then(|o| o.index().obstacle_at(position))
+        {
+            return Err(StateError::InsideObstacle {
+                agent,
+                index,
+                x: position.x,
+                y: position.y,
+                obstacle: obstacle + 1,
+                shape: self.params.obstacles[obstacle].name(),
+            });
+        }
+        Ok(position)
     }
 }
 
@@ -482,8 +708,43 @@ fn max_cells(n: usize) -> usize {
     2 * n + 64
 }
 
-fn check_state(state: &FlockState) -> Result<(), StateError> {
+/// Refuses a state that is ragged, holds a value no boid can have, or predators that do not
+/// match `predator_count`; completes what a state may leave out (predators drawn afresh when
+/// it has none, no boid resting when it has no countdowns).
+fn check_state(params: &Params, state: &mut FlockState, seed: u64) -> Result<(), StateError> {
     let n = state.len();
+    if state.predators.is_empty() && params.predator_count > 0 {
+        let obstacles = ObstacleIndex::of(params);
+        state.predators = (0..params.predator_count)
+            .map(|index| crate::state::predator_start(params, &obstacles, seed, index))
+            .collect();
+    }
+    if state.predators.len() != params.predator_count {
+        return Err(StateError::PredatorCount {
+            found: state.predators.len(),
+            expected: params.predator_count,
+        });
+    }
+    for (index, predator) in state.predators.iter().enumerate() {
+        for (field, value) in [
+            ("position", predator.position),
+            ("velocity", predator.velocity),
+        ] {
+            if !value.is_finite() {
+                let value = format!("{value}");
+                return Err(StateError::BadPredator {
+                    index,
+                    field,
+                    value,
+                });
+            }
+        }
+    }
+    match (params.perch, state.resting.len()) {
+        (false, _) => state.resting.clear(),
+        (true, 0) => state.resting = vec![0; n],
+        _ => {}
+    }
     if n == 0 || n > MAX_COUNT {
         return Err(StateError::Count {
             count: n,
@@ -494,12 +755,16 @@ fn check_state(state: &FlockState) -> Result<(), StateError> {
         state.velocities.len(),
         state.groups.len(),
         state.biases.len(),
+        if params.perch { state.resting.len() } else { n },
     ];
     if lengths.iter().any(|&l| l != n) {
         return Err(StateError::Ragged {
             what: format!(
-                "positions {n}, velocities {}, groups {}, biases {}",
-                lengths[0], lengths[1], lengths[2]
+                "positions {n}, velocities {}, groups {}, biases {}, resting {}",
+                lengths[0],
+                lengths[1],
+                lengths[2],
+                state.resting.len()
             ),
         });
     }

@@ -9,9 +9,10 @@ use glam::Vec2;
 
 use crate::par;
 use crate::params::Params;
+use crate::rng::Stream;
 use crate::rng::{self, Purpose};
-use crate::rules::{Kernel, group};
-use crate::world::ObstacleIndex;
+use crate::rules::{self, Kernel, group};
+use crate::world::{ObstacleIndex, Predator};
 
 /// A flock in boid-id order: what is saved, loaded and measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -24,6 +25,11 @@ pub struct FlockState {
     pub groups: Vec<u8>,
     /// Scout biases (zero for non-scouts).
     pub biases: Vec<f32>,
+    /// The predators ([`crate::world`]), `predator_count` of them.
+    pub predators: Vec<Predator>,
+    /// Steps each boid still rests on the ground ([`crate::world::Perch`]; 0: flying), one per
+    /// boid when perching is on, none otherwise.
+    pub resting: Vec<u32>,
 }
 
 impl FlockState {
@@ -40,27 +46,13 @@ impl FlockState {
     /// The initial flock of `params` for `seed`: boid `id` draws its position and velocity from
     /// its own stream, uniformly from the `init_*` intervals.
     ///
-    /// A position inside an obstacle is drawn again from the same stream (the parameter checks
-    /// make sure the start region has free space), so without obstacles nothing changes.
+    /// A position inside an obstacle is drawn again from the same stream ([`free_position`]).
+    /// Predators start from streams of their own; perching boids start flying.
     pub fn initial(params: &Params, seed: u64) -> Self {
         let obstacles = ObstacleIndex::of(params);
         let draws = par::map_collect(params.count, |id| {
             let mut s = rng::stream(seed, Purpose::Init, 0, id as u64);
-            let mut p;
-            loop {
-                p = Vec2::new(
-                    s.uniform(params.init_x) as f32,
-                    s.uniform(params.init_y) as f32,
-                );
-                if !obstacles.contains(p) {
-                    break;
-                }
-            }
-            let v = Vec2::new(
-                s.uniform(params.init_vx) as f32,
-                s.uniform(params.init_vy) as f32,
-            );
-            (p, v)
+            start(params, &obstacles, &mut s)
         });
         let (positions, velocities) = draws.into_iter().unzip();
         let groups = scout_groups(params);
@@ -71,7 +63,58 @@ impl FlockState {
             velocities,
             groups,
             biases,
+            predators: (0..params.predator_count)
+                .map(|index| predator_start(params, &obstacles, seed, index))
+                .collect(),
+            resting: if params.perch {
+                vec![0; params.count]
+            } else {
+                Vec::new()
+            },
         }
+    }
+}
+
+/// A boid's start drawn from `s`: a free position ([`free_position`]) and a velocity uniform
+/// in the `init_v*` intervals. The random start and a caught boid's new start share it.
+pub fn start(params: &Params, obstacles: &ObstacleIndex, s: &mut Stream) -> (Vec2, Vec2) {
+    let position = free_position(params, obstacles, s);
+    let velocity = Vec2::new(
+        s.uniform(params.init_vx) as f32,
+        s.uniform(params.init_vy) as f32,
+    );
+    (position, velocity)
+}
+
+/// A position drawn uniformly from the `init_x`, `init_y` region, drawn again from the same
+/// stream while it is inside an obstacle (the parameter checks make sure the region has free
+/// space), so without obstacles one draw is all.
+pub fn free_position(params: &Params, obstacles: &ObstacleIndex, s: &mut Stream) -> Vec2 {
+    loop {
+        let p = Vec2::new(
+            s.uniform(params.init_x) as f32,
+            s.uniform(params.init_y) as f32,
+        );
+        if !obstacles.contains(p) {
+            return p;
+        }
+    }
+}
+
+/// Predator `index`'s start: a random free place in the start region, heading a random way at
+/// `predator_speed`.
+pub fn predator_start(
+    params: &Params,
+    obstacles: &ObstacleIndex,
+    seed: u64,
+    index: usize,
+) -> Predator {
+    let mut s = rng::stream(seed, Purpose::PredatorStart, 0, index as u64);
+    let position = free_position(params, obstacles, &mut s);
+    let heading = rules::unit_at(std::f64::consts::TAU * s.unit());
+    Predator {
+        position,
+        velocity: heading * params.predator_speed as f32,
     }
 }
 

@@ -67,6 +67,7 @@ fn stress_state(params: &Params, seed: u64) -> FlockState {
         velocities,
         groups,
         biases,
+        ..FlockState::default()
     }
 }
 

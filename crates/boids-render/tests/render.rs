@@ -13,6 +13,7 @@ fn flock(params: Params, boids: &[(Vec2, Vec2)]) -> Simulation {
         velocities: boids.iter().map(|b| b.1).collect(),
         groups: vec![group::NONE; boids.len()],
         biases: vec![0.0; boids.len()],
+        ..FlockState::default()
     };
     let params = Params {
         count: boids.len(),

@@ -18,6 +18,8 @@
 //! 2. scouts of group 1 and 2 are *informed* (Couzin et al. 2005): with preferred direction `g`
 //!    (`preferred_angle1`, `preferred_angle2`) and weight `omega` (`informed_weight`),
 //!    `d = (d + omega g) / |d + omega g|`;
+//!    then the world's pull ([`WorldSteer`]: fleeing predators, seeking an attractor as an
+//!    informed direction) is added the same way, `d = (d + pull) / |d + pull|`;
 //! 3. the boundary's turn (margins) or push (walls) is added to `speed * d` (nothing on a torus);
 //! 4. `d` is turned by the angular noise: uniform in `[-noise/2, noise/2]` (Vicsek's eta) or
 //!    normal with standard deviation `noise` (Couzin's sigma), drawn from the stream
@@ -45,19 +47,23 @@ use crate::rng::{self, Purpose};
 use crate::rules::{self, Accum, BoidState, Kernel, group};
 use crate::state::FlockState;
 use crate::stats::ScanCounts;
+use crate::world::{Perch, WorldSteer};
 use neighborhood::Neighborhood;
 
 /// One synchronous step of `state` (id order) at step number `step`, on the general path, and
 /// its neighbour work. `kernel` is `Kernel::new(params)`, which the simulation keeps rather than
-/// rebuild each step.
+/// rebuild each step; `world` is what predators and attractors do to boids this step. Resting
+/// boids ([`Perch`]) count down without applying the rules; flying ones may land after the move.
 pub fn step(
     params: &Params,
     kernel: &Kernel,
     seed: u64,
     step: u64,
     state: &FlockState,
+    world: Option<&WorldSteer>,
 ) -> (FlockState, ScanCounts) {
     let hood = Neighborhood::new(params, &state.positions, &state.velocities);
+    let perch = Perch::new(params);
     let next = par::map_collect(state.len(), |i| {
         let mut counts = ScanCounts::default();
         let boid = BoidState {
@@ -65,32 +71,48 @@ pub fn step(
             velocity: state.velocities[i],
             bias: state.biases[i],
         };
+        let resting = state.resting.get(i).copied().unwrap_or(0);
+        if let (Some(perch), true) = (&perch, resting > 0) {
+            let threatened = world.is_some_and(|w| w.threatens(boid.position));
+            return (perch.rest(kernel, boid, resting, threatened), counts);
+        }
+        let pull = world.map(|w| w.pull(boid.position));
         let g = state.groups[i];
         let next = match params.model {
             Model::Boids => {
                 let acc = boids_sums(params, kernel, &hood, i, &state.velocities, &mut counts);
                 let wander = rules::wander_heading(params, step);
-                rules::advance(kernel, &acc, boid, g, wander)
+                rules::advance(kernel, &acc, boid, g, wander, pull)
             }
             Model::Vicsek => {
                 let below = kernel.visual_below;
                 let d = vicsek::social_direction(params, &hood, i, below, &mut counts);
                 let noise = noise_angle(params, seed, step, i);
-                steer(params, kernel, boid, g, d, noise)
+                steer(params, kernel, boid, g, d, pull, noise)
             }
             Model::Couzin => {
                 let d = couzin::social_direction(params, kernel, &hood, i, &mut counts);
                 let noise = noise_angle(params, seed, step, i);
-                steer(params, kernel, boid, g, d, noise)
+                steer(params, kernel, boid, g, d, pull, noise)
             }
         };
-        (next, counts)
+        let landed = match &perch {
+            Some(perch) => perch.land(seed, step, i, next),
+            None => (next, 0),
+        };
+        (landed, counts)
     });
     let state = FlockState {
-        positions: next.iter().map(|(b, _)| b.position).collect(),
-        velocities: next.iter().map(|(b, _)| b.velocity).collect(),
+        positions: next.iter().map(|((b, _), _)| b.position).collect(),
+        velocities: next.iter().map(|((b, _), _)| b.velocity).collect(),
         groups: state.groups.clone(),
-        biases: next.iter().map(|(b, _)| b.bias).collect(),
+        biases: next.iter().map(|((b, _), _)| b.bias).collect(),
+        predators: state.predators.clone(),
+        resting: if perch.is_some() {
+            next.iter().map(|((_, resting), _)| *resting).collect()
+        } else {
+            Vec::new()
+        },
     };
     (state, next.iter().map(|(_, counts)| *counts).sum())
 }
@@ -163,13 +185,6 @@ fn noise_angle(params: &Params, seed: u64, step: u64, i: usize) -> f64 {
     }
 }
 
-/// Rotates `v` by `angle` radians (counter-clockwise in x-right, y-up axes).
-#[inline]
-pub fn rotate(v: Vec2, angle: f64) -> Vec2 {
-    let (sin, cos) = angle.sin_cos();
-    Vec2::new(cos as f32, sin as f32).rotate(v)
-}
-
 /// Steps 1 to 6 of the heading models (see the module docs): from the social direction `d` to
 /// the boid's next state.
 fn steer(
@@ -178,6 +193,7 @@ fn steer(
     boid: BoidState,
     g: u8,
     d: Vec2,
+    pull: Option<Vec2>,
     noise: f64,
 ) -> BoidState {
     let heading = boid.velocity.normalize_or_zero();
@@ -185,6 +201,9 @@ fn steer(
     if g != group::NONE && params.informed_weight > 0.0 {
         let blended = desired + kernel.goal[usize::from(g)] * params.informed_weight as f32;
         desired = blended.try_normalize().unwrap_or(desired);
+    }
+    if let Some(pull) = pull {
+        desired = (desired + pull).try_normalize().unwrap_or(desired);
     }
     let push = rules::boundary_steer(kernel, boid.position);
     if push != Vec2::ZERO {
@@ -198,12 +217,12 @@ fn steer(
             ..boid
         };
     }
-    desired = rotate(desired, noise);
+    desired = rules::rotate(desired, noise);
     let limit = params.turn_rate * params.dt;
     let new_heading = if heading == Vec2::ZERO {
         desired
     } else {
-        turn_toward(heading, desired, limit)
+        rules::turn_toward(heading, desired, limit)
     };
     let (position, velocity) =
         rules::move_boid(kernel, boid.position, new_heading * params.speed as f32);
@@ -211,16 +230,6 @@ fn steer(
         position,
         velocity,
         bias: boid.bias,
-    }
-}
-
-/// Turns unit vector `from` toward unit vector `to` by at most `limit` radians.
-pub fn turn_toward(from: Vec2, to: Vec2, limit: f64) -> Vec2 {
-    let angle = f64::from(from.angle_to(to));
-    if angle.abs() <= limit {
-        to
-    } else {
-        rotate(from, limit.copysign(angle))
     }
 }
 

@@ -1,5 +1,6 @@
 //! Update rules against hand-worked values, and determinism of the general path.
 
+use crate::rules::turn_toward;
 use glam::Vec2;
 
 use super::*;
@@ -19,6 +20,7 @@ fn flock(points: &[(f32, f32, f32, f32)], groups: &[u8]) -> FlockState {
         velocities: points.iter().map(|p| Vec2::new(p.2, p.3)).collect(),
         groups: groups.to_vec(),
         biases: vec![0.0; points.len()],
+        ..FlockState::default()
     }
 }
 
@@ -40,7 +42,7 @@ fn vicsek_step_by_hand() {
         ],
         &[0, 0, 0],
     );
-    let next = super::step(&p, &Kernel::new(&p), 7, 0, &s).0;
+    let next = super::step(&p, &Kernel::new(&p), 7, 0, &s, None).0;
     let diagonal = Vec2::new(1.0, 1.0).normalize() * 0.03;
     assert!(
         close(next.velocities[0], diagonal),
@@ -70,7 +72,15 @@ fn vicsek_noise_is_uniform_in_half_eta() {
     let points: Vec<_> = (0..2000)
         .map(|i| ((i % 40) as f32 * 20.0, (i / 40) as f32 * 20.0, 1.0, 0.0))
         .collect();
-    let next = super::step(&p, &Kernel::new(&p), 3, 11, &flock(&points, &[0; 2000])).0;
+    let next = super::step(
+        &p,
+        &Kernel::new(&p),
+        3,
+        11,
+        &flock(&points, &[0; 2000]),
+        None,
+    )
+    .0;
     let angles: Vec<f64> = next
         .velocities
         .iter()
@@ -95,7 +105,15 @@ fn couzin_gaussian_noise_has_its_standard_deviation() {
     let points: Vec<_> = (0..2000)
         .map(|i| ((i % 40) as f32 * 20.0, (i / 40) as f32 * 20.0, 1.0, 0.0))
         .collect();
-    let next = super::step(&p, &Kernel::new(&p), 5, 2, &flock(&points, &[0; 2000])).0;
+    let next = super::step(
+        &p,
+        &Kernel::new(&p),
+        5,
+        2,
+        &flock(&points, &[0; 2000]),
+        None,
+    )
+    .0;
     let angles: Vec<f64> = next
         .velocities
         .iter()
@@ -125,7 +143,7 @@ fn couzin_step_by_hand_turn_limit_and_informed_blend() {
         ],
         &[0, 0, group::RIGHT],
     );
-    let next = super::step(&p, &Kernel::new(&p), 1, 0, &s).0;
+    let next = super::step(&p, &Kernel::new(&p), 1, 0, &s, None).0;
     let angle = |v: Vec2| f64::from(v.y.atan2(v.x));
     assert!((angle(next.velocities[0]).abs() - 0.4).abs() < 1e-5);
     assert!((angle(next.velocities[1]) - (std::f64::consts::FRAC_PI_2 - 0.4)).abs() < 1e-5);
@@ -143,7 +161,7 @@ fn couzin_step_by_hand_turn_limit_and_informed_blend() {
         p.noise = 0.0;
         p.turn_rate = f64::INFINITY;
     });
-    let next = super::step(&free, &Kernel::new(&free), 1, 0, &s).0;
+    let next = super::step(&free, &Kernel::new(&free), 1, 0, &s, None).0;
     assert!(close(next.velocities[2], Vec2::new(0.5, 1.0).normalize()));
 }
 
@@ -170,7 +188,7 @@ fn general_boids_path_matches_the_brute_force_reference() {
         let p = Params::preset(name).unwrap();
         let mut state = FlockState::initial(&p, 9);
         for step in 0..5 {
-            let general = super::step(&p, &Kernel::new(&p), 9, step, &state).0;
+            let general = super::step(&p, &Kernel::new(&p), 9, step, &state, None).0;
             let brute = crate::reference::step(&p, &state, step);
             for i in 0..state.len() {
                 let scale = p.max_speed.min(1e3) as f32 + 1.0;
@@ -199,7 +217,7 @@ fn blind_angle_hides_a_neighbour_behind_from_the_boids_rules() {
         p.scout_group1_fraction = 0.0;
         p.scout_group2_fraction = 0.0;
     });
-    let next = super::step(&seeing, &Kernel::new(&seeing), 0, 0, &s).0;
+    let next = super::step(&seeing, &Kernel::new(&seeing), 0, 0, &s, None).0;
     // cohesion (-10, 5) * 0.0005 = (-0.005, 0.0025), matching (6 - 4, 0) * 0.05 = (0.1, 0).
     assert!(
         close(next.velocities[0], Vec2::new(4.095, 0.0025)),
@@ -210,7 +228,7 @@ fn blind_angle_hides_a_neighbour_behind_from_the_boids_rules() {
         blind_angle: std::f64::consts::FRAC_PI_2,
         ..seeing
     };
-    let next = super::step(&blind, &Kernel::new(&blind), 0, 0, &s).0;
+    let next = super::step(&blind, &Kernel::new(&blind), 0, 0, &s, None).0;
     assert_eq!(next.velocities[0], Vec2::new(4.0, 0.0));
 }
 
@@ -232,7 +250,7 @@ fn topological_boids_average_over_the_k_nearest_at_any_distance() {
         p.scout_group1_fraction = 0.0;
         p.scout_group2_fraction = 0.0;
     });
-    let next = super::step(&p, &Kernel::new(&p), 0, 0, &s).0;
+    let next = super::step(&p, &Kernel::new(&p), 0, 0, &s, None).0;
     // cohesion (100, 0) * 0.0005 = (0.05, 0); matching (0, 2) * 0.05 = (0, 0.1).
     assert!(
         close(next.velocities[0], Vec2::new(4.05, 0.1)),

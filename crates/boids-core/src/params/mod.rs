@@ -38,10 +38,25 @@ impl Params {
         self.boundary == Boundary::Torus
     }
 
+    /// The periods of the world for [`crate::rules::minimum_image`]: its extent on a torus,
+    /// zero (no wrapping) otherwise.
+    pub fn wrap(&self) -> glam::Vec2 {
+        if self.is_torus() {
+            self.world_rect().1
+        } else {
+            glam::Vec2::ZERO
+        }
+    }
+
     /// Whether the step can take the grid fast path: the boids model with metric neighbours
-    /// seen all around. Anything else runs the general path of [`crate::models`].
+    /// seen all around, and no perching (a resting boid's countdown is state the fast path's
+    /// frame does not carry; perching flocks are small). Anything else runs the general path
+    /// of [`crate::models`].
     pub fn uses_fast_path(&self) -> bool {
-        self.model == Model::Boids && self.topological_k == 0 && self.blind_angle == 0.0
+        self.model == Model::Boids
+            && self.topological_k == 0
+            && self.blind_angle == 0.0
+            && !self.perch
     }
 }
 

@@ -1,16 +1,25 @@
 //! The world the flock lives in besides the other boids: obstacles that boids steer around and
-//! never enter.
+//! never enter, predators that hunt them, attractors they seek, and the ground they perch on.
 //!
-//! Obstacles are one parameter of the catalogue (`obstacles`, a list of [`Shape`]s), so a config
-//! file, the viewer and the event log set them as they set any value. The step looks them up
-//! through an [`ObstacleIndex`] built when they change.
+//! Obstacles and attractors are parameters of the catalogue (`obstacles`, a list of
+//! [`Shape`]s; `attractors`, a list of points), so a config file, the viewer and the event log
+//! set them as they set any value. The step looks obstacles up through an [`ObstacleIndex`]
+//! built when they change. Predators are agents with a state of their own ([`Predator`]),
+//! saved with the flock; [`WorldSteer`] is what they and the attractors do to a boid, and
+//! [`Perch`] the landing and resting of seed 001.
 
 mod index;
 mod pass;
+mod perch;
+mod predator;
 mod read;
 mod shape;
+mod steer;
 
 pub use index::ObstacleIndex;
 pub use pass::ObstaclePass;
+pub use perch::Perch;
+pub use predator::{Hunt, Predator, captures, nearest_boids};
 pub use read::{read_shapes, shape_entries};
 pub use shape::{Hit, Shape};
+pub use steer::WorldSteer;

@@ -47,8 +47,20 @@ pub struct ObstaclePass {
 }
 
 impl ObstaclePass {
-    /// The pass for `params`, or `None` when there are no obstacles.
+    /// The pass for the boids of `params`, or `None` when there are no obstacles.
     pub fn new(params: &Params) -> Option<Self> {
+        let constant_speed = (params.model != Model::Boids).then_some(params.speed as f32);
+        Self::moving_at(params, constant_speed)
+    }
+
+    /// The pass for the predators of `params`, which move at `predator_speed` (`None` when
+    /// there are no obstacles).
+    pub fn for_predators(params: &Params) -> Option<Self> {
+        Self::moving_at(params, Some(params.predator_speed as f32))
+    }
+
+    /// The pass for agents that keep `constant_speed`, or the boids' speed limits when `None`.
+    fn moving_at(params: &Params, constant_speed: Option<f32>) -> Option<Self> {
         if params.obstacles.is_empty() {
             return None;
         }
@@ -64,7 +76,7 @@ impl ObstaclePass {
             index,
             lookahead,
             avoid,
-            constant_speed: (params.model != Model::Boids).then_some(params.speed as f32),
+            constant_speed,
             torus,
             near,
         })

@@ -332,6 +332,7 @@ mod tests {
             velocities: vec![Vec2::X; 4],
             groups: vec![group::NONE; 4],
             biases: vec![0.0; 4],
+            ..FlockState::default()
         };
         assert_eq!(largest_share(&p, &state), 0.75);
         assert!((polarization(&state.velocities) - 1.0).abs() < 1e-12);

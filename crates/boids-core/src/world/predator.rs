@@ -1,0 +1,204 @@
+//! Predators: a few agents that hunt the flock. Each step, a predator turns (by at most
+//! `predator_turn_rate`) toward the nearest boid within `predator_vision`, or, seeing none,
+//! wanders by a random turn in `[-predator_wander/2, predator_wander/2]`; then it moves at
+//! `predator_speed` through the boundary as the boids do (the margins' turn joins its desired
+//! direction as it does for the heading models) and around obstacles. With `capture_range > 0`,
+//! after the move each predator (in index order) catches the nearest boid within that range
+//! that no earlier predator caught; the boid starts again at a random free place.
+//!
+//! Everything a predator decides is read from the state at the start of the step and from the
+//! counter-based streams (keyed by step and predator index, or boid id), so runs stay
+//! bit-identical on any thread count. Nearest boids are found by one pass over the flock for
+//! all predators (ties go to the lower id): a few predators cost a few distance tests a boid.
+
+use glam::Vec2;
+
+use super::ObstaclePass;
+use crate::par;
+use crate::params::Params;
+use crate::rng::{self, Purpose};
+use crate::rules::{self, Kernel, minimum_image};
+
+/// One predator.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Predator {
+    /// Position.
+    pub position: Vec2,
+    /// Velocity.
+    pub velocity: Vec2,
+}
+
+/// How the predators of a simulation move.
+#[derive(Clone, Debug)]
+pub struct Hunt {
+    vision: f32,
+    turn_rate: f64,
+    wander: f64,
+    speed: f32,
+    wrap: Vec2,
+    /// Obstacles, which predators steer around and never enter (`None`: no obstacles).
+    obstacles: Option<ObstaclePass>,
+}
+
+impl Hunt {
+    /// The hunt of `params`.
+    pub fn new(params: &Params) -> Self {
+        Self {
+            vision: params.predator_vision as f32,
+            turn_rate: params.predator_turn_rate,
+            wander: params.predator_wander,
+            speed: params.predator_speed as f32,
+            wrap: params.wrap(),
+            obstacles: ObstaclePass::for_predators(params),
+        }
+    }
+
+    /// Every predator's next state from the predators and the flock (`boids` positions, `ids`
+    /// their ids) as they were at the start of step number `step`.
+    pub fn step(
+        &self,
+        kernel: &Kernel,
+        seed: u64,
+        step: u64,
+        predators: &[Predator],
+        boids: &[Vec2],
+        ids: &[u32],
+    ) -> Vec<Predator> {
+        let points: Vec<Vec2> = predators.iter().map(|p| p.position).collect();
+        let prey = nearest_boids(&points, self.vision, self.wrap, boids, ids);
+        predators
+            .iter()
+            .zip(prey)
+            .enumerate()
+            .map(|(index, (&predator, prey))| {
+                let target =
+                    prey.map(|slot| minimum_image(boids[slot] - predator.position, self.wrap));
+                let mut s = rng::stream(seed, Purpose::PredatorWander, step, index as u64);
+                self.advance(kernel, predator, target, s.unit())
+            })
+            .collect()
+    }
+
+    /// One predator's move: toward `target` (the offset to its prey), or a wandering turn drawn
+    /// from `draw` (uniform in `[0, 1)`).
+    fn advance(
+        &self,
+        kernel: &Kernel,
+        predator: Predator,
+        target: Option<Vec2>,
+        draw: f64,
+    ) -> Predator {
+        let heading = predator.velocity.normalize_or_zero();
+        let wandering = || {
+            if heading == Vec2::ZERO {
+                rules::unit_at(std::f64::consts::TAU * draw)
+            } else {
+                rules::rotate(heading, self.wander * (draw - 0.5))
+            }
+        };
+        let mut desired = target
+            .and_then(Vec2::try_normalize)
+            .unwrap_or_else(wandering);
+        let push = rules::boundary_steer(kernel, predator.position);
+        if push != Vec2::ZERO {
+            desired = (desired * self.speed + push)
+                .try_normalize()
+                .unwrap_or(desired);
+        }
+        let heading = if heading == Vec2::ZERO {
+            desired
+        } else {
+            rules::turn_toward(heading, desired, self.turn_rate)
+        };
+        let from = predator.position;
+        let (mut position, mut velocity) = rules::move_boid(kernel, from, heading * self.speed);
+        if let Some(pass) = &self.obstacles {
+            pass.apply(kernel, from, &mut position, &mut velocity);
+        }
+        Predator { position, velocity }
+    }
+}
+
+/// Boids per part of the parallel nearest-boid search.
+const SEARCH_PART: usize = 16_384;
+
+/// For each of `points`, the slot of the nearest boid within `range` (minimum image with
+/// periods `wrap`), ties to the lower id: one pass over the flock for every point.
+pub fn nearest_boids(
+    points: &[Vec2],
+    range: f32,
+    wrap: Vec2,
+    boids: &[Vec2],
+    ids: &[u32],
+) -> Vec<Option<usize>> {
+    type Best = Option<(f32, u32, usize)>;
+    if points.is_empty() {
+        return Vec::new();
+    }
+    let below = range * range;
+    let parts = boids.len().div_ceil(SEARCH_PART);
+    let found: Vec<Vec<Best>> = par::map_collect(parts, |part| {
+        let start = part * SEARCH_PART;
+        let end = (start + SEARCH_PART).min(boids.len());
+        let mut best: Vec<Best> = vec![None; points.len()];
+        for slot in start..end {
+            for (point, best) in points.iter().zip(&mut best) {
+                let d2 = minimum_image(boids[slot] - *point, wrap).length_squared();
+                let candidate = (d2, ids[slot], slot);
+                if d2 <= below && best.is_none_or(|b| (d2, ids[slot]) < (b.0, b.1)) {
+                    *best = Some(candidate);
+                }
+            }
+        }
+        best
+    });
+    (0..points.len())
+        .map(|k| {
+            found
+                .iter()
+                .filter_map(|part| part[k])
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+                .map(|(_, _, slot)| slot)
+        })
+        .collect()
+}
+
+/// The boids the predators catch: for each predator in index order, the nearest boid within
+/// `range` of it that no earlier predator caught (slots, in catching order).
+pub fn captures(
+    predators: &[Vec2],
+    range: f32,
+    wrap: Vec2,
+    boids: &[Vec2],
+    ids: &[u32],
+) -> Vec<usize> {
+    let below = range * range;
+    let parts = boids.len().div_ceil(SEARCH_PART);
+    // Every (predator, squared distance, id, slot) within range: few, as the range is short.
+    let within: Vec<Vec<(usize, f32, u32, usize)>> = par::map_collect(parts, |part| {
+        let start = part * SEARCH_PART;
+        let end = (start + SEARCH_PART).min(boids.len());
+        let mut near = Vec::new();
+        for slot in start..end {
+            for (k, point) in predators.iter().enumerate() {
+                let d2 = minimum_image(boids[slot] - *point, wrap).length_squared();
+                if d2 <= below {
+                    near.push((k, d2, ids[slot], slot));
+                }
+            }
+        }
+        near
+    });
+    let mut near: Vec<(usize, f32, u32, usize)> = within.into_iter().flatten().collect();
+    near.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut caught: Vec<usize> = Vec::new();
+    for k in 0..predators.len() {
+        let prey = near
+            .iter()
+            .filter(|entry| entry.0 == k)
+            .map(|entry| entry.3)
+            .find(|slot| !caught.contains(slot));
+        caught.extend(prey);
+    }
+    caught
+}
