@@ -6,7 +6,7 @@
 //! message why the results changed. To print the current hashes:
 //!
 //! ```sh
-//! for p in cornell functional canvas allegheny occoids vicsek couzin; do
+//! for p in $(target/release/boids presets | cut -d' ' -f1); do
 //!   echo "$p $(target/release/boids run --preset $p --steps 200 --save - 2>/dev/null | sha256sum | cut -c1-16)"
 //! done
 //! ```
@@ -16,7 +16,7 @@ use std::process::Command;
 use sha2::{Digest, Sha256};
 
 /// Preset and the first 16 hex digits of the SHA-256 of its saved state after 200 steps.
-const PINNED: [(&str, &str); 7] = [
+const PINNED: [(&str, &str); 10] = [
     ("cornell", "a9f0bebc60e71761"),
     ("functional", "356ee3afa94d6a5a"),
     ("canvas", "1fdf67643e638cef"),
@@ -24,6 +24,9 @@ const PINNED: [(&str, &str); 7] = [
     ("occoids", "9ef0cdbfe2ff719d"),
     ("vicsek", "0e61b606bb5030d1"),
     ("couzin", "01a3564a5da9e8f5"),
+    ("predator", "6ab9ca2523bec028"),
+    ("pillars", "97efa870f91ebf75"),
+    ("perching", "1635b9d9b651194e"),
 ];
 
 fn saved_state_hash(preset: &str, threads: &str) -> String {

@@ -95,7 +95,7 @@ impl Metrics {
             obstacle_penetrations: penetrations(params, state),
             captures: 0,
             predator_distance: predator_distance(params, state),
-            perched_fraction: mean(&mut state.resting.iter().map(|&r| f64::from(u8::from(r > 0)))),
+            perched_fraction: state.resting.iter().filter(|&&r| r > 0).count() as f64 / n as f64,
         }
     }
 

@@ -11,7 +11,10 @@
 //! earlier boids' new state), and numbers are `f32` in the hot loop.
 
 use crate::error::ParamsError;
+use glam::Vec2;
+
 use crate::params::{Boundary, Model, NoiseDistribution, Params, ParamsBuilder, Source};
+use crate::world::Shape;
 
 /// A named parameter set reproducing one seed document.
 #[derive(Clone, Copy, Debug)]
@@ -99,6 +102,27 @@ Our choices where the paper is silent or gives a range: individuals start in a 2
 The time step (0.2), turning rate (2 rad per unit time) and noise (0.01 rad) follow published re-implementations of the model; \
 they have not been checked against the paper's Methods section, which was not at hand.",
         params: couzin,
+    },
+    Preset {
+        name: "predator",
+        source: "seed 001's suggestion: \"a predator that all the boids must avoid\"",
+        summary: "the cornell flock hunted by two predators: slower than a fleeing boid, faster than a dawdling one, less agile than either; boids flee within 80, a predator catches within 6",
+        deviations: "The seed only suggests predators; the rules are ours (see `world::predator`): a predator turns at most 0.1 rad a step toward the nearest boid within 150, or wanders; it moves at 5 (the boids fly at 3 to 6) and catches the nearest boid within 6, which starts again at a random free place. Boids within 80 of a predator add 0.5 * (1 - d/80) times the unit vector away from it to their velocity, with the margins' turn, before the speed clamp.",
+        params: predator,
+    },
+    Preset {
+        name: "pillars",
+        source: "after OpenSteer's obstacle demos (Reynolds 1999, steering around obstacles)",
+        summary: "400 cornell boids start in a staggered field of 20 round pillars between two attractors and stream through it to the nearer one",
+        deviations: "Not a seed: a scene for steer-to-avoid. The flock follows the cornell rules in a 900x500 box with 60-wide margins; each boid seeks the nearer of the attractors at (80, 250) and (820, 250) with attract_factor 0.0005 (cornell's cohesion weight, so goal and cohesion weigh alike), looks 40 ahead for pillars and turns away with obstacle_avoid_factor 0.5. Drag the attractors in the viewer to set the flock moving again.",
+        params: pillars,
+    },
+    Preset {
+        name: "perching",
+        source: "seed 001's suggestion: boids \"near the bottom of the screen rest for a moment before rejoining the flock\"",
+        summary: "the cornell flock with perching: a boid that dives below the ground line 60 above the bottom edge lands, rests 50 to 200 steps, then takes off",
+        deviations: "The seed only suggests perching; the rule is ours (see `world::perch`): a boid lands where it crosses the ground line (the bottom margin's turn lets boids dive about 90 deep, so many reach it), rests a number of steps drawn uniformly from [50, 200], and takes off straight up at 4.5 (midway between the speed limits), or at once when a predator comes within fear_range. Resting boids are still seen by flying ones, so a flock that lands together tends to stay together. Perching takes the general path (the countdown is per-boid state).",
+        params: perching,
     },
 ];
 
@@ -282,6 +306,63 @@ fn couzin() -> Params {
         init_vx: [-1.0, 1.0],
         init_vy: [-1.0, 1.0],
         ..Params::default()
+    }
+}
+
+fn predator() -> Params {
+    Params {
+        predator_count: 2,
+        predator_speed: 5.0,
+        predator_vision: 150.0,
+        predator_turn_rate: 0.1,
+        predator_wander: 0.3,
+        fear_range: 80.0,
+        flee_factor: 0.5,
+        capture_range: 6.0,
+        ..cornell()
+    }
+}
+
+fn pillars() -> Params {
+    let pillar = |column: u32, row: u32| {
+        let stagger = if column % 2 == 1 { 42.5 } else { 0.0 };
+        Shape::Circle {
+            center: Vec2::new(
+                300.0 + 75.0 * column as f32,
+                80.0 + stagger + 85.0 * row as f32,
+            ),
+            radius: 18.0,
+        }
+    };
+    Params {
+        count: 400,
+        world_width: 900.0,
+        world_height: 500.0,
+        margin: 60.0,
+        init_x: [330.0, 570.0],
+        init_y: [60.0, 440.0],
+        init_vx: [-3.0, 3.0],
+        init_vy: [-3.0, 3.0],
+        scout_group1_fraction: 0.0,
+        scout_group2_fraction: 0.0,
+        obstacles: (0..5)
+            .flat_map(|c| (0..4).map(move |r| pillar(c, r)))
+            .collect(),
+        obstacle_lookahead: 40.0,
+        obstacle_avoid_factor: 0.5,
+        attractors: vec![[80.0, 250.0], [820.0, 250.0]],
+        attract_factor: 0.0005,
+        ..cornell()
+    }
+}
+
+fn perching() -> Params {
+    Params {
+        perch: true,
+        perch_height: 60.0,
+        perch_min: 50,
+        perch_max: 200,
+        ..cornell()
     }
 }
 

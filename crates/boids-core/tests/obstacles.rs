@@ -133,17 +133,13 @@ fn obstacles_keep_runs_bit_identical_on_any_thread_count() {
     for preset in ["cornell", "couzin"] {
         let params = crowded(preset, "torus", &[]);
         let run = |threads: usize| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-                .install(|| {
-                    let mut sim = Simulation::new(params.clone(), 3).unwrap();
-                    for _ in 0..60 {
-                        sim.step();
-                    }
-                    sim.state()
-                })
+            common::on_threads(threads, || {
+                let mut sim = Simulation::new(params.clone(), 3).unwrap();
+                for _ in 0..60 {
+                    sim.step();
+                }
+                sim.state()
+            })
         };
         assert_eq!(run(1), run(2), "{preset}");
     }

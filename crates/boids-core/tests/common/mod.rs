@@ -11,3 +11,16 @@ pub fn params(preset: &str, sets: &[&str]) -> Params {
         .build()
         .unwrap()
 }
+
+/// `run` on a thread pool of `threads` threads.
+#[allow(
+    dead_code,
+    reason = "each test file compiles this module; some run on one pool"
+)]
+pub fn on_threads<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(run)
+}
