@@ -4,7 +4,7 @@
 // drawn as paths.
 
 import { COLOR, DART, TAU } from './constants.js';
-import { BOID_BYTES, headingAngle } from './wire.js';
+import { BOID_BYTES, GROUP_MASK, headingAngle } from './wire.js';
 
 const SPRITE_MAX_PX = 8; // larger darts are drawn as paths
 const SPRITE_HEADINGS = 64;
@@ -114,7 +114,7 @@ export function createCanvas2DRenderer(boidCanvas, view) {
       const y = Math.round(oy + (b[o + 2] | (b[o + 3] << 8)) * ky);
       if (x < -reach || y < -reach || x >= w + reach || y >= h + reach) continue;
       const sprite = sprites[b[o + 4] >> 2];
-      const shade = SHADES[byGroup ? Math.min(b[o + 5], 2) : 0];
+      const shade = SHADES[byGroup ? Math.min(b[o + 5] & GROUP_MASK, 2) : 0];
       const base = y * w + x;
       const inside = x >= reach && y >= reach && x < w - reach && y < h - reach;
       const { off, level } = sprite;
@@ -152,7 +152,7 @@ export function createCanvas2DRenderer(boidCanvas, view) {
       if (x < -margin || y < -margin || x > w || y > h) continue;
       const c = COS[b[o + 4]];
       const s = SIN[b[o + 4]];
-      const p = paths[byGroup ? Math.min(b[o + 5], 2) : 0];
+      const p = paths[byGroup ? Math.min(b[o + 5] & GROUP_MASK, 2) : 0];
       p.moveTo(x + c * nx, y + s * nx);
       p.lineTo(x + c * lx - s * ly, y + s * lx + c * ly);
       p.lineTo(x + c * cx, y + s * cx);

@@ -27,7 +27,7 @@ const VERTEX_SHADER = `#version 300 es
     vec2 px = (world - u_origin) * u_scale;
     vec2 clip = px / u_canvas * 2.0 - 1.0;
     gl_Position = vec4(clip.x, -clip.y, 0.0, 1.0);
-    int g = u_by_group ? clamp(int(a_group + 0.5), 0, 2) : 0;
+    int g = u_by_group ? clamp(int(a_group + 0.5) & 3, 0, 2) : 0;
     v_color = u_colors[g];
   }`;
 

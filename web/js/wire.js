@@ -10,7 +10,7 @@ const MAGIC = 0x424f4944; // "BOID"
 const COMMON_HEADER_BYTES = 16; // magic, version, kind, flags, step
 const KIND_FRAME = 1;
 const KIND_OVERLAY = 2;
-const FRAME_VERSION = 1;
+const FRAME_VERSION = 2;
 const OVERLAY_VERSION = 2;
 const FRAME_HEADER_BYTES = 56;
 const OVERLAY_HEADER_BYTES = 36;
@@ -18,8 +18,16 @@ const FLAG_RUNNING = 1;
 const FLAG_TORUS = 2;
 const FLAG_HOVER = 4;
 
-/** Bytes of one boid in a frame: u16 qx, u16 qy, u8 heading, u8 group. */
+/**
+ * Bytes of one boid (and of one predator) in a frame: u16 qx, u16 qy, u8 heading, u8 group (bits
+ * 0-1 the scout group, bit 7 set while the boid rests on the ground) or, for a predator, its kind
+ * (1: the pointer's).
+ */
 export const BOID_BYTES = 6;
+/** Mask of the scout group in a boid's last byte. */
+export const GROUP_MASK = 3;
+/** Bit of a boid's last byte set while it rests on the ground (perching). */
+export const RESTING_BIT = 0x80;
 /**
  * 4-byte words of one overlay record: floats x, y, then velocity, cohesion, separation, alignment
  * (x, y each); then the record's link count (u32) and its scout group (u8, 3 zero bytes).
@@ -37,7 +45,7 @@ function rectAt(dv, at) {
  * A binary message as `{ frame }` or `{ overlay }`, or null for one this page does not read.
  *
  * frame: { step, count, revision, running, torus, world, quant, boids (Uint8Array, BOID_BYTES
- * a boid) }; overlay: { step, hover, recordCount, linkCount, ghostCount, visualRange,
+ * a boid), predatorCount, predators (Uint8Array, BOID_BYTES a predator) }; overlay: { step, hover, recordCount, linkCount, ghostCount, visualRange,
  * protectedRange, records (Float32Array, RECORD_FLOATS a record), links (Float32Array, x and y a
  * link, record by record), ghosts (Float32Array, GHOST_FLOATS a ghost) }.
  */
@@ -51,6 +59,10 @@ export function decode(buffer) {
   const step = Number(dv.getBigUint64(8, true));
   if (kind === KIND_FRAME && version === FRAME_VERSION && buffer.byteLength >= FRAME_HEADER_BYTES) {
     const count = dv.getUint32(16, true);
+    const predatorsAt = FRAME_HEADER_BYTES + count * BOID_BYTES;
+    if (buffer.byteLength < predatorsAt + 4) return null;
+    const predatorCount = dv.getUint32(predatorsAt, true);
+    if (buffer.byteLength !== predatorsAt + 4 + predatorCount * BOID_BYTES) return null;
     return {
       frame: {
         step, count,
@@ -60,6 +72,8 @@ export function decode(buffer) {
         world: rectAt(dv, 24),
         quant: rectAt(dv, 40),
         boids: new Uint8Array(buffer, FRAME_HEADER_BYTES, count * BOID_BYTES),
+        predatorCount,
+        predators: new Uint8Array(buffer, predatorsAt + 4, predatorCount * BOID_BYTES),
       },
     };
   }

@@ -75,6 +75,9 @@ pub enum RequestError {
     /// The flock cannot be built.
     #[error(transparent)]
     State(#[from] StateError),
+    /// A world edit was refused.
+    #[error(transparent)]
+    Edit(#[from] crate::events::EditError),
     /// More boids than this server allows.
     #[error(
         "count = {count} is out of range: allowed [1, {max}] on this server (--max-count), from viewer message"

@@ -1,5 +1,5 @@
-//! The event log: every parameter change and reset of a viewer session, with the step at which
-//! it applied, so that `boids run --events FILE` replays the session to the same final state.
+//! The event log: every parameter change, world edit and reset of a viewer session, with the
+//! step at which it applied, so that `boids run --events FILE` replays the session to the same final state.
 //!
 //! A flock in the viewer is a deterministic function of its starting parameters and seed, plus
 //! the parameter changes applied between steps. Speed, start/stop and overlays only change *when*
@@ -29,6 +29,9 @@
 //! - `set` changes one parameter after `step` steps of the current flock, before the next step,
 //!   exactly as the viewer did: the current parameters with `key = value`, validated, then
 //!   [`Simulation::set_params`] (the flock is kept; boids are added or removed to match `count`).
+//! - `place_predator` (`x`, `y`), `remove_predator` (`index`) and `pointer` (`x`, `y`, or
+//!   neither to remove it) are the viewer's predator tools, applied after `step` steps as the
+//!   viewer applied them ([`apply_edit`]): `predator_count` follows the predators.
 //! - Infinite values are written as the strings `"inf"` and `"-inf"`.
 //!
 //! Replaying means: build the flock of the **last** `start`/`reset` event, then step, applying its
@@ -115,6 +118,81 @@ pub enum Change {
         /// New value.
         value: serde_json::Value,
     },
+    /// A predator added at a point; `predator_count` one higher.
+    PlacePredator {
+        /// x.
+        x: f64,
+        /// y.
+        y: f64,
+    },
+    /// A predator removed by its index; `predator_count` one lower.
+    RemovePredator {
+        /// Its index among the predators.
+        index: usize,
+    },
+    /// The pointer's predator moved to a point, or removed (no point).
+    Pointer {
+        /// x.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        x: Option<f64>,
+        /// y.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        y: Option<f64>,
+    },
+}
+
+impl Change {
+    /// Whether the change begins a flock (`start`, `reset`) rather than editing one.
+    fn begins_a_flock(&self) -> bool {
+        matches!(self, Change::Start { .. } | Change::Reset { .. })
+    }
+}
+
+/// Why a world edit (a [`Change`] other than a flock or a `set`) was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    /// The new `predator_count` is refused.
+    #[error(transparent)]
+    Params(#[from] ParamsError),
+    /// The simulation refused it (no such predator, a point inside an obstacle).
+    #[error(transparent)]
+    State(#[from] StateError),
+}
+
+/// Applies a world edit to `sim`, whose parameters are `layers`, and returns the layers after
+/// it (`predator_count` follows the predators): the one way the viewer and a replay make it.
+/// Changes that are not edits leave everything as it is.
+pub fn apply_edit(
+    layers: &ParamsBuilder,
+    sim: &mut Simulation,
+    change: &Change,
+    source: Source,
+) -> Result<ParamsBuilder, EditError> {
+    let point = |x: f64, y: f64| boids_core::Vec2::new(x as f32, y as f32);
+    let count_layer = |count: usize| {
+        let count = Raw::Integer(i64::try_from(count).unwrap_or(i64::MAX));
+        apply_set(layers, "predator_count", &count, source.clone())
+    };
+    match *change {
+        Change::PlacePredator { x, y } => {
+            let index = sim.predators().len();
+            let next = count_layer(index + 1)?;
+            let mut placed = sim.clone();
+            placed.set_params(next.params().clone())?;
+            placed.move_predator(index, point(x, y))?;
+            *sim = placed;
+            Ok(next)
+        }
+        Change::RemovePredator { index } => {
+            sim.remove_predator(index)?;
+            Ok(count_layer(sim.predators().len())?)
+        }
+        Change::Pointer { x, y } => {
+            sim.set_pointer(x.zip(y).map(|(x, y)| point(x, y)))?;
+            Ok(layers.clone())
+        }
+        Change::Start { .. } | Change::Reset { .. } | Change::Set { .. } => Ok(layers.clone()),
+    }
 }
 
 /// Most bytes of events the server keeps for one flock: its `start`/`reset` event (every
@@ -360,7 +438,7 @@ impl EventLog {
         let first = self
             .events
             .iter()
-            .rposition(|e| !matches!(e.change, Change::Set { .. }))
+            .rposition(|e| e.change.begins_a_flock())
             .ok_or_else(|| invalid("no \"start\" or \"reset\" event to begin from".to_owned()))?;
         let params_error = |index: usize, error: ParamsError| EventsError::Params {
             origin: origin.to_owned(),
@@ -403,9 +481,6 @@ impl EventLog {
         let mut pending = VecDeque::new();
         let mut last_step = 0;
         for (index, event) in self.events.iter().enumerate().skip(first + 1) {
-            let Change::Set { key, value } = &event.change else {
-                unreachable!("after the last start/reset")
-            };
             if event.step < last_step {
                 return Err(invalid(format!(
                     "event {index} is at step {}, before the previous event's step {last_step}",
@@ -413,13 +488,18 @@ impl EventLog {
                 )));
             }
             last_step = event.step;
-            let value = json_to_raw(value)
-                .map_err(|message| invalid(format!("event {index}, `{key}`: {message}")))?;
+            let action = match &event.change {
+                Change::Set { key, value } => Action::Set {
+                    key: key.clone(),
+                    value: json_to_raw(value)
+                        .map_err(|message| invalid(format!("event {index}, `{key}`: {message}")))?,
+                },
+                edit => Action::Edit(edit.clone()),
+            };
             pending.push_back(Pending {
                 index,
                 step: event.step,
-                key: key.clone(),
-                value,
+                action,
             });
         }
         Ok((
@@ -437,8 +517,16 @@ impl EventLog {
 struct Pending {
     index: usize,
     step: u64,
-    key: String,
-    value: Raw,
+    action: Action,
+}
+
+/// What a pending event does.
+#[derive(Clone, Debug)]
+enum Action {
+    /// A parameter change, its value read.
+    Set { key: String, value: Raw },
+    /// A world edit ([`apply_edit`]).
+    Edit(Change),
 }
 
 /// The `set` events of a replay not yet applied.
@@ -470,20 +558,31 @@ impl Replay {
                 name: format!("{}, event {}", self.origin, event.index),
                 line: None,
             };
-            let layers =
-                apply_set(&self.layers, &event.key, &event.value, source).map_err(|error| {
-                    EventsError::Params {
-                        origin: self.origin.clone(),
-                        index: event.index,
-                        step: event.step,
-                        error: Box::new(error),
-                    }
-                })?;
-            sim.set_params(layers.params().clone())
-                .map_err(|error| EventsError::State {
-                    origin: self.origin.clone(),
-                    error,
-                })?;
+            let params_error = |error| EventsError::Params {
+                origin: self.origin.clone(),
+                index: event.index,
+                step: event.step,
+                error: Box::new(error),
+            };
+            let state_error = |error| EventsError::State {
+                origin: format!("{}, event {}", self.origin, event.index),
+                error,
+            };
+            let layers = match &event.action {
+                Action::Set { key, value } => {
+                    let layers =
+                        apply_set(&self.layers, key, value, source).map_err(params_error)?;
+                    sim.set_params(layers.params().clone())
+                        .map_err(state_error)?;
+                    layers
+                }
+                Action::Edit(change) => {
+                    apply_edit(&self.layers, sim, change, source).map_err(|error| match error {
+                        EditError::Params(error) => params_error(error),
+                        EditError::State(error) => state_error(error),
+                    })?
+                }
+            };
             self.layers = layers;
             self.pending.pop_front();
         }

@@ -352,6 +352,7 @@ async fn the_event_log_replays_to_the_servers_exact_state() {
             Change::Start { .. } => "start",
             Change::Reset { .. } => "reset",
             Change::Set { .. } => "set",
+            _ => "edit",
         })
         .collect();
     // What replay uses: the last reset and the changes after it.
@@ -369,4 +370,66 @@ async fn the_event_log_replays_to_the_servers_exact_state() {
     let biases: Vec<f32> = serde_json::from_value(state["biases"].clone()).unwrap();
     assert_eq!(biases, expected.biases);
     assert!(sim.params().max_speed.is_infinite());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn predator_edits_show_in_frames_and_replay_to_the_servers_exact_state() {
+    let addr = start(
+        params("predator", &["count=200", "predator_count=1"]),
+        1000,
+        true,
+    )
+    .await;
+    let mut ws = connect(addr).await;
+    let mut id = 0;
+    let mut edit = async |ws: &mut Client, request: Value| {
+        let step = ws.next_frame().await.header.step;
+        ws.frame_at_least(step + 5).await;
+        id += 1;
+        let r = ws.call(id, request.clone()).await;
+        assert_eq!(r["type"], "ok", "{request}: {r}");
+    };
+    edit(
+        &mut ws,
+        json!({"type": "place_predator", "x": 100.0, "y": 120.0}),
+    )
+    .await;
+    edit(&mut ws, json!({"type": "pointer", "x": 320.0, "y": 240.0})).await;
+    edit(&mut ws, json!({"type": "pointer", "x": 330.0, "y": 250.0})).await;
+    let frame = ws.next_frame().await;
+    assert_eq!(frame.predators.len(), 3, "two predators and the pointer's");
+    assert!(frame.predators[2].2, "the pointer's predator comes last");
+    edit(&mut ws, json!({"type": "remove_predator", "index": 0})).await;
+    edit(&mut ws, json!({"type": "pointer"})).await;
+    let r = ws
+        .call(90, json!({"type": "remove_predator", "index": 7}))
+        .await;
+    assert_eq!(r["type"], "error");
+    assert!(
+        r["message"]
+            .as_str()
+            .unwrap()
+            .contains("predator 7 does not exist"),
+        "{r}"
+    );
+    let r = ws.call(91, json!({"type": "stop"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+
+    let log = EventLog::parse(&get(addr, "/api/events").await, "session.json").unwrap();
+    let state = get_json(addr, "/api/state").await;
+    let (mut sim, mut replay) = log.replay("session.json").unwrap();
+    replay
+        .run_to(&mut sim, log.exported_at_step.unwrap())
+        .unwrap();
+    assert_eq!(replay.remaining(), 0);
+    let expected = sim.state();
+    assert_eq!(sim.params().predator_count, 1);
+    assert_eq!(points(&state["positions"]), expected.positions);
+    let predators: Vec<[f32; 4]> = serde_json::from_value(state["predators"].clone()).unwrap();
+    let replayed: Vec<[f32; 4]> = expected
+        .predators
+        .iter()
+        .map(|p| [p.position.x, p.position.y, p.velocity.x, p.velocity.y])
+        .collect();
+    assert_eq!(predators, replayed);
 }

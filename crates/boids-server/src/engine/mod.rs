@@ -50,7 +50,7 @@ use tokio::sync::{oneshot, watch};
 use crate::budget::{self, Extent, Work};
 use crate::error::RequestError;
 pub use crate::error::Stopped;
-use crate::events::{self, Event, EventLog, SessionLog};
+use crate::events::{self, Change, Event, EventLog, SessionLog};
 use crate::protocol::{
     self, FrameHeader, OverlayMode, Rect, Request, flags, json_to_raw, params_to_json,
 };
@@ -330,6 +330,16 @@ impl EngineState {
                 }
                 return Ok(());
             }
+            Request::PlacePredator { x, y } => self.edit(Change::PlacePredator { x, y })?,
+            Request::RemovePredator { index } => self.edit(Change::RemovePredator { index })?,
+            Request::Pointer { x, y } => {
+                // Many a second while the mouse moves: only the frame shows it.
+                self.edit(Change::Pointer { x, y })?;
+                if !self.running {
+                    self.publish_frame();
+                }
+                return Ok(());
+            }
         }
         self.publish_state();
         self.publish_frame();
@@ -365,6 +375,30 @@ impl EngineState {
         self.layers = layers;
         self.log.push(line);
         self.revision = self.revision.wrapping_add(1);
+        Ok(())
+    }
+
+    /// Applies a world edit ([`events::apply_edit`]) if it fits in the log, and logs it.
+    fn edit(&mut self, change: Change) -> Result<(), RequestError> {
+        let event = Event {
+            step: self.sim.step_count(),
+            time: events::now(),
+            change,
+        };
+        let line = self
+            .log
+            .line(&event)
+            .map_err(|full| RequestError::NotLogged {
+                what: format!("{:?}", event.change),
+                full,
+            })?;
+        let layers =
+            events::apply_edit(&self.layers, &mut self.sim, &event.change, Source::Message)?;
+        if layers.params() != self.layers.params() {
+            self.revision = self.revision.wrapping_add(1);
+        }
+        self.layers = layers;
+        self.log.push(line);
         Ok(())
     }
 
@@ -496,8 +530,15 @@ impl EngineState {
         let start = Instant::now();
         let header = self.frame_header();
         let sim = &self.sim;
-        let frame =
-            protocol::encode_frame(&header, sim.positions(), sim.velocities(), sim.groups());
+        let content = protocol::FrameContent {
+            positions: sim.positions(),
+            velocities: sim.velocities(),
+            groups: sim.groups(),
+            resting: sim.resting(),
+            predators: sim.predators(),
+            pointer: sim.pointer(),
+        };
+        let frame = protocol::encode_frame(&header, &content);
         self.frame_bytes = frame.len();
         let (all, hover) = overlays::messages(sim, &header, &self.overlays);
         let snapshot = Snapshot {
@@ -568,6 +609,12 @@ impl EngineState {
             "velocities": pairs(&state.velocities),
             "groups": state.groups,
             "biases": state.biases,
+            "predators": state
+                .predators
+                .iter()
+                .map(|p| [p.position.x, p.position.y, p.velocity.x, p.velocity.y])
+                .collect::<Vec<_>>(),
+            "resting": state.resting,
         })
     }
 

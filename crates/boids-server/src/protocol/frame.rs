@@ -3,12 +3,13 @@
 //! straight into one buffer; decoding is for tests and tools (the page has its own decoder).
 
 use boids_core::overlay::{Ghost, Overlay, OverlayBoid};
+use boids_core::world::Predator;
 use boids_core::{RuleVectors, Vec2};
 
 /// First four bytes of every binary message.
 pub const MAGIC: [u8; 4] = *b"BOID";
-/// Version of the frame layout.
-pub const FRAME_VERSION: u8 = 1;
+/// Version of the frame layout (2: a resting bit in the group byte, predators after the boids).
+pub const FRAME_VERSION: u8 = 2;
 /// Version of the overlay layout (2: scout groups, links per record, ghosts).
 pub const OVERLAY_VERSION: u8 = 2;
 /// Message kind of a frame.
@@ -17,8 +18,10 @@ pub const KIND_FRAME: u8 = 1;
 pub const KIND_OVERLAY: u8 = 2;
 /// Size of a frame header.
 pub const FRAME_HEADER_BYTES: usize = 56;
-/// Size of one boid in a frame.
+/// Size of one boid (and of one predator) in a frame.
 pub const FRAME_BOID_BYTES: usize = 6;
+/// Bit of a boid's group byte set while it rests on the ground (perching).
+pub const RESTING_BIT: u8 = 0x80;
 /// Size of an overlay header.
 pub const OVERLAY_HEADER_BYTES: usize = 36;
 /// Size of one overlay record.
@@ -133,16 +136,64 @@ fn heading(v: Vec2) -> u8 {
     ((r * (256.0 / std::f32::consts::TAU)).round() as i32 & 255) as u8
 }
 
-/// Encodes a frame of the given boids (all slices in the same order).
-pub fn encode_frame(
-    header: &FrameHeader,
-    positions: &[Vec2],
-    velocities: &[Vec2],
-    groups: &[u8],
-) -> Vec<u8> {
+/// What a frame shows: the boids in storage order (every slice in that order; `resting` empty
+/// when perching is off) and the predators, the pointer's last.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameContent<'a> {
+    /// Boid positions.
+    pub positions: &'a [Vec2],
+    /// Boid velocities.
+    pub velocities: &'a [Vec2],
+    /// Scout groups.
+    pub groups: &'a [u8],
+    /// Steps each boid still rests (0: flying), or empty.
+    pub resting: &'a [u32],
+    /// The predators.
+    pub predators: &'a [Predator],
+    /// The pointer's predator.
+    pub pointer: Option<&'a Predator>,
+}
+
+/// One 6-byte record: quantised position, heading, and a last byte.
+#[inline(always)]
+fn put_record(out: &mut [u8], p: Vec2, v: Vec2, quant: Rect, scale: (f32, f32), last: u8) {
+    let (qx, qy) = (
+        quantise(p.x, quant.x, scale.0),
+        quantise(p.y, quant.y, scale.1),
+    );
+    out.copy_from_slice(&[
+        qx as u8,
+        (qx >> 8) as u8,
+        qy as u8,
+        (qy >> 8) as u8,
+        heading(v),
+        last,
+    ]);
+}
+
+/// Encodes a frame.
+pub fn encode_frame(header: &FrameHeader, content: &FrameContent) -> Vec<u8> {
+    let FrameContent {
+        positions,
+        velocities,
+        groups,
+        resting,
+        predators,
+        pointer,
+    } = *content;
     let n = positions.len();
-    let quant = header.world.grown_to_hold(positions);
-    let mut out = Vec::with_capacity(FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n);
+    let hunters: Vec<(&Predator, u8)> = predators
+        .iter()
+        .map(|p| (p, 0))
+        .chain(pointer.map(|p| (p, 1)))
+        .collect();
+    let hunter_positions: Vec<Vec2> = hunters.iter().map(|(p, _)| p.position).collect();
+    let quant = header
+        .world
+        .grown_to_hold(positions)
+        .grown_to_hold(&hunter_positions);
+    let boids_end = FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n;
+    let mut out = Vec::with_capacity(boids_end + 4 + FRAME_BOID_BYTES * hunters.len());
     put_header(
         &mut out,
         KIND_FRAME,
@@ -154,22 +205,29 @@ pub fn encode_frame(
     out.extend_from_slice(&header.revision.to_le_bytes());
     put_rect(&mut out, header.world);
     put_rect(&mut out, quant);
-    out.resize(FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n, 0);
-    let (sx, sy) = (
+    out.resize(boids_end, 0);
+    let scale = (
         quantisation_scale(quant.width),
         quantisation_scale(quant.height),
     );
     let boids = out[FRAME_HEADER_BYTES..].chunks_exact_mut(FRAME_BOID_BYTES);
-    for (((b, p), &v), &g) in boids.zip(positions).zip(velocities).zip(groups) {
-        let (qx, qy) = (quantise(p.x, quant.x, sx), quantise(p.y, quant.y, sy));
-        b.copy_from_slice(&[
-            qx as u8,
-            (qx >> 8) as u8,
-            qy as u8,
-            (qy >> 8) as u8,
-            heading(v),
-            g,
-        ]);
+    for (k, (((b, &p), &v), &g)) in boids.zip(positions).zip(velocities).zip(groups).enumerate() {
+        let rests = resting.get(k).is_some_and(|&r| r > 0);
+        let last = if rests { g | RESTING_BIT } else { g };
+        put_record(b, p, v, quant, scale, last);
+    }
+    out.extend_from_slice(&(hunters.len() as u32).to_le_bytes());
+    for (predator, kind) in hunters {
+        let mut record = [0; FRAME_BOID_BYTES];
+        put_record(
+            &mut record,
+            predator.position,
+            predator.velocity,
+            quant,
+            scale,
+            kind,
+        );
+        out.extend_from_slice(&record);
     }
     out
 }
@@ -187,6 +245,10 @@ pub struct DecodedFrame {
     pub headings: Vec<f32>,
     /// Scout groups.
     pub groups: Vec<u8>,
+    /// Whether each boid rests on the ground.
+    pub resting: Vec<bool>,
+    /// Predators: position, heading in radians, and whether it is the pointer's.
+    pub predators: Vec<(Vec2, f32, bool)>,
 }
 
 /// Why a binary message could not be decoded.
@@ -239,8 +301,16 @@ fn check_header(
 pub fn decode_frame(bytes: &[u8]) -> Result<DecodedFrame, DecodeError> {
     let (flags, step) = check_header(bytes, KIND_FRAME, FRAME_VERSION, FRAME_HEADER_BYTES)?;
     let n = u32::from_le_bytes(read(bytes, 16)) as usize;
-    if bytes.len() != FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n {
+    let boids_end = FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n;
+    if bytes.len() < boids_end + 4 {
         return Err(DecodeError(format!("{} bytes for {n} boids", bytes.len())));
+    }
+    let p = u32::from_le_bytes(read(bytes, boids_end)) as usize;
+    if bytes.len() != boids_end + 4 + FRAME_BOID_BYTES * p {
+        let length = bytes.len();
+        return Err(DecodeError(format!(
+            "{length} bytes for {n} boids and {p} predators"
+        )));
     }
     let header = FrameHeader {
         flags,
@@ -249,24 +319,38 @@ pub fn decode_frame(bytes: &[u8]) -> Result<DecodedFrame, DecodeError> {
         world: read_rect(bytes, 24),
     };
     let quant = read_rect(bytes, 40);
+    let record = |r: &[u8]| {
+        let qx = f32::from(u16::from_le_bytes([r[0], r[1]]));
+        let qy = f32::from(u16::from_le_bytes([r[2], r[3]]));
+        let position = Vec2::new(
+            quant.x + qx / 65535.0 * quant.width,
+            quant.y + qy / 65535.0 * quant.height,
+        );
+        (
+            position,
+            f32::from(r[4]) / 256.0 * std::f32::consts::TAU,
+            r[5],
+        )
+    };
     let mut frame = DecodedFrame {
         header,
         quant,
         positions: Vec::with_capacity(n),
         headings: Vec::with_capacity(n),
         groups: Vec::with_capacity(n),
+        resting: Vec::with_capacity(n),
+        predators: Vec::with_capacity(p),
     };
-    for boid in bytes[FRAME_HEADER_BYTES..].chunks_exact(FRAME_BOID_BYTES) {
-        let qx = f32::from(u16::from_le_bytes([boid[0], boid[1]]));
-        let qy = f32::from(u16::from_le_bytes([boid[2], boid[3]]));
-        frame.positions.push(Vec2::new(
-            quant.x + qx / 65535.0 * quant.width,
-            quant.y + qy / 65535.0 * quant.height,
-        ));
-        frame
-            .headings
-            .push(f32::from(boid[4]) / 256.0 * std::f32::consts::TAU);
-        frame.groups.push(boid[5]);
+    for boid in bytes[FRAME_HEADER_BYTES..boids_end].chunks_exact(FRAME_BOID_BYTES) {
+        let (position, heading, last) = record(boid);
+        frame.positions.push(position);
+        frame.headings.push(heading);
+        frame.groups.push(last & !RESTING_BIT);
+        frame.resting.push(last & RESTING_BIT != 0);
+    }
+    for predator in bytes[boids_end + 4..].chunks_exact(FRAME_BOID_BYTES) {
+        let (position, heading, kind) = record(predator);
+        frame.predators.push((position, heading, kind == 1));
     }
     Ok(frame)
 }
@@ -448,12 +532,35 @@ mod tests {
             Vec2::new(-1.0, -1.0),
         ];
         let groups = vec![0, 1, 2];
-        let bytes = encode_frame(&header, &positions, &velocities, &groups);
-        assert_eq!(bytes.len(), FRAME_HEADER_BYTES + 3 * FRAME_BOID_BYTES);
+        let predators = [Predator {
+            position: Vec2::new(2.0, -4.0),
+            velocity: Vec2::new(0.0, -1.0),
+        }];
+        let pointer = Predator {
+            position: Vec2::new(-3.0, 5.0),
+            velocity: Vec2::ZERO,
+        };
+        let content = FrameContent {
+            positions: &positions,
+            velocities: &velocities,
+            groups: &groups,
+            resting: &[0, 7, 0],
+            predators: &predators,
+            pointer: Some(&pointer),
+        };
+        let bytes = encode_frame(&header, &content);
+        assert_eq!(bytes.len(), FRAME_HEADER_BYTES + 5 * FRAME_BOID_BYTES + 4);
         let frame = decode_frame(&bytes).unwrap();
         assert_eq!(frame.header, header);
         assert_eq!(frame.quant, header.world);
         assert_eq!(frame.groups, groups);
+        assert_eq!(frame.resting, [false, true, false]);
+        let [(at, heading, false), (pointed, _, true)] = frame.predators[..] else {
+            panic!("{:?}", frame.predators);
+        };
+        assert!((at - predators[0].position).length() < 1e-3);
+        assert!((heading - 0.75 * std::f32::consts::TAU).abs() < 1e-6);
+        assert!((pointed - pointer.position).length() < 1e-3);
         for (a, b) in frame.positions.iter().zip(&positions) {
             assert!(
                 (*a - *b).abs().max_element() <= 16.0 / 65535.0,
@@ -484,6 +591,20 @@ mod tests {
         assert_eq!(heading(Vec2::new(0.0, -3.0)), 192);
     }
 
+    /// A frame of `positions` heading along +x, in group 0, with no predators.
+    fn boids(positions: &[Vec2]) -> FrameContent<'_> {
+        const N: usize = 8;
+        assert!(positions.len() <= N);
+        FrameContent {
+            positions,
+            velocities: &[Vec2::X; N][..positions.len()],
+            groups: &[0; N][..positions.len()],
+            resting: &[],
+            predators: &[],
+            pointer: None,
+        }
+    }
+
     #[test]
     fn boids_outside_the_world_grow_the_quantisation_rectangle() {
         let world = Rect {
@@ -499,7 +620,7 @@ mod tests {
             world,
         };
         let positions = vec![Vec2::new(-100.0, 0.0), Vec2::new(700.0, 500.0)];
-        let bytes = encode_frame(&header, &positions, &[Vec2::X; 2], &[0; 2]);
+        let bytes = encode_frame(&header, &boids(&positions));
         let frame = decode_frame(&bytes).unwrap();
         assert_eq!(frame.header.world, world);
         assert_eq!(
@@ -527,7 +648,7 @@ mod tests {
                 height: 1.0,
             },
         };
-        let bytes = encode_frame(&header, &[Vec2::ZERO], &[Vec2::X], &[0]);
+        let bytes = encode_frame(&header, &boids(&[Vec2::ZERO]));
         assert!(decode_frame(&bytes[..bytes.len() - 1]).is_err());
         assert!(decode_frame(&bytes[..10]).is_err());
         assert!(OverlayMessage::decode(&bytes).is_err());

@@ -10,14 +10,15 @@
 //! ```text
 //! offset size  field
 //!      0    4  magic "BOID"
-//!      4    1  version of the kind's layout: 1 for frames, 2 for overlays
+//!      4    1  version of the kind's layout: 2 for frames, 2 for overlays
 //!      5    1  kind: 1 = frame, 2 = overlay
 //!      6    2  flags: bit 0 running, bit 1 torus world, bit 2 overlay for the boid under the mouse
 //! ```
 //!
 //! A decoder refuses a version it does not know rather than misread the bytes after the header.
 //!
-//! **Frame** (kind 1): a 56-byte header, then 6 bytes per boid, so 100,000 boids take 600 kB.
+//! **Frame** (kind 1, version 2): a 56-byte header, 6 bytes per boid, then the predators, so
+//! 100,000 boids take 600 kB.
 //!
 //! ```text
 //!      8    8  u64 step
@@ -25,9 +26,15 @@
 //!     20    4  u32 revision: changes with every parameter change or reset (see the state message)
 //!     24   16  f32 x, y, width, height: the world rectangle
 //!     40   16  f32 x, y, width, height: the quantisation rectangle (the world, grown to hold
-//!              every boid when boids have left it; equal to the world on a torus)
-//!     56  6*n  per boid: u16 qx, u16 qy, u8 heading, u8 group
+//!              every boid and predator that has left it; equal to the world on a torus)
+//!     56  6*n  per boid: u16 qx, u16 qy, u8 heading, u8 group (bits 0-1: scout group;
+//!              bit 7: resting on the ground, perching)
+//!          4   u32 p: predators that follow
+//!        6*p   per predator: u16 qx, u16 qy, u8 heading, u8 kind (0: a predator; 1: the one
+//!              the pointer moves, always last)
 //! ```
+//!
+//! Version 1 had no resting bit and no predators.
 //!
 //! A boid's position is `x = qx / 65535 * width + x0` (likewise y) over the quantisation
 //! rectangle; with a 640-unit world that is a resolution of 0.01 units. `heading` is the direction
@@ -71,9 +78,10 @@ mod request;
 mod values;
 
 pub use frame::{
-    DecodeError, DecodedFrame, FRAME_BOID_BYTES, FRAME_HEADER_BYTES, FRAME_VERSION, FrameHeader,
-    KIND_FRAME, KIND_OVERLAY, MAGIC, OVERLAY_GHOST_BYTES, OVERLAY_HEADER_BYTES, OVERLAY_LINK_BYTES,
-    OVERLAY_RECORD_BYTES, OVERLAY_VERSION, OverlayMessage, Rect, decode_frame, encode_frame, flags,
+    DecodeError, DecodedFrame, FRAME_BOID_BYTES, FRAME_HEADER_BYTES, FRAME_VERSION, FrameContent,
+    FrameHeader, KIND_FRAME, KIND_OVERLAY, MAGIC, OVERLAY_GHOST_BYTES, OVERLAY_HEADER_BYTES,
+    OVERLAY_LINK_BYTES, OVERLAY_RECORD_BYTES, OVERLAY_VERSION, OverlayMessage, RESTING_BIT, Rect,
+    decode_frame, encode_frame, flags,
 };
 pub use request::{
     Envelope, MAX_REQUEST_BYTES, MAX_SPEED, MAX_STEP_REQUEST, MIN_SPEED, OverlayMode, Request,

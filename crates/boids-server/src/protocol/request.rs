@@ -31,6 +31,8 @@ pub enum OverlayMode {
 /// {"type": "start"}  {"type": "stop"}  {"type": "step", "count": 1}
 /// {"type": "speed", "steps_per_second": 120}
 /// {"type": "overlay", "mode": "hover", "x": 320.5, "y": 200, "radius": 12}
+/// {"type": "place_predator", "x": 100, "y": 80}  {"type": "remove_predator", "index": 0}
+/// {"type": "pointer", "x": 320, "y": 240}  {"type": "pointer"}
 /// ```
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -77,6 +79,26 @@ pub enum Request {
         y: Option<f64>,
         /// Pick radius (world units).
         radius: Option<f64>,
+    },
+    /// Add a predator at a point (world units): `predator_count` goes up by one.
+    PlacePredator {
+        /// x.
+        x: f64,
+        /// y.
+        y: f64,
+    },
+    /// Remove a predator by its index (its place in the frame's predators).
+    RemovePredator {
+        /// Index.
+        index: usize,
+    },
+    /// Move the predator that follows the pointer there (made on the first move), or remove it
+    /// when no point is given.
+    Pointer {
+        /// x.
+        x: Option<f64>,
+        /// y.
+        y: Option<f64>,
     },
 }
 
@@ -181,8 +203,33 @@ fn check_request(request: Request) -> Result<Request, RequestError> {
             }
             Ok(request)
         }
+        Request::PlacePredator { x, y } => {
+            finite_point("place_predator", Some(*x), Some(*y)).map(|_| request)
+        }
+        Request::Pointer { x, y } => finite_point("pointer", *x, *y).map(|_| request),
         _ => Ok(request),
     }
+}
+
+/// Checks that a point's coordinates are finite and come together (both or neither).
+fn finite_point(what: &str, x: Option<f64>, y: Option<f64>) -> Result<(), RequestError> {
+    for (name, value) in [("x", x), ("y", y)] {
+        if let Some(v) = value.filter(|v| !v.is_finite()) {
+            return Err(RequestError::OutOfRange {
+                field: format!("{what} {name}"),
+                value: v.to_string(),
+                allowed: "a finite number".to_owned(),
+            });
+        }
+    }
+    if x.is_some() != y.is_some() {
+        return Err(RequestError::OutOfRange {
+            field: format!("{what} point"),
+            value: format!("x {x:?}, y {y:?}"),
+            allowed: "both x and y, or neither".to_owned(),
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -212,6 +259,9 @@ mod tests {
             ),
             (r#"{"type":"overlay","mode":"hover","radius":-1}"#, ">= 0"),
             (r#"{"type":"start","id":-4}"#, "whole number"),
+            (r#"{"type":"pointer","x":1}"#, "both x and y"),
+            (r#"{"type":"place_predator","x":1}"#, "missing field `y`"),
+            (r#"{"type":"remove_predator","index":-1}"#, "invalid value"),
         ];
         for (text, expected) in cases {
             let err = parse_request(text).request.unwrap_err().to_string();
