@@ -3,7 +3,8 @@
 //!
 //! Circles and axis-aligned rectangles are solid; a wall is a polyline without thickness, which a
 //! boid may touch but never cross. Everything is computed in `f32`, the precision of the flock's
-//! state, so that "outside" means the same here as for the positions the step stores.
+//! state, so that "outside" means the same here as for the positions the step stores; only which
+//! side of a wall a point is on is decided in `f64`, where it is exact.
 
 use glam::Vec2;
 
@@ -126,7 +127,7 @@ impl Shape {
             Shape::Rect { min, max } => rect_hit(*min, *max, from, d),
             Shape::Wall { points } => points
                 .windows(2)
-                .filter_map(|s| segment_hit(s[0], s[1], from, d))
+                .filter_map(|s| segment_hit(s[0], s[1], from, to))
                 .min_by(|a, b| a.t.total_cmp(&b.t)),
         }
     }
@@ -153,10 +154,12 @@ fn circle_hit(center: Vec2, radius: f32, from: Vec2, d: Vec2) -> Option<Hit> {
     })
 }
 
-/// Entry of `from + t d` into the rectangle (slab method).
+/// Entry of `from + t d` into the rectangle (slab method). A move from a side into the
+/// rectangle enters at `t = 0` (else it could pass through a thin one unseen); one along a
+/// side, or away from it, stays clear.
 fn rect_hit(min: Vec2, max: Vec2, from: Vec2, d: Vec2) -> Option<Hit> {
-    let mut enter = 0.0f32;
-    let mut exit = 1.0f32;
+    let mut enter = f32::NEG_INFINITY;
+    let mut exit = f32::INFINITY;
     let mut normal = Vec2::ZERO;
     for axis in 0..2 {
         let (lo, hi, p, v) = (min[axis], max[axis], from[axis], d[axis]);
@@ -167,7 +170,7 @@ fn rect_hit(min: Vec2, max: Vec2, from: Vec2, d: Vec2) -> Option<Hit> {
             continue;
         }
         let (t_lo, t_hi) = ((lo - p) / v, (hi - p) / v);
-        let (near, far, side) = if t_lo < t_hi {
+        let (near, far, side) = if v > 0.0 {
             (t_lo, t_hi, -1.0)
         } else {
             (t_hi, t_lo, 1.0)
@@ -178,33 +181,35 @@ fn rect_hit(min: Vec2, max: Vec2, from: Vec2, d: Vec2) -> Option<Hit> {
             normal[axis] = side;
         }
         exit = exit.min(far);
-        if enter >= exit {
-            return None;
-        }
     }
-    (normal != Vec2::ZERO).then_some(Hit { t: enter, normal })
+    ((0.0..=1.0).contains(&enter) && enter < exit).then_some(Hit { t: enter, normal })
 }
 
-/// Contact of `from + t d` with the segment `a b` (touching counts).
-fn segment_hit(a: Vec2, b: Vec2, from: Vec2, d: Vec2) -> Option<Hit> {
+/// Contact of the move `from -> to` with the segment `a b`: the move starts off the segment's
+/// line and ends on it or beyond, between the segment's ends (touching counts). A move that
+/// starts on the line leaves it to either side.
+///
+/// The sides are decided in `f64`, where the differences of `f32` coordinates and their
+/// products are exact or nearly so: in `f32` a move that ends a hair past the line could be
+/// rounded to end short of it, and the step would store a position across the wall.
+fn segment_hit(a: Vec2, b: Vec2, from: Vec2, to: Vec2) -> Option<Hit> {
+    let (a, b, p, q) = (a.as_dvec2(), b.as_dvec2(), from.as_dvec2(), to.as_dvec2());
     let e = b - a;
-    let denominator = d.perp_dot(e);
-    if denominator == 0.0 {
+    let (side_from, side_to) = (e.perp_dot(p - a), e.perp_dot(q - a));
+    if side_from == 0.0 || (side_to != 0.0 && (side_from > 0.0) == (side_to > 0.0)) {
         return None;
     }
-    let w = a - from;
-    let t = w.perp_dot(e) / denominator;
-    let s = w.perp_dot(d) / denominator;
-    if !((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&s)) {
+    let m = q - p;
+    let (end_a, end_b) = (m.perp_dot(a - p), m.perp_dot(b - p));
+    if end_a != 0.0 && end_b != 0.0 && (end_a > 0.0) == (end_b > 0.0) {
         return None;
     }
-    let perpendicular = e.perp().normalize_or_zero();
-    let normal = if perpendicular.dot(d) > 0.0 {
-        -perpendicular
-    } else {
-        perpendicular
-    };
-    Some(Hit { t, normal })
+    // `from` lies on the side of `e.perp()` where `side_from` is positive.
+    let normal = e.perp().normalize_or_zero() * side_from.signum();
+    Some(Hit {
+        t: (side_from / (side_from - side_to)).clamp(0.0, 1.0) as f32,
+        normal: normal.as_vec2(),
+    })
 }
 
 #[cfg(test)]
@@ -251,6 +256,22 @@ mod tests {
     }
 
     #[test]
+    fn a_move_from_a_rect_side_into_it_enters_at_once() {
+        let r = Shape::Rect {
+            min: v(0.0, 0.0),
+            max: v(0.5, 1.0),
+        };
+        // Straight through the thin rectangle, from its left side and from its corner.
+        for from in [v(0.0, 0.5), v(0.0, 0.0)] {
+            let hit = r.first_hit(from, from + v(2.0, 0.25)).unwrap();
+            assert_eq!((hit.t, hit.normal), (0.0, v(-1.0, 0.0)), "from {from}");
+        }
+        // Away from the side, or along it, is clear.
+        assert!(r.first_hit(v(0.0, 0.5), v(-2.0, 0.5)).is_none());
+        assert!(r.first_hit(v(0.0, 0.5), v(0.0, 3.0)).is_none());
+    }
+
+    #[test]
     fn walls_stop_a_crossing_from_either_side() {
         let w = Shape::Wall {
             points: vec![v(0.0, 0.0), v(0.0, 2.0), v(2.0, 2.0)],
@@ -264,5 +285,23 @@ mod tests {
         assert!((hit.t - 0.5).abs() < 1e-6, "{hit:?}");
         assert!(!w.contains(v(0.0, 1.0)));
         assert_eq!(w.bounds(), (v(0.0, 0.0), v(2.0, 2.0)));
+        // A move that ends on the wall touches it; one that starts on it leaves freely.
+        assert_eq!(w.first_hit(v(-1.0, 1.0), v(0.0, 1.0)).unwrap().t, 1.0);
+        assert!(w.first_hit(v(0.0, 1.0), v(1.0, 1.0)).is_none());
+    }
+
+    /// A move that ends a hair (about 1e-6 of its length) past a long wall: the crossing is at
+    /// `t` just below 1, which `f32` arithmetic rounds to just above 1, missing it.
+    #[test]
+    fn a_move_ending_a_hair_past_a_wall_hits_it() {
+        let w = Shape::Wall {
+            points: vec![v(118.43956, 314.31775), v(546.79944, 96.808716)],
+        };
+        let (from, to) = (v(299.0056, 223.2574), v(297.9654, 223.1596));
+        let hit = w.first_hit(from, to).expect("the move crosses the wall");
+        assert!(hit.t > 0.99 && hit.t <= 1.0, "{hit:?}");
+        // Stopping a little short of the contact is clear.
+        assert!(w.first_hit(from, from + (to - from) * (hit.t * 0.999)).is_none());
     }
 }
+
