@@ -87,15 +87,15 @@ pub fn start(params: &Params, obstacles: &ObstacleIndex, s: &mut Stream) -> (Vec
 }
 
 /// A position drawn uniformly from the `init_x`, `init_y` region, drawn again from the same
-/// stream while it is inside an obstacle (the parameter checks make sure the region has free
-/// space), so without obstacles one draw is all.
+/// stream while it is inside an obstacle once wrapped into the world, as it will be stored (the
+/// parameter checks make sure the region has free space), so without obstacles one draw is all.
 pub fn free_position(params: &Params, obstacles: &ObstacleIndex, s: &mut Stream) -> Vec2 {
     loop {
         let p = Vec2::new(
             s.uniform(params.init_x) as f32,
             s.uniform(params.init_y) as f32,
         );
-        if !obstacles.contains(p) {
+        if !obstacles.contains(obstacles.as_stored(p)) {
             return p;
         }
     }

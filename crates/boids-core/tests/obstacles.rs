@@ -236,3 +236,34 @@ fn obstacles_placed_on_a_running_flock_push_its_boids_out() {
             .all(|&p| !inside_any(&params, p))
     );
 }
+
+/// A start region two worlds beyond a torus's edge: the boids are stored wrapped, so that is
+/// where they must be outside the obstacles (there, no copy of an obstacle is near the point
+/// drawn).
+#[test]
+fn a_start_region_beyond_the_torus_edge_is_checked_where_boids_are_stored() {
+    let mut params = crowded("cornell", "torus", &["init_x=[200, 260]"]);
+    params.obstacles.push(Shape::Circle {
+        center: Vec2::new(40.0, 50.0),
+        radius: 15.0,
+    });
+    let mut sim = Simulation::new(params.clone(), 3).unwrap();
+    let all_outside = |sim: &Simulation| {
+        let params = sim.params();
+        sim.state()
+            .positions
+            .iter()
+            .all(|&p| !inside_any(params, p))
+    };
+    assert!(all_outside(&sim));
+    params.count = 900;
+    sim.set_params(params.clone()).unwrap();
+    assert!(all_outside(&sim));
+
+    params.obstacles.push(Shape::Rect {
+        min: Vec2::new(-1.0, -1.0),
+        max: Vec2::new(61.0, 101.0),
+    });
+    let err = params.validate().unwrap_err().to_string();
+    assert!(err.contains("no free space"), "{err}");
+}

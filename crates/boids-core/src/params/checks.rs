@@ -173,7 +173,7 @@ fn boid_fits_between_walls(p: &Params) -> Option<Conflict> {
 const FREE_SPACE_PROBES: usize = 64;
 
 /// The random start draws positions until one is outside every obstacle, so the start region
-/// must have room: some point of a 64 x 64 lattice over it must be free.
+/// must have room: some point of a 64 x 64 lattice over it must be free where it is stored.
 fn start_region_has_free_space(p: &Params) -> Option<Conflict> {
     if p.obstacles.is_empty() {
         return None;
@@ -187,7 +187,7 @@ fn start_region_has_free_space(p: &Params) -> Option<Conflict> {
             at(p.init_x, k % FREE_SPACE_PROBES),
             at(p.init_y, k / FREE_SPACE_PROBES),
         );
-        !index.contains(point)
+        !index.contains(index.as_stored(point))
     });
     (!free).then(|| Conflict {
         message: format!(

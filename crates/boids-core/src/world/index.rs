@@ -27,6 +27,8 @@ pub struct ObstacleIndex {
     /// Cell `c` lists `items[starts[c]..starts[c + 1]]`.
     starts: Vec<u32>,
     items: Vec<u32>,
+    /// The world's `(min, size)` when it wraps.
+    torus: Option<(Vec2, Vec2)>,
 }
 
 impl ObstacleIndex {
@@ -39,7 +41,10 @@ impl ObstacleIndex {
             .flat_map(|(i, shape)| copies(shape, torus).into_iter().map(move |c| (c, i as u32)))
             .unzip();
         if shapes.is_empty() {
-            return Self::default();
+            return Self {
+                torus,
+                ..Self::default()
+            };
         }
         let bounds: Vec<(Vec2, Vec2)> = shapes.iter().map(Shape::bounds).collect();
         let (lo, hi) = union(&bounds);
@@ -59,6 +64,7 @@ impl ObstacleIndex {
             cells: Lattice::over(lo, extent, dims),
             starts: Vec::new(),
             items: Vec::new(),
+            torus,
         };
         index.fill_cells();
         index
@@ -94,6 +100,16 @@ impl ObstacleIndex {
             &params.obstacles,
             params.is_torus().then(|| params.world_rect()),
         )
+    }
+
+    /// `p` as the simulation stores it: wrapped into the world on a torus, else `p`. Wrapping
+    /// may move a point by a unit in the last place, or by whole worlds, so whether a boid is
+    /// inside an obstacle is asked of this point.
+    pub fn as_stored(&self, p: Vec2) -> Vec2 {
+        match self.torus {
+            Some((min, size)) => crate::rules::wrap(p, min, size),
+            None => p,
+        }
     }
 
     /// Whether there is nothing to test.
@@ -153,7 +169,7 @@ impl ObstacleIndex {
             })
     }
 
-    /// Whether `p` is inside any obstacle.
+    /// Whether `p` (a position as stored, [`Self::as_stored`]) is inside any obstacle.
     pub fn contains(&self, p: Vec2) -> bool {
         self.obstacle_at(p).is_some()
     }

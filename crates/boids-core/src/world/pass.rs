@@ -40,8 +40,8 @@ pub struct ObstaclePass {
     avoid: f32,
     /// `Some(speed)` for the heading models, which move at a constant speed.
     constant_speed: Option<f32>,
-    /// The world's `(min, size)` on a torus.
-    torus: Option<(Vec2, Vec2)>,
+    /// The world's size on a torus.
+    torus_size: Option<Vec2>,
     /// Where a boid may meet an obstacle within [`Self::reach`].
     near: NearMap,
 }
@@ -64,7 +64,7 @@ impl ObstaclePass {
         if params.obstacles.is_empty() {
             return None;
         }
-        let torus = params.is_torus().then(|| params.world_rect());
+        let torus_size = params.is_torus().then(|| params.world_rect().1);
         let index = ObstacleIndex::of(params);
         let lookahead = params.obstacle_lookahead as f32;
         let avoid = params.obstacle_avoid_factor as f32;
@@ -77,7 +77,7 @@ impl ObstaclePass {
             lookahead,
             avoid,
             constant_speed,
-            torus,
+            torus_size,
             near,
         })
     }
@@ -110,7 +110,7 @@ impl ObstaclePass {
         let stopped = match self.index.first_hit(from, from + moved) {
             Some(hit) => {
                 let stop = moved * (hit.t * STOP_SHORT);
-                *position = self.wrapped(from + stop);
+                *position = self.index.as_stored(from + stop);
                 *velocity = slide(*velocity, hit.normal);
                 // The shortened move must be clear in turn (rounding, a second obstacle).
                 self.index.first_hit(from, from + stop).is_some()
@@ -156,7 +156,7 @@ impl ObstaclePass {
     /// the world, so one shift by the world's size undoes a wrap).
     fn displacement(&self, from: Vec2, to: Vec2) -> Vec2 {
         let d = to - from;
-        let Some((_, size)) = self.torus else {
+        let Some(size) = self.torus_size else {
             return d;
         };
         let unwrap = |d: f32, size: f32| {
@@ -171,18 +171,11 @@ impl ObstaclePass {
         Vec2::new(unwrap(d.x, size.x), unwrap(d.y, size.y))
     }
 
-    fn wrapped(&self, p: Vec2) -> Vec2 {
-        match self.torus {
-            Some((min, size)) => rules::wrap(p, min, size),
-            None => p,
-        }
-    }
-
-    /// A point outside every obstacle near `p`: `p` itself if it is outside, else the nearest way
-    /// out of the obstacles it is in, tried a few times (obstacles may overlap); `None` when that
-    /// does not find one.
+    /// A point, as stored, outside every obstacle near `p`: `p` itself if it is outside, else
+    /// the nearest way out of the obstacles it is in, tried a few times (obstacles may overlap);
+    /// `None` when that does not find one. Each point is wrapped before it is tested.
     pub fn way_out(&self, p: Vec2) -> Option<Vec2> {
-        let mut at = p;
+        let mut at = self.index.as_stored(p);
         for _ in 0..8 {
             let mut inside = None;
             self.index.for_each_near(at, at, |s| {
@@ -191,8 +184,8 @@ impl ObstaclePass {
                 }
             });
             match inside {
-                None => return Some(self.wrapped(at)),
-                Some(out) => at = out,
+                None => return Some(at),
+                Some(out) => at = self.index.as_stored(out),
             }
         }
         None

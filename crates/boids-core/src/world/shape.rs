@@ -301,7 +301,9 @@ mod tests {
         let hit = w.first_hit(from, to).expect("the move crosses the wall");
         assert!(hit.t > 0.99 && hit.t <= 1.0, "{hit:?}");
         // Stopping a little short of the contact is clear.
-        assert!(w.first_hit(from, from + (to - from) * (hit.t * 0.999)).is_none());
+        assert!(
+            w.first_hit(from, from + (to - from) * (hit.t * 0.999))
+                .is_none()
+        );
     }
 }
-
