@@ -5,13 +5,16 @@
 // crates/boids-server/src/protocol/mod.rs) and JSON text messages (state, metrics, replies). Boids
 // are drawn with WebGL2 (webgl.js: instanced darts whose attributes are the frame bytes
 // themselves), or with canvas 2D (canvas2d.js) where WebGL2 is missing or runs in software, or
-// with ?renderer=2d. Debug overlays go on a 2D canvas on top (overlays.js). Drawing happens once
-// an animation frame, and only after something changed (`redraw`).
+// with ?renderer=2d. Debug overlays and obstacles go on a 2D canvas on top (overlays.js); the
+// world tool bar edits the world (world-tools.js, with the obstacle editor's tools,
+// obstacle-tools.js). Drawing happens once an animation frame, and only after something changed
+// (`redraw`).
 
 import { createCanvas2DRenderer } from './canvas2d.js';
 import { createConnection } from './connection.js';
 import { createControls } from './controls.js';
 import { $, pixelRatio, toast } from './dom.js';
+import { createObstacleEditor } from './obstacle-tools.js';
 import { acrossSeam, createOverlays, describeHovered } from './overlays.js';
 import { createOverlayMode } from './overlay-mode.js';
 import { createParameterPanel } from './parameters.js';
@@ -20,6 +23,7 @@ import { bindShortcuts } from './shortcuts.js';
 import { createStats } from './stats.js';
 import { View, enablePanZoom } from './view.js';
 import { createWebGLRenderer } from './webgl.js';
+import { createWorldTools } from './world-tools.js';
 import { GHOST_FLOATS, boidPosition, decode } from './wire.js';
 
 const stage = $('stage');
@@ -43,6 +47,7 @@ const plots = createMetricsPlots();
 const connection = createConnection({
   onOpen() {
     panel.forgetSent();
+    obstacles.forget();
     stats.connected(true);
     overlayMode.resend();
   },
@@ -57,10 +62,14 @@ const connection = createConnection({
   onRefused(key, text) {
     toast(text);
     panel.restore(key);
+    obstacles.refused(key);
+    redraw();
   },
 });
 const overlayMode = createOverlayMode({ send: connection.send, view, overlays, redraw });
 const controls = createControls({ request: connection.request, serverState: () => server, overlayMode, redraw });
+const obstacles = createObstacleEditor({ request: connection.request, serverState: () => server, world: () => frame?.world, view });
+const tools = createWorldTools({ stage, view, entries: [...obstacles.tools], redraw });
 const panel = createParameterPanel({
   request: connection.request,
   serverParams: () => server?.params,
@@ -79,6 +88,7 @@ function onState(state) {
   const previous = server;
   server = state;
   panel.follow(state, previous);
+  obstacles.follow(state);
   showState(state);
   redraw();
 }
@@ -104,7 +114,7 @@ function draw() {
   const display = controls.display();
   const radius = view.boidRadius(server?.params);
   renderer.draw(frame, display.byGroup, radius);
-  overlays.draw(frame, server?.params, overlayMode.mode, display, radius);
+  overlays.draw(frame, server?.params, overlayMode.mode, display, radius, obstacles.shown(), tools.marks());
   describeHovered($('info'), overlays.latest, overlayMode.mode);
 }
 
@@ -134,9 +144,9 @@ function fit() {
   redraw();
 }
 
-enablePanZoom(stage, view, { redraw, zoomed: overlayMode.viewChanged });
+enablePanZoom(stage, view, { redraw, zoomed: overlayMode.viewChanged, claims: tools.claims });
 overlayMode.trackPointer(stage);
-bindShortcuts({ ...controls.actions, fit });
+bindShortcuts({ ...controls.actions, fit, worldKey: tools.key });
 new ResizeObserver(resize).observe(stage);
 resize();
 
@@ -166,12 +176,27 @@ window.boidsViewer = {
   },
   get server() { return server; },
   get metrics() { return plots.latest; },
-  /** Client (CSS px, page) coordinates of boid `i` of the latest frame. */
-  boidClientPosition(i) {
-    const { x, y } = boidPosition(frame, i);
+  /** The obstacles drawn now. */
+  get obstacles() { return obstacles.shown(); },
+  /** Where the view is: world coordinates of the stage's top-left corner, device px per unit. */
+  get view() { return { x0: view.x0, y0: view.y0, scale: view.scale }; },
+  /** World positions [x, y] of the latest frame's boids (quantised as sent). */
+  boidPositions() {
+    return Array.from({ length: frame?.count ?? 0 }, (_, i) => {
+      const { x, y } = boidPosition(frame, i);
+      return [x, y];
+    });
+  },
+  /** Client (CSS px, page) coordinates of the world point (x, y). */
+  clientPosition(x, y) {
     const dpr = pixelRatio();
     const rect = stage.getBoundingClientRect();
     return { x: rect.left + view.sx(x) / dpr, y: rect.top + view.sy(y) / dpr };
+  },
+  /** Client (CSS px, page) coordinates of boid `i` of the latest frame. */
+  boidClientPosition(i) {
+    const { x, y } = boidPosition(frame, i);
+    return this.clientPosition(x, y);
   },
 };
 

@@ -1,6 +1,7 @@
 // The debug overlays, drawn on their own 2D canvas above the boids: the world's edge and where
-// margins or walls act; the obstacles; each boid's visual radius and rule vectors; for the boid under the
-// pointer its neighbour links, protected range and a description in the info box; and on a torus
+// margins or walls act; the obstacles (beneath the rest, with what the world tools mark or are
+// making); each boid's visual radius and rule vectors; for the boid under the pointer its
+// neighbour links, protected range and a description in the info box; and on a torus
 // the ghosts, the neighbours those boids see across a seam, where they see them. What is drawn is
 // the core's overlay data as the server sends it (`boids render --overlay` draws the same); this
 // module computes nothing about the flock.
@@ -8,6 +9,7 @@
 import { DART, TAU } from './constants.js';
 import { pixelRatio } from './dom.js';
 import { formatValue } from './format.js';
+import { isTorus, seamShifts, tracePath } from './obstacles.js';
 import { GHOST_FLOATS, RECORD_FLOATS } from './wire.js';
 
 const INK = {
@@ -91,43 +93,52 @@ function drawWorldEdge(ctx, view, world, params) {
   }
 }
 
-/**
- * The obstacles of `params` (circles, rectangles and walls in world units), translucent so that
- * boids beside them stay visible; on a torus also their copies across each seam.
- */
-function drawObstacles(ctx, view, world, params) {
-  const shapes = Array.isArray(params.obstacles) ? params.obstacles : [];
-  if (shapes.length === 0) return;
-  const dpr = pixelRatio();
-  const shifts = params.boundary === 'torus' ? [-1, 0, 1] : [0];
+/** Solid shapes' and walls' outlines, at every copy across the seams, as two paths. */
+function obstaclePaths(view, shapes, shifts) {
   const solid = new Path2D();
   const walls = new Path2D();
-  for (const i of shifts) {
-    for (const j of shifts) {
-      const ox = i * world.w;
-      const oy = j * world.h;
-      for (const s of shapes) {
-        if (s.shape === 'circle') {
-          const [x, y] = s.center;
-          solid.moveTo(view.sx(x + ox) + s.radius * view.scale, view.sy(y + oy));
-          solid.arc(view.sx(x + ox), view.sy(y + oy), s.radius * view.scale, 0, TAU);
-        } else if (s.shape === 'rect') {
-          solid.rect(view.sx(s.min[0] + ox), view.sy(s.min[1] + oy),
-            (s.max[0] - s.min[0]) * view.scale, (s.max[1] - s.min[1]) * view.scale);
-        } else if (s.shape === 'wall') {
-          s.points.forEach(([x, y], k) => (k === 0 ? walls.moveTo : walls.lineTo).call(walls, view.sx(x + ox), view.sy(y + oy)));
-        }
-      }
-    }
+  for (const s of shapes) {
+    for (const [dx, dy] of shifts) tracePath(s.shape === 'wall' ? walls : solid, view, s, dx, dy);
   }
+  return { solid, walls };
+}
+
+/**
+ * The obstacles (circles, rectangles and walls in world units), translucent so that boids beside
+ * them stay visible; on a torus also their copies across each seam. `marks` are the world
+ * tools' (world-tools.js): `highlight`, the index of an obstacle a tool would select or delete
+ * (-1: none), outlined dashed in white; `draft`, a shape being made, or null, dashed.
+ */
+function drawObstacles(ctx, view, world, torus, shapes, { highlight, draft }) {
+  const dpr = pixelRatio();
+  const shifts = seamShifts(world, torus);
+  const { solid, walls } = obstaclePaths(view, shapes, shifts);
+  ctx.save();
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
   ctx.fillStyle = INK.obstacle;
   ctx.fill(solid);
   ctx.strokeStyle = INK.obstacleEdge;
   ctx.lineWidth = 1.5 * dpr;
   ctx.stroke(solid);
   ctx.lineWidth = 3 * dpr;
-  ctx.lineCap = 'round';
   ctx.stroke(walls);
+  ctx.setLineDash([5 * dpr, 4 * dpr]);
+  if (draft) {
+    const made = obstaclePaths(view, [draft], [[0, 0]]);
+    ctx.fill(made.solid);
+    ctx.stroke(made.walls);
+    ctx.lineWidth = 1.5 * dpr;
+    ctx.stroke(made.solid);
+  }
+  if (shapes[highlight]) {
+    const marked = obstaclePaths(view, [shapes[highlight]], shifts);
+    ctx.strokeStyle = INK.halo;
+    ctx.lineWidth = 1.5 * dpr;
+    ctx.stroke(marked.solid);
+    ctx.stroke(marked.walls);
+  }
+  ctx.restore();
 }
 
 /**
@@ -265,13 +276,15 @@ export function createOverlays(canvas, view) {
     },
     /**
      * Draws the overlays of `mode` ('off', 'hover', 'all') over `frame`. `display` says which
-     * parts show and the user's vector length; `radius` is a boid's drawn radius in world units.
+     * parts show and the user's vector length; `radius` is a boid's drawn radius in world units;
+     * `obstacles` is the list to draw (the server's, or an edit on its way) and `marks` the
+     * world tools' highlight and draft.
      */
-    draw(frame, params, mode, display, radius) {
+    draw(frame, params, mode, display, radius, obstacles, marks) {
       ctx.clearRect(0, 0, canvas.width, canvas.height);
       if (!frame || !params) return;
       drawWorldEdge(ctx, view, frame.world, params);
-      drawObstacles(ctx, view, frame.world, params);
+      drawObstacles(ctx, view, frame.world, isTorus(params), obstacles, marks);
       if (mode === 'off' || !latest) return;
       if (display.show.ghosts) drawGhosts(ctx, view, latest, radius);
       if (latest.recordCount === 0) return;

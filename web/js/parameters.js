@@ -192,7 +192,7 @@ function intervalControl(p, edits) {
   };
 }
 
-/** Obstacles are shown, not typed: their count (they come from a config file or a message). */
+/** Obstacles are shown, not typed: their count (the tool bar on the stage edits them). */
 function shapesControl(p) {
   const count = el('span', { class: 'value', 'data-param': p.name });
   const row = el('div', { class: 'param row' }, label(p), count);

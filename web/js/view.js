@@ -25,10 +25,13 @@ export class View {
     }
   }
 
-  /** Shows the whole world on `canvas`, leaving room for the legend and key hints below it. */
+  /**
+   * Shows the whole world on `canvas`, leaving room for the tool bar above it and the legend and
+   * key hints below it.
+   */
   fit(world, canvas) {
     const dpr = pixelRatio();
-    const [top, bottom, side] = [14 * dpr, 62 * dpr, 14 * dpr];
+    const [top, bottom, side] = [44 * dpr, 62 * dpr, 14 * dpr];
     const w = canvas.width - 2 * side;
     const h = canvas.height - top - bottom;
     const pad = 0.03 * Math.max(world.w, world.h);
@@ -68,11 +71,13 @@ export class View {
 
 /**
  * Pan with a drag, zoom with the wheel about the pointer, fit with a double click. `redraw`
- * runs after each change; `zoomed` after a zoom, which moves the world under a still pointer.
+ * runs after each change; `zoomed` after a zoom, which moves the world under a still pointer;
+ * `claims(event)` says whether a press or double click belongs to something else (a tool).
  */
-export function enablePanZoom(stage, view, { redraw, zoomed }) {
+export function enablePanZoom(stage, view, { redraw, zoomed, claims }) {
   let drag = null;
   stage.addEventListener('pointerdown', (e) => {
+    if (claims(e)) return;
     drag = { x: e.clientX, y: e.clientY, moved: false };
     stage.setPointerCapture(e.pointerId);
   });
@@ -108,7 +113,8 @@ export function enablePanZoom(stage, view, { redraw, zoomed }) {
     redraw();
     zoomed();
   }, { passive: false });
-  stage.addEventListener('dblclick', () => {
+  stage.addEventListener('dblclick', (e) => {
+    if (claims(e)) return;
     view.fitted = true;
     redraw();
   });

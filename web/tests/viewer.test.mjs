@@ -179,27 +179,136 @@ try {
   const last = log.events[log.events.length - 1];
   check(last.kind === 'set' && last.key === 'visual_range' && last.value === after, 'the event log recorded the change');
 
-  // Obstacles set by a message show in the panel and on the overlay canvas, and go away again.
-  const setObstacles = (value) => page.evaluate((v) => new Promise((resolve, reject) => {
+  // Obstacles, edited with the world tool bar: each edit is one `set` of the whole list, and the
+  // page draws what the server holds.
+  const setParam = (key, value) => page.evaluate(([k, v]) => new Promise((resolve, reject) => {
     const ws = new WebSocket(new URL('ws', location.href).href.replace(/^http/, 'ws'));
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'set', key: 'obstacles', value: v, id: 1 }));
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'set', key: k, value: v, id: 1 }));
     ws.onmessage = (m) => {
       if (typeof m.data !== 'string') return;
       const reply = JSON.parse(m.data);
       if (reply.id === 1) { ws.close(); (reply.type === 'ok' ? resolve : reject)(JSON.stringify(reply)); }
     };
-  }), value);
+  }), [key, value]);
+  const obstacles = () => page.evaluate(() => boidsViewer.server.params.obstacles);
+  const obstacleCount = (n) => page.waitForFunction((k) => boidsViewer.server.params.obstacles.length === k, n, { timeout: 5000 });
   const world = await page.evaluate(() => boidsViewer.frame.world);
-  const centre = [world.x + world.w / 2, world.y + world.h / 2];
-  await setObstacles([{ shape: 'circle', center: centre, radius: world.w / 8 }]);
-  await page.waitForFunction(() => boidsViewer.server.params.obstacles?.length === 1, null, { timeout: 5000 });
+  const clientOf = (x, y) => page.evaluate(([wx, wy]) => boidsViewer.clientPosition(wx, wy), [x, y]);
+  const unitsPerPx = await page.evaluate(() => devicePixelRatio / boidsViewer.view.scale);
+  const near = (a, b, px) => Math.hypot(a[0] - b[0], a[1] - b[1]) <= px * unitsPerPx;
+  check((await obstacles()).length === 0, 'the flock starts without obstacles');
+  await setParam('obstacle_lookahead', 60);
+  await setParam('obstacle_avoid_factor', 0.4);
+  const obstacleSets = (await setEvents('obstacles')).length;
+  const spot = [world.x + 0.5 * world.w, world.y + 0.5 * world.h];
+  const spotAt = await clientOf(...spot);
+  await page.click('#tools button:has-text("Circle")');
+  await page.mouse.click(spotAt.x, spotAt.y);
+  await obstacleCount(1);
+  const [placed] = await obstacles();
+  const range = (await serverParams()).visual_range;
+  check(
+    placed.shape === 'circle' && near(placed.center, spot, 2) && Math.abs(placed.radius - 1.5 * range) < 1e-3 * range,
+    `a click with the circle tool places a circle of 1.5 visual ranges where clicked (${JSON.stringify(placed)} for ${spot})`,
+  );
+  check((await setEvents('obstacles')).length === obstacleSets + 1, 'the edit is one set event in the log');
   const obstacleText = await page.locator('[data-param="obstacles"]').textContent();
   check(obstacleText === '1 obstacle', `the panel counts the obstacle (${obstacleText})`);
-  const inside = await page.evaluate(() => boidsViewer.server.params.obstacles[0].center);
-  check(Math.abs(inside[0] - centre[0]) < 1e-3 && Math.abs(inside[1] - centre[1]) < 1e-3, 'the server holds the circle where it was placed');
-  await setObstacles([]);
-  await page.waitForFunction(() => boidsViewer.server.params.obstacles?.length === 0, null, { timeout: 5000 });
-  check(true, 'obstacles cleared by a message');
+
+  // The flock goes around the circle: over many frames no boid is inside it (allowing for the
+  // frame's quantisation), and boids do come close.
+  const around = await page.evaluate(async ({ center, radius }) => {
+    const frames = [];
+    let last = -1;
+    while (frames.length < 120) {
+      await new Promise((r) => requestAnimationFrame(r));
+      const f = boidsViewer.frame;
+      if (f.step === last) continue;
+      last = f.step;
+      frames.push(boidsViewer.boidPositions().map(([x, y]) => Math.hypot(x - center[0], y - center[1]) - radius));
+    }
+    const gaps = frames.flat();
+    return { inside: gaps.filter((g) => g < -0.05).length, close: gaps.filter((g) => g < 10).length };
+  }, placed);
+  check(around.inside === 0 && around.close > 0, `over 120 frames no boid is inside the circle, and ${around.close} times one came within 10 units of it`);
+
+  // Moved with the move tool (V): the centre follows the drag.
+  await page.keyboard.press('v');
+  await page.mouse.move(spotAt.x, spotAt.y);
+  await page.mouse.down();
+  await page.mouse.move(spotAt.x + 60, spotAt.y + 30, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction((x) => boidsViewer.server.params.obstacles[0].center[0] !== x, placed.center[0], { timeout: 5000 });
+  const [moved] = await obstacles();
+  const movedTo = [placed.center[0] + 60 * unitsPerPx, placed.center[1] + 30 * unitsPerPx];
+  check(near(moved.center, movedTo, 2) && moved.radius === placed.radius, `the move tool drags the circle (to ${moved.center})`);
+
+  // A box over the whole start region is refused: one toast, the server's list drawn unchanged.
+  const toastsBefore = await page.locator('.toast:not(.ok)').count();
+  await page.keyboard.press('b');
+  const corner = await clientOf(world.x - 0.02 * world.w, world.y - 0.02 * world.h);
+  const opposite = await clientOf(world.x + 1.02 * world.w, world.y + 1.02 * world.h);
+  await page.mouse.move(corner.x, corner.y);
+  await page.mouse.down();
+  await page.mouse.move(opposite.x, opposite.y, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction((n) => document.querySelectorAll('.toast:not(.ok)').length > n, toastsBefore, { timeout: 5000 });
+  await page.waitForFunction(() => boidsViewer.obstacles.length === 1, null, { timeout: 5000 });
+  check(
+    (await obstacles()).length === 1 && JSON.stringify(await page.evaluate(() => boidsViewer.obstacles)) === JSON.stringify([moved]),
+    'a refused edit shows a toast and the page draws the server\'s obstacles',
+  );
+
+  // Deleted with the delete tool.
+  await page.click('#tools button:has-text("Delete")');
+  const movedAt = await clientOf(...moved.center);
+  await page.mouse.click(movedAt.x, movedAt.y);
+  await obstacleCount(0);
+  check(true, 'a click with the delete tool deletes the circle');
+
+  // A drag with the circle tool sizes the circle and does not pan; Delete removes the selection.
+  const viewBefore = await page.evaluate(() => boidsViewer.view);
+  await page.keyboard.press('c');
+  await page.mouse.move(spotAt.x, spotAt.y);
+  await page.mouse.down();
+  await page.mouse.move(spotAt.x + 40, spotAt.y, { steps: 6 });
+  await page.mouse.up();
+  await obstacleCount(1);
+  const [sized] = await obstacles();
+  check(Math.abs(sized.radius - 40 * unitsPerPx) <= 2 * unitsPerPx, `a drag sizes the circle (radius ${sized.radius})`);
+  check(JSON.stringify(await page.evaluate(() => boidsViewer.view)) === JSON.stringify(viewBefore), 'a tool\'s drag does not pan');
+  await page.keyboard.press('v');
+  await page.mouse.click(spotAt.x, spotAt.y);
+  await page.keyboard.press('Delete');
+  await obstacleCount(0);
+  check(true, 'Delete removes the selected obstacle');
+
+  // A wall of three corners, finished with a double click; then Clear.
+  await page.keyboard.press('w');
+  const corners = [[0.2, 0.2], [0.5, 0.3], [0.6, 0.6]].map(([u, v]) => [world.x + u * world.w, world.y + v * world.h]);
+  const clicks = await Promise.all(corners.map((c) => clientOf(...c)));
+  await page.mouse.click(clicks[0].x, clicks[0].y);
+  await page.mouse.click(clicks[1].x, clicks[1].y);
+  await page.mouse.dblclick(clicks[2].x, clicks[2].y);
+  await obstacleCount(1);
+  const [wall] = await obstacles();
+  check(
+    wall.shape === 'wall' && wall.points.length === 3 && wall.points.every((p, k) => near(p, corners[k], 2)),
+    `the wall tool makes a wall through the clicked corners (${JSON.stringify(wall.points)})`,
+  );
+  await page.click('#tools button:has-text("Clear")');
+  await obstacleCount(0);
+  check(true, 'Clear removes every obstacle');
+
+  // With no tool (Esc leaves it), a drag pans again.
+  await page.keyboard.press('Escape');
+  await page.mouse.move(spotAt.x, spotAt.y);
+  await page.mouse.down();
+  await page.mouse.move(spotAt.x + 50, spotAt.y + 20, { steps: 6 });
+  await page.mouse.up();
+  const panned = await page.evaluate(() => boidsViewer.view);
+  check(panned.x0 !== viewBefore.x0 && panned.y0 !== viewBefore.y0, 'with no tool a drag pans the view');
+  await page.keyboard.press('f');
 
   // 3. Overlays for all boids draw radius circles and the three rule vectors in their colours.
   await page.click('#overlay-mode button[data-mode="all"]');

@@ -87,6 +87,8 @@ const ASSETS: &[Asset] = &[
     js_module!("dom.js"),
     js_module!("format.js"),
     js_module!("main.js"),
+    js_module!("obstacle-tools.js"),
+    js_module!("obstacles.js"),
     js_module!("overlay-mode.js"),
     js_module!("overlays.js"),
     js_module!("parameters.js"),
@@ -96,6 +98,7 @@ const ASSETS: &[Asset] = &[
     js_module!("view.js"),
     js_module!("webgl.js"),
     js_module!("wire.js"),
+    js_module!("world-tools.js"),
 ];
 
 /// The routes of the viewer, behind the checks of `access`.

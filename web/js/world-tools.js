@@ -1,0 +1,158 @@
+// The world tool bar, top left of the stage (#tools): what the user does to the world with the
+// pointer. The bar is built from a list of entries, each one button and perhaps a key: a *tool*
+// stays chosen until another is, the same one is pressed again, or Esc, and gets the stage's
+// presses while chosen; an *action* acts once (Clear). The entries come from the modules that own
+// what they edit (obstacle-tools.js: the obstacles), so a new tool is one more entry there; the
+// bar gives it its button, key, hint and cursor, and routes the pointer and the keys to it.
+//
+// With no tool chosen the stage pans, zooms and hovers as before; a press a tool takes never
+// reaches the pan (view.js asks `claims`).
+
+import { $, el } from './dom.js';
+
+const DRAG_PX = 3; // CSS px a press must travel to be a drag rather than a click
+
+/** What a tool shows when it shows nothing: no obstacle marked, no shape being made. */
+const NO_MARKS = { highlight: -1, draft: null };
+
+/**
+ * An entry: {id, group (the bar's segment it sits in), label, title, key (optional, one letter)}
+ * and either `run()` (an action) or, for a tool, a `hint` shown beside the bar while it is chosen
+ * and, all optional, what it does. A press on the stage is a gesture `g` = {start, at (world
+ * points {x, y}), dragged}:
+ *   claims(p)   whether a press at world point p is the tool's (default: every press; a press
+ *               it leaves pans the view);
+ *   press(g), drag(g), release(g), doubleClick();
+ *   enter(), remove()  Enter, Delete or Backspace: true when they did something;
+ *   cancel()    Esc: true when it dropped work in progress (else Esc leaves the tool);
+ *   reset()     start afresh: the tool is chosen or left, or a press went to the pan;
+ *   marks(pointer, g)  {highlight, draft} to draw (overlays.js): the pointer's world point or
+ *               null, and the gesture in progress or null.
+ */
+export function createWorldTools({ stage, view, entries, redraw }) {
+  const bar = $('tools');
+  const hint = $('tool-hint');
+  let chosen = null; // the chosen tool, or null
+  let gesture = null; // the press in progress: {cx, cy (client px), start, at, dragged}
+  let pointer = null; // the pointer's world point over the stage, or null
+  const byKey = new Map(entries.filter((e) => e.key).map((e) => [e.key, e]));
+  const buttons = new Map(); // entry -> its button
+
+  for (const entry of entries) {
+    const key = entry.key ? ` (${entry.key.toUpperCase()})` : '';
+    const button = el('button', { type: 'button', title: entry.title + key }, entry.label);
+    if (entry.key) button.append(el('kbd', {}, entry.key.toUpperCase()));
+    button.addEventListener('click', () => {
+      // Keys go back to the shortcuts: Enter on a focused button would press it again.
+      button.blur();
+      use(entry);
+    });
+    buttons.set(entry, button);
+    const group = bar.querySelector(`.seg[data-group="${entry.group}"]`) ?? bar.insertBefore(el('div', { class: 'seg', 'data-group': entry.group }), hint);
+    group.append(button);
+  }
+
+  function worldOf(e) {
+    const rect = stage.getBoundingClientRect();
+    return view.clientToWorld(e.clientX - rect.left, e.clientY - rect.top);
+  }
+
+  function showChosen() {
+    for (const [entry, button] of buttons) button.classList.toggle('on', entry === chosen);
+    hint.textContent = chosen?.hint ?? '';
+    hint.hidden = !chosen;
+    stage.dataset.tool = chosen?.id ?? '';
+  }
+
+  /** Runs an action, or chooses a tool (leaves it when it is already chosen). */
+  function use(entry) {
+    if (entry.run) {
+      entry.run();
+    } else {
+      chosen?.reset?.();
+      chosen = chosen === entry ? null : entry;
+      gesture = null;
+      chosen?.reset?.();
+      showChosen();
+    }
+    redraw();
+  }
+
+  const onBar = (e) => e.target instanceof Element && e.target.closest('#tools') !== null;
+  const takes = (p) => chosen !== null && (chosen.claims?.(p) ?? true);
+
+  stage.addEventListener('pointerdown', (e) => {
+    if (!chosen || onBar(e) || e.button !== 0) return;
+    const p = worldOf(e);
+    if (!takes(p)) {
+      chosen.reset?.();
+      redraw();
+      return;
+    }
+    gesture = { cx: e.clientX, cy: e.clientY, start: p, at: p, dragged: false };
+    chosen.press?.(gesture);
+    stage.setPointerCapture(e.pointerId);
+    redraw();
+  });
+
+  stage.addEventListener('pointermove', (e) => {
+    pointer = worldOf(e);
+    if (chosen) redraw();
+    if (!gesture) return;
+    gesture.dragged ||= Math.hypot(e.clientX - gesture.cx, e.clientY - gesture.cy) > DRAG_PX;
+    gesture.at = pointer;
+    if (gesture.dragged) chosen.drag?.(gesture);
+  });
+
+  stage.addEventListener('pointerup', () => {
+    const g = gesture;
+    gesture = null;
+    if (!g) return;
+    chosen.release?.(g);
+    redraw();
+  });
+
+  stage.addEventListener('pointerleave', () => {
+    pointer = null;
+    redraw();
+  });
+
+  stage.addEventListener('dblclick', (e) => {
+    if (chosen && !onBar(e)) chosen.doubleClick?.();
+    redraw();
+  });
+
+  showChosen();
+
+  return {
+    /** Whether a press or double click belongs to the bar or the chosen tool, not the pan. */
+    claims(e) {
+      return onBar(e) || takes(worldOf(e));
+    },
+    /** Handles a key (shortcuts.js): true when it did something. */
+    key(name) {
+      const entry = byKey.get(name.toLowerCase());
+      if (entry) {
+        use(entry);
+        return true;
+      }
+      if (!chosen) return false;
+      let done = false;
+      switch (name) {
+        case 'Enter': done = chosen.enter?.() ?? false; break;
+        case 'Delete': case 'Backspace': done = chosen.remove?.() ?? false; break;
+        case 'Escape':
+          gesture = null;
+          if (!chosen.cancel?.()) use(chosen);
+          done = true;
+          break;
+      }
+      redraw();
+      return done;
+    },
+    /** What the chosen tool shows: {highlight, draft} (overlays.js draws them). */
+    marks() {
+      return chosen?.marks?.(pointer, gesture) ?? NO_MARKS;
+    },
+  };
+}
