@@ -1,18 +1,20 @@
 //! `boids serve` through the real binary, and `boids run --events` replaying a session of the
-//! viewer's engine to its exact state.
+//! viewer's engine to its exact state (parameter changes, resets, obstacle edits).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use boids_core::{ParamsBuilder, Source, Vec2};
+use boids_core::{FlockState, ParamsBuilder, Source, Vec2};
+use boids_server::events::{Change, EventLog};
 use boids_server::protocol::Request;
-use boids_server::{Engine, EngineConfig};
+use boids_server::{Engine, EngineConfig, EngineState};
+use serde_json::json;
 
 mod common;
 
-use common::{boids, refused};
+use common::{boids, ok, refused};
 
 /// Kills the server when the test ends, however it ends.
 struct Server(Child);
@@ -155,18 +157,9 @@ fn run_events_refuses_flock_flags_and_bad_logs() {
     assert_eq!(stderr.matches("visual_range").count(), 1, "{stderr}");
 }
 
-/// Drives the viewer's engine in-process (as a page would, while it runs), exports its event
-/// log, and replays it with the real binary: the final states are bit-identical.
-#[test]
-fn run_events_replays_a_viewer_session_exactly() {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let params = ParamsBuilder::preset("cornell")
-        .unwrap()
-        .apply_assignment("count=120", Source::Message)
-        .unwrap()
-        .apply_assignment("dynamic_bias=true", Source::Message)
-        .unwrap();
-    let engine = Engine::spawn(EngineConfig {
+/// A fresh engine of `params` (a `cornell` flock of seed 5), running.
+fn engine(params: ParamsBuilder) -> Engine {
+    Engine::spawn(EngineConfig {
         params,
         preset: "cornell".into(),
         seed: 5,
@@ -175,24 +168,25 @@ fn run_events_replays_a_viewer_session_exactly() {
         steps_per_second: 400.0,
         running: true,
     })
-    .unwrap();
-    let set = |key: &str, value: serde_json::Value| Request::Set {
+    .unwrap()
+}
+
+fn set(key: &str, value: serde_json::Value) -> Request {
+    Request::Set {
         key: key.into(),
         value,
-    };
-    let session = [
-        set("visual_range", serde_json::json!(52.25)),
-        set("count", serde_json::json!(170)),
-        set("scout_group2_fraction", serde_json::json!(0.25)),
-        Request::Reset {
-            preset: None,
-            seed: Some(8),
-        },
-        set("centering_factor", serde_json::json!(0.001)),
-        set("boundary", serde_json::json!("torus")),
-        set("count", serde_json::json!(90)),
-    ];
-    let (log, state) = runtime.block_on(async {
+    }
+}
+
+/// Sends each request of `session` to `engine` as a page would, while the flock runs: a few
+/// steps pass before each request and after the last. Then stops the flock and returns what
+/// `inspect` takes from the engine.
+fn run_session<T: Send + 'static>(
+    engine: &Engine,
+    session: Vec<Request>,
+    inspect: impl FnOnce(&mut EngineState) -> T + Send + 'static,
+) -> T {
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
         // Let the flock run a few steps before each change; the log records where they land.
         let run_a_little = async || {
             let step = async || {
@@ -212,26 +206,17 @@ fn run_events_replays_a_viewer_session_exactly() {
         }
         run_a_little().await;
         engine.request(0, Request::Stop {}).await.unwrap();
-        engine
-            .inspect(|e| (e.event_log(), e.simulation().state()))
-            .await
-            .unwrap()
-    });
-    let steps = log.exported_at_step.unwrap();
-    // The log holds what replay uses: the last reset and the changes after it.
-    assert_eq!(log.events.len(), 4);
-    assert!(matches!(
-        log.events[0].change,
-        boids_server::events::Change::Reset { seed: 8, .. }
-    ));
-    assert!(
-        log.events.iter().skip(1).all(|e| e.step >= 3),
-        "every change came mid-run"
-    );
+        engine.inspect(inspect).await.unwrap()
+    })
+}
 
+/// Replays `log` with the real binary to the step it was exported at, and checks that the saved
+/// state is `state`, bit for bit.
+fn assert_replays_to(log: &EventLog, state: &FlockState) {
+    let steps = log.exported_at_step.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (log_path, save) = (dir.path().join("events.json"), dir.path().join("final.csv"));
-    std::fs::write(&log_path, serde_json::to_string_pretty(&log).unwrap()).unwrap();
+    std::fs::write(&log_path, serde_json::to_string_pretty(log).unwrap()).unwrap();
     let out = boids(&[
         "run",
         "--events",
@@ -246,7 +231,8 @@ fn run_events_replays_a_viewer_session_exactly() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("step {steps} of 90 boids")));
+    let summary = format!("step {steps} of {} boids", state.len());
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&summary));
 
     let text = std::fs::read_to_string(&save).unwrap();
     let mut lines = text.lines();
@@ -273,4 +259,99 @@ fn run_events_replays_a_viewer_session_exactly() {
             "boid {k}"
         );
     }
+}
+
+/// Drives the viewer's engine in-process (as a page would, while it runs), exports its event
+/// log, and replays it with the real binary: the final states are bit-identical.
+#[test]
+fn run_events_replays_a_viewer_session_exactly() {
+    let params = ParamsBuilder::preset("cornell")
+        .unwrap()
+        .apply_assignment("count=120", Source::Message)
+        .unwrap()
+        .apply_assignment("dynamic_bias=true", Source::Message)
+        .unwrap();
+    let session = vec![
+        set("visual_range", json!(52.25)),
+        set("count", json!(170)),
+        set("scout_group2_fraction", json!(0.25)),
+        Request::Reset {
+            preset: None,
+            seed: Some(8),
+        },
+        set("centering_factor", json!(0.001)),
+        set("boundary", json!("torus")),
+        set("count", json!(90)),
+    ];
+    let (log, state) = run_session(&engine(params), session, |e| {
+        (e.event_log(), e.simulation().state())
+    });
+    // The log holds what replay uses: the last reset and the changes after it.
+    assert_eq!(log.events.len(), 4);
+    assert!(matches!(
+        log.events[0].change,
+        Change::Reset { seed: 8, .. }
+    ));
+    assert!(
+        log.events.iter().skip(1).all(|e| e.step >= 3),
+        "every change came mid-run"
+    );
+    assert_replays_to(&log, &state);
+}
+
+/// Obstacles edited in the viewer as its tool bar does (the whole list in each `set`): added,
+/// moved and deleted mid-run, with steering around them on. The log replays to the same state,
+/// and the exported config holds them as `[[obstacles]]` tables that `--config` reads back.
+#[test]
+fn obstacle_edits_replay_exactly_and_export_as_tables() {
+    let params = ParamsBuilder::preset("cornell")
+        .unwrap()
+        .apply_assignment("count=200", Source::Message)
+        .unwrap();
+    let circle = |x: f64, y: f64| json!({"shape": "circle", "center": [x, y], "radius": 45.5});
+    let rect = json!({"shape": "rect", "min": [400, 280], "max": [520.25, 360]});
+    let wall = json!({"shape": "wall", "points": [[100, 420], [300, 400], [330, 300]]});
+    let session = vec![
+        set("obstacle_lookahead", json!(60)),
+        set("obstacle_avoid_factor", json!(0.05)),
+        set("obstacles", json!([circle(200.0, 200.0)])),
+        set("obstacles", json!([circle(200.0, 200.0), rect.clone()])),
+        set("obstacles", json!([circle(260.5, 180.0), rect.clone()])),
+        set(
+            "obstacles",
+            json!([circle(260.5, 180.0), rect, wall.clone()]),
+        ),
+        set("obstacles", json!([circle(260.5, 180.0), wall])),
+    ];
+    let (log, state, params, toml) = run_session(&engine(params), session, |e| {
+        (
+            e.event_log(),
+            e.simulation().state(),
+            e.simulation().params().clone(),
+            e.config_toml(),
+        )
+    });
+    let edits = log
+        .events
+        .iter()
+        .filter(|e| matches!(&e.change, Change::Set { key, .. } if key == "obstacles"))
+        .count();
+    assert_eq!(edits, 5, "each edit is one set event");
+    assert_eq!(params.obstacles.len(), 2);
+    assert_replays_to(&log, &state);
+
+    assert_eq!(toml.matches("\n[[obstacles]]\n").count(), 2, "{toml}");
+    assert!(
+        toml.contains("shape = \"circle\"\ncenter = [260.5, 180.0]\nradius = 45.5\n"),
+        "{toml}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("boids-cornell.toml");
+    std::fs::write(&config, &toml).unwrap();
+    let read_back = ok(&["params", "--config", config.to_str().unwrap(), "--toml"]);
+    assert_eq!(
+        read_back.split_once('\n').unwrap().1,
+        params.to_toml(),
+        "every parameter, obstacles included, reads back as exported"
+    );
 }
