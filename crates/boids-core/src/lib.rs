@@ -42,6 +42,7 @@
 //! (k-nearest) neighbours and the blind angle in [`models`]. Experiments that reproduce published
 //! results and parameter sweeps live apart, in the `boids-lab` crate.
 
+pub mod camera;
 pub mod error;
 pub mod grid;
 pub mod interact;

@@ -200,25 +200,45 @@ fn share_right(state: &FlockState) -> [f64; 3] {
 
 /// Flocks: connected components of the "within visual range" graph.
 fn count_flocks(neighbors: &Neighbors) -> usize {
-    component_sizes(neighbors.len(), |i, link| {
+    let flocks = flock_of_each(neighbors);
+    flocks
+        .iter()
+        .enumerate()
+        .filter(|&(i, &root)| root as usize == i)
+        .count()
+}
+
+/// The flock of each boid of `neighbors`, named by its lowest index: boids linked by chains of
+/// boids within visual range of each other share one. What [`Metrics::flocks`] counts and
+/// [`crate::camera`] follows.
+pub fn flock_of_each(neighbors: &Neighbors) -> Vec<u32> {
+    component_roots(neighbors.len(), |i, link| {
         neighbors.for_each_neighbor(i, |j, _| {
             if j > i {
                 link(j);
             }
         });
     })
-    .len()
 }
 
-/// The sizes of the connected components of a graph on nodes `0..n`, by union-find (path
-/// halving, the smaller root kept). `links(i, link)` calls `link(j)` for neighbours `j` of `i`;
-/// an edge reported from either end, or from both, is enough. The one union-find of the crate:
-/// [`Metrics::flocks`] counts the components, the experiments' largest group (boids-lab's
-/// `experiments::largest_share`) takes the biggest. Public for that crate.
-pub fn component_sizes(
-    n: usize,
-    mut links: impl FnMut(usize, &mut dyn FnMut(usize)),
-) -> Vec<usize> {
+/// The sizes of the connected components of a graph on nodes `0..n` (see [`component_roots`]),
+/// in the order of their lowest nodes.
+pub fn component_sizes(n: usize, links: impl FnMut(usize, &mut dyn FnMut(usize))) -> Vec<usize> {
+    let mut sizes = vec![0usize; n];
+    for root in component_roots(n, links) {
+        sizes[root as usize] += 1;
+    }
+    sizes.retain(|&size| size > 0);
+    sizes
+}
+
+/// The component of each node of a graph on nodes `0..n`, named by its lowest node, by
+/// union-find (path halving, the smaller root kept, so a root is its component's lowest node).
+/// `links(i, link)` calls `link(j)` for neighbours `j` of `i`; an edge reported from either
+/// end, or from both, is enough. The one union-find of the crate: [`Metrics::flocks`] counts
+/// the components, the camera follows the largest ([`crate::camera`]), the experiments' largest
+/// group (boids-lab's `experiments::largest_share`) takes its size. Public for that crate.
+pub fn component_roots(n: usize, mut links: impl FnMut(usize, &mut dyn FnMut(usize))) -> Vec<u32> {
     fn root(parent: &mut [u32], mut i: u32) -> u32 {
         while parent[i as usize] != i {
             parent[i as usize] = parent[parent[i as usize] as usize];
@@ -235,12 +255,7 @@ pub fn component_sizes(
             }
         });
     }
-    let mut sizes = vec![0usize; n];
-    for i in 0..n as u32 {
-        sizes[root(&mut parent, i) as usize] += 1;
-    }
-    sizes.retain(|&size| size > 0);
-    sizes
+    (0..n as u32).map(|i| root(&mut parent, i)).collect()
 }
 
 #[cfg(test)]
