@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use boids_core::Simulation;
+use boids_core::params::{Camera, Value};
+use boids_core::{Params, Simulation, Source};
 use boids_render::{Canvas, Format, GifWriter, ImageSize, Mp4Writer, Palette, Renderer, write_png};
 use clap::Args;
 
@@ -37,6 +38,11 @@ pub struct RenderArgs {
     /// Frames per second of .gif and .mp4 (GIF rounds the delay to 1/100 s).
     #[arg(long, value_name = "F", default_value_t = 25, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub fps: u32,
+    /// What the frames show: the whole world, the whole flock fitted (refitted every frame),
+    /// or the largest flock followed at the world view's scale (default: the `camera`
+    /// parameter, `follow` in the couzin preset).
+    #[arg(long, value_name = "CAMERA", value_parser = parse_camera)]
+    pub camera: Option<Camera>,
     /// Draw seed 000's debug overlays: visual radius, velocity, cohesion (red), separation
     /// (green), alignment (blue), and torus ghosts.
     #[arg(long)]
@@ -49,6 +55,20 @@ pub struct RenderArgs {
 fn parse_size(text: &str) -> Result<ImageSize, String> {
     text.parse()
         .map_err(|e: boids_render::RenderError| e.to_string())
+}
+
+fn parse_camera(text: &str) -> Result<Camera, String> {
+    Camera::from_name(text).ok_or_else(|| format!("allowed: {}", Camera::NAMES.join(", ")))
+}
+
+/// The flock's parameters, with `--camera` as the last layer (it sets the `camera` parameter).
+fn params(args: &RenderArgs) -> Result<Params> {
+    let mut builder = args.flock.builder()?;
+    if let Some(camera) = args.camera {
+        let source = Source::Flag(format!("--camera {}", camera.name()));
+        builder.set("camera", Value::Choice(camera.name()), source);
+    }
+    Ok(builder.build()?)
 }
 
 /// Where frames go until the output is complete.
@@ -124,7 +144,7 @@ pub fn render(args: &RenderArgs) -> Result<()> {
         .collect();
     output::check(&inputs, &[&target])?;
     crate::set_threads(args.threads)?;
-    let mut sim = Simulation::new(args.flock.params()?, args.flock.seed)?;
+    let mut sim = Simulation::new(params(args)?, args.flock.seed)?;
 
     let mut renderer = Renderer::new(sim.params(), args.size, args.overlay);
     let mut sink = Sink::create(format, &target, args, Palette::for_style(renderer.style()))?;

@@ -130,6 +130,25 @@ fn overlay_colours_appear_with_overlay_and_never_without() {
     }
 }
 
+/// The couzin group leaves its 20 x 20 start region within about 100 steps; its preset's
+/// camera follows it, so the last frame of 600 steps shows it, where the world camera's is
+/// empty.
+#[test]
+fn the_couzin_preset_follows_its_group_out_of_the_world() {
+    let dir = tempfile::tempdir().unwrap();
+    let drawn = |camera: &[&str]| {
+        let out = path(&dir, &format!("couzin{}.png", camera.len()));
+        let flock = ["--preset", "couzin", "--steps", "600", "--size", "320x240"];
+        render_ok(&[&flock[..], &["--out", &out], camera].concat());
+        let (pixels, ..) = png(&out);
+        // Style::default()'s colour of boids in no scout group.
+        near(&pixels, [246, 216, 110])
+    };
+    let followed = drawn(&[]);
+    assert!(followed > 200, "{followed} boid pixels in the last frame");
+    assert_eq!(drawn(&["--camera", "world"]), 0, "the group left the world");
+}
+
 #[test]
 fn images_do_not_depend_on_the_thread_count() {
     let dir = tempfile::tempdir().unwrap();
@@ -248,6 +267,13 @@ fn bad_size_format_or_warmup_is_refused_before_anything_is_written() {
     );
     let args = [&run[..], &["--warmup", "4", "--out", &gif]].concat();
     refused(dir.path(), &args, &[], &["--warmup 4", "--steps 3"]);
+    let args = [&run[..], &["--camera", "sideways", "--out", &gif]].concat();
+    refused(
+        dir.path(),
+        &args,
+        &[],
+        &["--camera", "sideways", "world, fit, follow"],
+    );
     let args = [&run[..], &["--set", "visual_range=-1", "--out", &gif]].concat();
     refused(dir.path(), &args, &[], &["visual_range"]);
 }

@@ -13,7 +13,7 @@
 use crate::error::ParamsError;
 use glam::Vec2;
 
-use crate::params::{Boundary, Model, NoiseDistribution, Params, ParamsBuilder, Source};
+use crate::params::{Boundary, Camera, Model, NoiseDistribution, Params, ParamsBuilder, Source};
 use crate::world::Shape;
 
 /// A named parameter set reproducing one seed document.
@@ -100,7 +100,8 @@ The individual's own heading counts in the orientation sum (`include_self = true
 Our choices where the paper is silent or gives a range: individuals start in a 20x20 square (spacing about 2, one connected group) with random headings; \
 10% informed in scout group 1 (the paper varies this; see `boids experiment couzin-accuracy`). \
 The time step (0.2), turning rate (2 rad per unit time) and noise (0.01 rad) follow published re-implementations of the model; \
-they have not been checked against the paper's Methods section, which was not at hand.",
+they have not been checked against the paper's Methods section, which was not at hand. \
+The camera follows the largest group (`camera = \"follow\"`): in the open plane the group leaves the 20x20 start region within about 100 steps (speed 1, dt 0.2), and the world view would soon show nothing.",
         params: couzin,
     },
     Preset {
@@ -305,6 +306,7 @@ fn couzin() -> Params {
         init_y: [0.0, 20.0],
         init_vx: [-1.0, 1.0],
         init_vy: [-1.0, 1.0],
+        camera: Camera::Follow,
         ..Params::default()
     }
 }

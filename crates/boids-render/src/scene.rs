@@ -1,7 +1,10 @@
 //! What a frame shows, independent of how pixels are made.
 //!
 //! [`View`] maps the world onto the image (uniform scale, so shapes keep their aspect ratio;
-//! world y grows downward, as on a screen and in every seed). [`draw_frame`] draws the flock
+//! world y grows downward, as on a screen and in every seed): the whole world, a box around the
+//! flock (the fit camera) or the world's scale around a point (the follow camera). On a torus
+//! boids are drawn at their image nearest the view's centre, so a flock seen across a seam is
+//! drawn whole. [`draw_frame`] draws the flock
 //! through a [`DebugDraw`]: boids as triangles pointing along their velocity, coloured by scout
 //! group, the margins or walls of the preset outlined faintly, and, given the core's debug
 //! overlay ([`Overlay`]), the debug view of seed 000: visual-radius circles, velocity, the
@@ -14,11 +17,17 @@
 //! as three quarters of the visual radius (at least 1.5 boid lengths), and no vector is drawn
 //! longer than twice that. Lengths compare within a kind, not across kinds.
 
+use boids_core::camera::{Focus, Torus};
 use boids_core::overlay::{Overlay, OverlayBoid};
 use boids_core::world::Shape;
 use boids_core::{Boundary, Params, Simulation, Vec2};
 
 use crate::draw::{Color, DebugDraw};
+
+/// Margin of the fit camera around the flock's box, as a share of the box's extent.
+pub const FIT_MARGIN: f32 = 0.15;
+/// Least extent of the fit camera's box, as a share of the world's smaller side.
+pub const FIT_LEAST: f32 = 0.1;
 
 /// Placement of the world on the image: a uniform scale and an offset that centres it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -61,9 +70,42 @@ impl View {
         Self::fit(min - pad, size + 2.0 * pad, width, height)
     }
 
+    /// Shows the world at `scale` pixels per unit with `center` in the middle of a `width` x
+    /// `height` image (the follow camera: the world view's scale, centred on the flock).
+    pub fn centred(center: Vec2, scale: f32, width: u32, height: u32) -> Self {
+        let image = Vec2::new(width as f32, height as f32);
+        Self {
+            min: center - 0.5 * image / scale,
+            scale,
+            origin: Vec2::ZERO,
+            size: image,
+        }
+    }
+
+    /// Shows the box of `focus` (the fit camera), as large as fits with a margin of
+    /// [`FIT_MARGIN`] of its extent, and at least [`FIT_LEAST`] of the world's smaller side
+    /// across, so that one boid is not blown up to fill the picture.
+    pub fn around(focus: &Focus, params: &Params, width: u32, height: u32) -> Self {
+        let least = FIT_LEAST * params.world_rect().1.min_element();
+        let half = (focus.half_extent * (1.0 + FIT_MARGIN)).max(Vec2::splat(0.5 * least));
+        Self::fit(focus.center - half, 2.0 * half, width, height)
+    }
+
+    /// The world point in the middle of the image: where the camera looks.
+    pub fn center(&self) -> Vec2 {
+        self.min + (0.5 * self.size - self.origin) / self.scale
+    }
+
     /// Pixel position of the world point `p`.
     pub fn to_px(&self, p: Vec2) -> Vec2 {
         self.origin + (p - self.min) * self.scale
+    }
+
+    /// Pixel position of the image of `p` nearest the camera's centre in the world `torus`
+    /// (`p` itself off a torus): where a boid is drawn, so a flock followed across a seam
+    /// stays whole.
+    pub fn to_px_nearest(&self, p: Vec2, torus: Torus) -> Vec2 {
+        self.to_px(torus.nearest_image(p, self.center()))
     }
 
     /// Pixels per world unit.
@@ -173,33 +215,37 @@ pub fn draw_frame<D: DebugDraw + ?Sized>(
     draw_boundary(draw, params, view, style, overlay.is_some());
     draw_obstacles(draw, params, view, style);
     let length = style.boid_length(view, params);
+    let torus = Torus::of(params);
     if let Some(overlay) = overlay {
-        draw_radii_and_ghosts(draw, overlay, view, style, length);
+        draw_radii_and_ghosts(draw, overlay, view, torus, style, length);
     }
     let (positions, velocities, groups) = (sim.positions(), sim.velocities(), sim.groups());
     for ((&p, &v), &g) in positions.iter().zip(velocities).zip(groups) {
         draw.triangle(
-            boid_triangle(view.to_px(p), v, length),
+            boid_triangle(view.to_px_nearest(p, torus), v, length),
             style.group_color(g),
         );
     }
     if let Some(overlay) = overlay {
-        draw_vectors(draw, overlay, view, style, length);
+        draw_vectors(draw, overlay, view, torus, style, length);
     }
 }
 
 /// The visual-radius circle of every boid of the overlay, and its ghosts, faint: beneath the
-/// boids.
+/// boids. A circle is drawn around the boid where the boid is drawn; ghosts stay where their
+/// seeing boids see them, beyond the world's seams.
 fn draw_radii_and_ghosts<D: DebugDraw + ?Sized>(
     draw: &mut D,
     overlay: &Overlay,
     view: &View,
+    torus: Torus,
     style: &Style,
     length: f32,
 ) {
     let radius = overlay.visual_range * view.scale();
     for boid in &overlay.boids {
-        draw.circle(view.to_px(boid.position), radius, 1.0, style.radius);
+        let at = view.to_px_nearest(boid.position, torus);
+        draw.circle(at, radius, 1.0, style.radius);
     }
     for ghost in &overlay.ghosts {
         let color = style.group_color(ghost.group);
@@ -210,13 +256,11 @@ fn draw_radii_and_ghosts<D: DebugDraw + ?Sized>(
     }
 }
 
-/// The world outline and the inner guide of margins or walls; on a torus the seams, when the
-/// view shows beyond them.
 /// Sides of the polygon a circular obstacle is drawn as.
 const CIRCLE_SIDES: usize = 48;
 
 /// The obstacles, beneath the boids: circles and rectangles filled, walls as thick lines; on a
-/// torus also their copies across each seam, where the view shows beyond the world.
+/// torus also their copies across each seam, where a view (any camera's) shows beyond the world.
 fn draw_obstacles<D: DebugDraw + ?Sized>(
     draw: &mut D,
     params: &Params,
@@ -262,6 +306,8 @@ fn draw_obstacles<D: DebugDraw + ?Sized>(
     }
 }
 
+/// The world outline and the inner guide of margins or walls; on a torus the seams, when the
+/// view shows beyond them.
 fn draw_boundary<D: DebugDraw + ?Sized>(
     draw: &mut D,
     params: &Params,
@@ -309,6 +355,7 @@ fn draw_vectors<D: DebugDraw + ?Sized>(
     draw: &mut D,
     overlay: &Overlay,
     view: &View,
+    torus: Torus,
     style: &Style,
     length: f32,
 ) {
@@ -338,7 +385,7 @@ fn draw_vectors<D: DebugDraw + ?Sized>(
                     .group_color(boid.group)
                     .with_alpha(style.velocity_alpha)
             });
-            let from = view.to_px(boid.position);
+            let from = view.to_px_nearest(boid.position, torus);
             let arm = (v * scale).clamp_length_max(2.0 * target);
             draw.line(from, from + arm, width, color);
         }

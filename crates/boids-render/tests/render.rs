@@ -2,6 +2,7 @@
 //! seam, a short GIF decoded back.
 
 use boids_core::overlay::{Overlay, OverlayBoid};
+use boids_core::params::Camera;
 use boids_core::{FlockState, Params, Simulation, Vec2, group};
 use boids_render::{
     Canvas, Color, DebugDraw, GifWriter, ImageSize, Palette, Renderer, Style, View, draw_frame,
@@ -302,4 +303,85 @@ fn obstacles_are_drawn_where_they_are() {
         assert!(is_obstacle(px(inside)), "{inside}: {:?}", px(inside));
         assert!(!is_obstacle(px(outside)), "{outside}");
     }
+}
+
+/// Bounding box (min, max pixel) of the pixels of `canvas` within 12 of `color` per channel.
+fn box_of(canvas: &Canvas, color: Color) -> Option<(Vec2, Vec2)> {
+    let close = |a: u8, b: u8| a.abs_diff(b) <= 12;
+    let mut found = None::<(Vec2, Vec2)>;
+    for y in 0..canvas.height() {
+        for x in 0..canvas.width() {
+            let c = canvas.pixel(x, y).unwrap();
+            if close(c.r, color.r) && close(c.g, color.g) && close(c.b, color.b) {
+                let p = Vec2::new(x as f32, y as f32);
+                found = Some(found.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))));
+            }
+        }
+    }
+    found
+}
+
+/// The box of the boids (group 0's colour) in the frame of `sim` through `camera`.
+fn boids_through(camera: Camera, sim: &Simulation) -> (Vec2, Vec2) {
+    let params = Params {
+        camera,
+        ..sim.params().clone()
+    };
+    let mut renderer = Renderer::new(&params, "640x480".parse().unwrap(), false);
+    let color = renderer.style().groups[0];
+    box_of(renderer.draw(sim), color).expect("boids in the frame")
+}
+
+#[test]
+fn the_fit_camera_frames_a_small_flock_larger_than_the_world_camera() {
+    let v = Vec2::new(3.0, 0.0);
+    let boids: Vec<(Vec2, Vec2)> = (0..10)
+        .map(|k| {
+            (
+                Vec2::new(200.0 + 4.0 * k as f32, 150.0 + 3.0 * (k % 3) as f32),
+                v,
+            )
+        })
+        .collect();
+    let sim = flock(Params::preset("cornell").unwrap(), &boids);
+    let (lo, hi) = boids_through(Camera::World, &sim);
+    let (fit_lo, fit_hi) = boids_through(Camera::Fit, &sim);
+    let (world, fit) = ((hi - lo).x, (fit_hi - fit_lo).x);
+    assert!(fit > 3.0 * world, "fit {fit} px wide, world {world} px");
+    assert!(
+        fit_lo.x > 0.0 && fit_hi.x < 639.0,
+        "with a margin: {fit_lo} {fit_hi}"
+    );
+    let middle = 0.5 * (fit_lo + fit_hi);
+    assert!(
+        (middle - Vec2::new(320.0, 240.0)).length() < 40.0,
+        "{middle}"
+    );
+}
+
+#[test]
+fn the_follow_camera_keeps_a_flock_whole_across_a_torus_seam() {
+    // World [-8, 8]^2, visual range 0.4: a chain 0.35 apart from x = 7 to 8.75 (-7.25), across
+    // the seam at x = +-8, 1.75 wide: 52.5 px at the world view's 30 px per unit.
+    let v = Vec2::new(0.03, 0.0);
+    let boids: Vec<(Vec2, Vec2)> = [7.0, 7.35, 7.7, -7.95, -7.6, -7.25]
+        .into_iter()
+        .map(|x| (Vec2::new(x, 4.0), v))
+        .collect();
+    let sim = flock(Params::preset("functional").unwrap(), &boids);
+    let (lo, hi) = boids_through(Camera::World, &sim);
+    assert!(
+        (hi - lo).x > 400.0,
+        "split at both edges of the world: {lo} {hi}"
+    );
+    let (lo, hi) = boids_through(Camera::Follow, &sim);
+    assert!(
+        (hi - lo).x > 52.0 && (hi - lo).x < 75.0,
+        "whole, from the first boid to the last: {lo} {hi}"
+    );
+    let middle = 0.5 * (lo + hi);
+    assert!(
+        (middle - Vec2::new(320.0, 240.0)).length() < 10.0,
+        "centred: {middle}"
+    );
 }
