@@ -4,13 +4,17 @@
 //! world y grows downward, as on a screen and in every seed): the whole world, a box around the
 //! flock (the fit camera) or the world's scale around a point (the follow camera). On a torus
 //! boids are drawn at their image nearest the view's centre, so a flock seen across a seam is
-//! drawn whole. [`draw_frame`] draws the flock
-//! through a [`DebugDraw`]: boids as triangles pointing along their velocity, coloured by scout
-//! group, the margins or walls of the preset outlined faintly, and, given the core's debug
-//! overlay ([`Overlay`]), the debug view of seed 000: visual-radius circles, velocity, the
-//! cohesion, separation and alignment vectors in red, green and blue, and on a torus the
-//! "ghost" copies of neighbours that a boid sees across a seam. The overlay is data computed by
-//! the core; this module only decides how it looks, so the live viewer shows the same.
+//! drawn whole.
+//!
+//! [`draw_frame`] draws the flock through a [`DebugDraw`]: boids as triangles pointing along
+//! their velocity, coloured by scout group; the margins or walls of the preset outlined
+//! faintly; the world's objects: obstacles, predators as larger orange arrowheads, attractors
+//! as a ring with a cross, and with perching the ground line and resting boids as flat muted
+//! bars; and, given the core's debug overlay ([`Overlay`]), the debug view of seed 000:
+//! visual-radius circles, velocity, the cohesion, separation and alignment vectors in red,
+//! green and blue, and on a torus the "ghost" copies of neighbours that a boid sees across a
+//! seam. The overlay is data computed by the core; this module only decides how it looks, so
+//! the live viewer shows the same.
 //!
 //! Rule vectors differ by orders of magnitude between presets (seed 000 scaled each by hand), so
 //! each kind of vector is scaled per frame: its 90th-percentile length over the flock is drawn
@@ -19,7 +23,7 @@
 
 use boids_core::camera::{Focus, Torus};
 use boids_core::overlay::{Overlay, OverlayBoid};
-use boids_core::world::Shape;
+use boids_core::world::{Perch, Shape};
 use boids_core::{Boundary, Params, Simulation, Vec2};
 
 use crate::draw::{Color, DebugDraw};
@@ -146,6 +150,14 @@ pub struct Style {
     pub ghost_alpha: u8,
     /// Obstacles: circles and rectangles filled with it, walls drawn in it.
     pub obstacle: Color,
+    /// Predators: arrowheads larger than a boid. Orange, never the overlay's pure red.
+    pub predator: Color,
+    /// Attractors: a ring with a cross.
+    pub attractor: Color,
+    /// Boids resting on the ground (perching): a flat mark in a muted colour.
+    pub perched: Color,
+    /// The ground line boids perch below.
+    pub ground: Color,
 }
 
 impl Default for Style {
@@ -166,6 +178,10 @@ impl Default for Style {
             velocity_alpha: 200,
             ghost_alpha: 110,
             obstacle: Color::rgb(150, 160, 185),
+            predator: Color::rgb(255, 150, 50),
+            attractor: Color::rgb(200, 170, 255),
+            perched: Color::rgb(150, 135, 95),
+            ground: Color::rgb(110, 150, 90),
         }
     }
 }
@@ -183,6 +199,7 @@ impl Style {
     pub fn inks(&self) -> Vec<Color> {
         let mut inks = vec![self.world_outline.with_alpha(255), self.obstacle];
         inks.extend(self.groups);
+        inks.extend([self.predator, self.attractor, self.perched, self.ground]);
         inks.extend([
             self.radius.with_alpha(255),
             self.cohesion,
@@ -214,16 +231,31 @@ pub fn draw_frame<D: DebugDraw + ?Sized>(
     draw.clear(style.background);
     draw_boundary(draw, params, view, style, overlay.is_some());
     draw_obstacles(draw, params, view, style);
-    let length = style.boid_length(view, params);
     let torus = Torus::of(params);
+    draw_ground(draw, params, view, torus, style);
+    let length = style.boid_length(view, params);
+    for &a in &params.attractors {
+        let at = view.to_px_nearest(Vec2::new(a[0] as f32, a[1] as f32), torus);
+        attractor_mark(draw, at, length, style.attractor);
+    }
     if let Some(overlay) = overlay {
         draw_radii_and_ghosts(draw, overlay, view, torus, style, length);
     }
     let (positions, velocities, groups) = (sim.positions(), sim.velocities(), sim.groups());
-    for ((&p, &v), &g) in positions.iter().zip(velocities).zip(groups) {
-        draw.triangle(
-            boid_triangle(view.to_px_nearest(p, torus), v, length),
-            style.group_color(g),
+    let resting = |k: usize| sim.resting().get(k).is_some_and(|&steps| steps > 0);
+    for (k, ((&p, &v), &g)) in positions.iter().zip(velocities).zip(groups).enumerate() {
+        let at = view.to_px_nearest(p, torus);
+        if resting(k) {
+            draw.polygon(&perched_mark(at, length), style.perched);
+        } else {
+            draw.triangle(boid_triangle(at, v, length), style.group_color(g));
+        }
+    }
+    for predator in sim.predators().iter().chain(sim.pointer()) {
+        let at = view.to_px_nearest(predator.position, torus);
+        draw.polygon(
+            &predator_arrow(at, predator.velocity, PREDATOR_SCALE * length),
+            style.predator,
         );
     }
     if let Some(overlay) = overlay {
@@ -339,6 +371,70 @@ fn rectangle<D: DebugDraw + ?Sized>(draw: &mut D, view: &View, min: Vec2, size: 
         let (a, b) = (corners[k], corners[(k + 1) % 4]);
         draw.line(view.to_px(a), view.to_px(b), 1.0, c);
     }
+}
+
+/// The ground line across the whole image, when perching is on (at its image nearest the
+/// camera on a torus).
+fn draw_ground<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    params: &Params,
+    view: &View,
+    torus: Torus,
+    style: &Style,
+) {
+    let Some(perch) = Perch::new(params) else {
+        return;
+    };
+    let y = view
+        .to_px_nearest(Vec2::new(view.center().x, perch.ground()), torus)
+        .y;
+    let width = view.image_size().x;
+    let thickness = (0.004 * view.image_size().min_element()).max(1.5);
+    draw.line(
+        Vec2::new(0.0, y),
+        Vec2::new(width, y),
+        thickness,
+        style.ground,
+    );
+}
+
+/// How much longer a predator is drawn than a boid.
+const PREDATOR_SCALE: f32 = 2.0;
+
+/// An arrowhead `length` pixels long centred near `at`, its tip along `velocity`, notched at
+/// the back: a predator.
+fn predator_arrow(at: Vec2, velocity: Vec2, length: f32) -> [Vec2; 4] {
+    let dir = velocity.try_normalize().unwrap_or(Vec2::X);
+    let side = dir.perp() * (0.4 * length);
+    let back = at - dir * (0.4 * length);
+    [
+        at + dir * (0.6 * length),
+        back + side,
+        at - dir * (0.15 * length),
+        back - side,
+    ]
+}
+
+/// A ring with a cross, about a boid long across, at `at`: an attractor.
+fn attractor_mark<D: DebugDraw + ?Sized>(draw: &mut D, at: Vec2, length: f32, color: Color) {
+    let radius = (0.8 * length).max(5.0);
+    let width = (0.15 * length).max(1.5);
+    draw.circle(at, radius, width, color);
+    let arm = 0.6 * radius;
+    draw.line(at - Vec2::X * arm, at + Vec2::X * arm, width, color);
+    draw.line(at - Vec2::Y * arm, at + Vec2::Y * arm, width, color);
+}
+
+/// A flat bar at `at`, as wide as a boid is long and 0.4 of that high: a boid resting on the
+/// ground.
+fn perched_mark(at: Vec2, length: f32) -> [Vec2; 4] {
+    let half = Vec2::new(0.5 * length, 0.2 * length);
+    [
+        at - half,
+        at + Vec2::new(half.x, -half.y),
+        at + half,
+        at + Vec2::new(-half.x, half.y),
+    ]
 }
 
 /// A triangle `length` pixels long centred near `at`, its tip along `velocity`.

@@ -385,3 +385,72 @@ fn the_follow_camera_keeps_a_flock_whole_across_a_torus_seam() {
         "centred: {middle}"
     );
 }
+
+/// Predators, attractors, the ground line and resting boids are drawn where they are, each in
+/// its own colour, and none of those colours shows in a frame without them.
+#[test]
+fn predators_attractors_the_ground_and_perched_boids_show_in_their_colours() {
+    use boids_core::world::Predator;
+    let style = Style::default();
+    let (flying, perched) = (Vec2::new(100.0, 100.0), Vec2::new(300.0, 460.0));
+    let (predator, attractor) = (Vec2::new(500.0, 200.0), Vec2::new(320.0, 100.0));
+    let bare = flock(
+        Params::preset("cornell").unwrap(),
+        &[(flying, Vec2::new(3.0, 0.0)), (perched, Vec2::ZERO)],
+    );
+    let mut params = bare.params().clone();
+    params.predator_count = 1;
+    params.attractors = vec![[attractor.x.into(), attractor.y.into()]];
+    params.perch = true;
+    params.validate().unwrap();
+    let mut state = bare.state();
+    state.predators = vec![Predator {
+        position: predator,
+        velocity: Vec2::new(0.0, 5.0),
+    }];
+    state.resting = vec![0, 30];
+    let world = Simulation::from_state(params, 0, state, 0).unwrap();
+    let ground_y = 480.0 - world.params().perch_height as f32;
+
+    let paint = |sim: &Simulation| {
+        let view = View::for_params(sim.params(), 640, 480, false);
+        let mut canvas = Canvas::new(640, 480);
+        draw_frame(&mut canvas, sim, &view, &style, None);
+        (canvas, view)
+    };
+    let close = |c: Color, ink: Color| {
+        c.r.abs_diff(ink.r) <= 12 && c.g.abs_diff(ink.g) <= 12 && c.b.abs_diff(ink.b) <= 12
+    };
+    let inks = [style.predator, style.attractor, style.perched, style.ground];
+    let (canvas, _) = paint(&bare);
+    for ink in inks {
+        let shown = (0..480)
+            .flat_map(|y| (0..640).map(move |x| (x, y)))
+            .filter(|&(x, y)| close(canvas.pixel(x, y).unwrap(), ink))
+            .count();
+        assert_eq!(shown, 0, "{ink:?} without the world's objects");
+    }
+
+    let (canvas, view) = paint(&world);
+    let at = |p: Vec2| {
+        let q = view.to_px(p);
+        canvas.pixel(q.x as u32, q.y as u32).unwrap()
+    };
+    assert!(close(at(predator), style.predator), "{:?}", at(predator));
+    assert!(close(at(attractor), style.attractor), "{:?}", at(attractor));
+    assert!(close(at(perched), style.perched), "{:?}", at(perched));
+    assert!(close(at(flying), style.groups[0]), "{:?}", at(flying));
+    assert!(close(at(Vec2::new(20.0, ground_y)), style.ground));
+    assert!(!close(at(Vec2::new(20.0, ground_y - 10.0)), style.ground));
+    // The predator is an arrowhead along its velocity (+y), longer than a boid.
+    let length = style.boid_length(&view, world.params());
+    let reach = |d: f32| at(predator + Vec2::new(0.0, d) / view.scale());
+    assert!(
+        close(reach(0.75 * length), style.predator),
+        "reaches beyond a boid's tip"
+    );
+    assert!(
+        !close(reach(-length), style.predator),
+        "notched, short behind"
+    );
+}

@@ -46,6 +46,11 @@ impl Perch {
         })
     }
 
+    /// World y of the ground line (renderers draw it).
+    pub fn ground(&self) -> f32 {
+        self.ground
+    }
+
     /// A boid resting for `resting` more steps (at least 1): it counts down, or takes off when
     /// the rest is over or `threatened`. Returns its state after the step and its new count.
     pub fn rest(
