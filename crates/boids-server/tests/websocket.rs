@@ -433,3 +433,41 @@ async fn predator_edits_show_in_frames_and_replay_to_the_servers_exact_state() {
         .collect();
     assert_eq!(predators, replayed);
 }
+
+/// The metrics message carries the flock's focus: one flock started in a small square has both
+/// its largest flock and its whole box centred at the mean of its positions, reaching as far as
+/// its farthest boid on each axis.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_metrics_message_carries_the_focus_of_the_flock() {
+    let mut params = params("cornell", &["count=40"]);
+    params.init_x = [100.0, 130.0];
+    params.init_y = [200.0, 230.0];
+    params.validate().unwrap();
+    let addr = start(params, 1000, false).await;
+    let mut ws = connect(addr).await;
+    let metrics = ws.next_json("metrics", |m| m["step"] == 0).await;
+    assert_eq!(metrics["flocks"], 1.0, "{metrics}");
+    let state = get_json(addr, "/api/state").await;
+    let positions = points(&state["positions"]);
+    let n = positions.len() as f64;
+    let axis = |pick: fn(&Vec2) -> f32| {
+        let values: Vec<f64> = positions.iter().map(|p| f64::from(pick(p))).collect();
+        let mean = values.iter().sum::<f64>() / n;
+        let reach = values.iter().fold(0.0f64, |r, v| r.max((v - mean).abs()));
+        (mean, reach)
+    };
+    let ((mean_x, reach_x), (mean_y, reach_y)) = (axis(|p| p.x), axis(|p| p.y));
+    assert!(reach_x.min(reach_y) > 10.0, "spread over the square");
+    for key in ["largest", "whole"] {
+        let focus = &metrics["focus"][key];
+        let [x, y, w, h] = ["x", "y", "w", "h"].map(|k| focus[k].as_f64().unwrap());
+        assert!(
+            (x - mean_x).abs() < 1e-3 && (y - mean_y).abs() < 1e-3,
+            "{key}: {focus} vs mean ({mean_x}, {mean_y})"
+        );
+        assert!(
+            (w - reach_x).abs() < 1e-3 && (h - reach_y).abs() < 1e-3,
+            "{key}: {focus} vs reach ({reach_x}, {reach_y})"
+        );
+    }
+}

@@ -1,12 +1,16 @@
 //! The metrics thread: measures a copy of the flock away from the simulation thread, so that
 //! measuring a large flock (flocks are connected components, nearest distances...) does not hold
 //! up the steps; when a measurement takes long, the next waits [`METRICS_SPACING`] times as long,
-//! so measuring never takes more than a small share of the CPU from the steps.
+//! so measuring never takes more than a small share of the CPU from the steps. With the metrics
+//! goes the flock's focus (`boids_core::camera`: where the largest flock and the whole flock
+//! are), which the viewer's follow and fit cameras read.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
+use boids_core::camera::{Focus, Framing};
+use boids_core::neighbors::Neighbors;
 use boids_core::{FlockState, Metrics, Params};
 use serde_json::json;
 use tokio::sync::watch;
@@ -78,6 +82,7 @@ impl MetricsWorker {
 fn measure(job: MetricsJob, gate: &MetricsGate) -> String {
     let start = Instant::now();
     let m = Metrics::measure(&job.params, &job.state);
+    let framing = Framing::of(&Neighbors::of_state(&job.params, &job.state));
     let cost = start.elapsed();
     gate.cost_us
         .store(cost.as_micros() as u64, Ordering::Relaxed);
@@ -90,5 +95,19 @@ fn measure(job: MetricsJob, gate: &MetricsGate) -> String {
             serde_json::Value::Null
         };
     }
+    message["focus"] = framing.map_or(
+        serde_json::Value::Null,
+        |f| json!({"largest": focus_json(&f.largest), "whole": focus_json(&f.whole)}),
+    );
     message.to_string()
+}
+
+/// A focus as the metrics message carries it: centre `x`, `y` and half-extents `w`, `h`.
+fn focus_json(focus: &Focus) -> serde_json::Value {
+    json!({
+        "x": focus.center.x,
+        "y": focus.center.y,
+        "w": focus.half_extent.x,
+        "h": focus.half_extent.y,
+    })
 }
