@@ -66,8 +66,13 @@ pub struct Metrics {
 impl Metrics {
     /// Measures `state` (id order) under `params`.
     pub fn measure(params: &Params, state: &FlockState) -> Self {
-        let n = state.len();
-        let neighbors = Neighbors::of_state(params, state);
+        Self::measure_with(&Neighbors::of_state(params, state), state)
+    }
+
+    /// Measures `state` (id order) with its neighbour search already built (a caller that asks
+    /// the search more, like the viewer's camera focus, builds it once).
+    pub fn measure_with(neighbors: &Neighbors, state: &FlockState) -> Self {
+        let (n, params) = (state.len(), neighbors.params());
         let per_boid = par::map_collect(n, |i| (neighbors.count(i), neighbors.nearest_distance(i)));
         let mean = |values: &mut dyn Iterator<Item = f64>| values.sum::<f64>() / n as f64;
         let unit_sum = state
@@ -90,7 +95,7 @@ impl Metrics {
             } else {
                 mean(&mut per_boid.iter().map(|&(_, d)| f64::from(d)))
             },
-            flocks: count_flocks(&neighbors),
+            flocks: count_flocks(neighbors),
             share_right: share_right(state),
             obstacle_penetrations: penetrations(params, state),
             captures: 0,

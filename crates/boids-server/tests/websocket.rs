@@ -471,3 +471,31 @@ async fn the_metrics_message_carries_the_focus_of_the_flock() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_every_capture_between_messages() {
+    // Boids that do not flee, in a small box with four predators: captures every few steps.
+    let addr = start(
+        params(
+            "predator",
+            &[
+                "count=200",
+                "predator_count=4",
+                "flee_factor=0",
+                "capture_range=12",
+            ],
+        ),
+        1000,
+        true,
+    )
+    .await;
+    let mut ws = connect(addr).await;
+    let mut caught = 0.0;
+    for _ in 0..8 {
+        let m = ws.next_json("metrics", |_| true).await;
+        caught += m["captures"].as_f64().unwrap();
+        assert!(m["predator_distance"].as_f64().unwrap() > 0.0, "{m}");
+        assert_eq!(m["obstacle_penetrations"], 0.0, "{m}");
+    }
+    assert!(caught > 0.0, "no captures in eight metrics messages");
+}

@@ -24,6 +24,8 @@ pub const METRICS_SPACING: u32 = 5;
 pub(super) struct MetricsJob {
     pub params: Params,
     pub state: FlockState,
+    /// Boids caught since the last measurement (the `captures` column).
+    pub captures: u64,
     pub header: serde_json::Value,
 }
 
@@ -81,8 +83,12 @@ impl MetricsWorker {
 /// Measures `job` and records its cost in `gate`; the metrics message.
 fn measure(job: MetricsJob, gate: &MetricsGate) -> String {
     let start = Instant::now();
-    let m = Metrics::measure(&job.params, &job.state);
-    let framing = Framing::of(&Neighbors::of_state(&job.params, &job.state));
+    let neighbors = Neighbors::of_state(&job.params, &job.state);
+    let m = Metrics {
+        captures: job.captures,
+        ..Metrics::measure_with(&neighbors, &job.state)
+    };
+    let framing = Framing::of(&neighbors);
     let cost = start.elapsed();
     gate.cost_us
         .store(cost.as_micros() as u64, Ordering::Relaxed);

@@ -158,6 +158,7 @@ impl Engine {
             rate: RateMeter::default(),
             frame_bytes: 0,
             publish_time: Duration::ZERO,
+            captures: 0,
         };
         engine.publish_state();
         engine.publish_frame();
@@ -236,6 +237,8 @@ pub struct EngineState {
     rate: RateMeter,
     frame_bytes: usize,
     publish_time: Duration,
+    /// Boids caught since the last metrics message.
+    captures: u64,
 }
 
 impl EngineState {
@@ -268,7 +271,7 @@ impl EngineState {
             if now < next_step {
                 continue;
             }
-            self.sim.step();
+            self.step_once();
             self.rate.tick();
             let period = Duration::from_secs_f64(1.0 / self.steps_per_second);
             // A fixed rate without catch-up bursts: a late step moves the schedule instead.
@@ -286,6 +289,12 @@ impl EngineState {
                 self.send_metrics();
             }
         }
+    }
+
+    /// One step, counting its captures for the next metrics message.
+    fn step_once(&mut self) {
+        self.sim.step();
+        self.captures += self.sim.captures();
     }
 
     /// The simulation.
@@ -308,7 +317,7 @@ impl EngineState {
                 self.check_steps(count)?;
                 self.running = false;
                 for _ in 0..count {
-                    self.sim.step();
+                    self.step_once();
                 }
             }
             Request::Speed { steps_per_second } => self.steps_per_second = steps_per_second,
@@ -479,6 +488,7 @@ impl EngineState {
         ));
         self.revision = self.revision.wrapping_add(1);
         self.run = self.run.wrapping_add(1);
+        self.captures = 0;
         Ok(())
     }
 
@@ -552,9 +562,11 @@ impl EngineState {
 
     /// Hands the current state to the metrics thread unless it is still busy.
     fn send_metrics(&mut self) {
+        let captures = self.captures;
         let offered = self.metrics.offer(|| MetricsJob {
             params: self.sim.params().clone(),
             state: self.sim.state(),
+            captures,
             header: json!({
                 "type": "metrics",
                 "step": self.sim.step_count(),
@@ -568,6 +580,7 @@ impl EngineState {
         });
         if offered {
             self.last_metrics = Some(Instant::now());
+            self.captures = 0;
         }
     }
 
