@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use boids_core::params::Value;
-use boids_core::{METRIC_COLUMNS, Metrics, Simulation, Source, StateError};
+use boids_core::{METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, Source, StateError};
 use boids_server::events::{EventLog, Replay};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -24,8 +24,9 @@ pub struct RunArgs {
     /// Number of steps to run.
     #[arg(long, value_name = "K")]
     pub steps: u64,
-    /// Start from this state file (CSV: columns x, y, vx, vy, and optionally group and bias)
-    /// instead of a random flock.
+    /// Start from this state file (CSV: columns x, y, vx, vy, and optionally group, bias,
+    /// resting and kind) instead of a random flock; its predator rows, if any, set
+    /// predator_count.
     #[arg(long, value_name = "STATE.csv")]
     pub init: Option<PathBuf>,
     /// Step number the run starts at (to resume a saved run where it stopped).
@@ -245,32 +246,50 @@ fn build_simulation(args: &RunArgs) -> Result<Simulation> {
     let Some(path) = &args.init else {
         return Ok(Simulation::new(args.flock.params()?, seed)?);
     };
-    let loaded = state_csv::read(path)?;
-    if let Some(count) = args.flock.count.filter(|&c| c != loaded.len() as u64) {
-        bail!(
-            "--count {count} disagrees with {}, which holds {} boids",
-            path.display(),
-            loaded.len()
-        );
-    }
+    let mut loaded = state_csv::read(path)?;
     let mut builder = args.flock.builder()?;
-    builder.set(
-        "count",
-        Value::Integer(loaded.len() as u64),
-        Source::File {
-            name: path.display().to_string(),
-            line: None,
-        },
-    );
+    count_from_file(&mut builder, "count", loaded.len(), path, "boids")?;
+    if !loaded.predators.is_empty() {
+        let predators = loaded.predators.len();
+        count_from_file(&mut builder, "predator_count", predators, path, "predators")?;
+    }
     let params = builder.build()?;
-    let lines = loaded.lines.clone();
+    let lines = std::mem::take(&mut loaded.lines);
     let state = loaded.into_flock(&params);
     Simulation::from_state(params, seed, state, args.start_step).map_err(|error| match error {
-        StateError::InsideObstacle { index, .. } => {
-            anyhow::anyhow!("{}, line {}: {error}", path.display(), lines[index])
+        StateError::InsideObstacle { agent, index, .. } => {
+            let line = lines.line_of(agent, index).unwrap_or(0);
+            anyhow::anyhow!("{}, line {line}: {error}", path.display())
         }
         error => error.into(),
     })
+}
+
+/// Sets parameter `name` to `rows`, the number of `what` the state file `path` holds (as
+/// coming from that file), unless a flag gave it another value, which is refused: a preset's or
+/// config file's value gives way to the file's.
+fn count_from_file(
+    builder: &mut ParamsBuilder,
+    name: &'static str,
+    rows: usize,
+    path: &Path,
+    what: &str,
+) -> Result<()> {
+    let value = Value::Integer(rows as u64);
+    if let Source::Flag(flag) = builder.source_of(name)
+        && builder.params().get(name).as_ref() != Some(&value)
+    {
+        bail!(
+            "{flag} disagrees with {}, which holds {rows} {what}",
+            path.display()
+        );
+    }
+    let source = Source::File {
+        name: path.display().to_string(),
+        line: None,
+    };
+    builder.set(name, value, source);
+    Ok(())
 }
 
 /// A progress bar on stderr for runs longer than a moment; hidden when stderr is not a terminal.

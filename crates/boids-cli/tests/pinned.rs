@@ -24,9 +24,9 @@ const PINNED: [(&str, &str); 10] = [
     ("occoids", "9ef0cdbfe2ff719d"),
     ("vicsek", "0e61b606bb5030d1"),
     ("couzin", "01a3564a5da9e8f5"),
-    ("predator", "6ab9ca2523bec028"),
+    ("predator", "3b46971ba91ddd90"),
     ("pillars", "97efa870f91ebf75"),
-    ("perching", "1635b9d9b651194e"),
+    ("perching", "0e3b8d3835ffc6e1"),
 ];
 
 fn saved_state_hash(preset: &str, threads: &str) -> String {

@@ -1,0 +1,209 @@
+//! Predators and perching through the `boids` binary: state files that carry them and resume
+//! exactly, trajectories that record predators, and the world's metrics in `--metrics`.
+
+use std::path::{Path, PathBuf};
+
+mod common;
+
+use common::{ok, refused};
+
+struct Dir(tempfile::TempDir);
+
+impl Dir {
+    fn new() -> Self {
+        Dir(tempfile::tempdir().unwrap())
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+    fn s(&self, name: &str) -> String {
+        self.path(name).to_str().unwrap().to_owned()
+    }
+    fn write(&self, name: &str, text: &str) -> String {
+        std::fs::write(self.path(name), text).unwrap();
+        self.s(name)
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The `predator` preset: a cornell flock hunted by two predators that catch.
+const HUNTED: [&str; 4] = ["--preset", "predator", "--count", "300"];
+
+/// The `perching` preset: a cornell flock that perches.
+const PERCHING: [&str; 4] = ["--preset", "perching", "--count", "300"];
+
+/// Rows of a CSV file as header-keyed cells.
+fn rows(text: &str) -> Vec<Vec<(String, String)>> {
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+fn get<'a>(row: &'a [(String, String)], key: &str) -> &'a str {
+    &row.iter().find(|(k, _)| k == key).unwrap().1
+}
+
+/// Runs `flock` for `first + second` steps straight, and for `first`, saved and resumed with
+/// `--init --start-step` for `second`: the two saved states must be byte-identical. Returns the
+/// state saved halfway and the metrics of the straight run.
+fn resume_matches_straight(flock: &[&str], first: u64, second: u64) -> (String, String) {
+    let dir = Dir::new();
+    let [straight, half, resumed, metrics] =
+        ["straight.csv", "half.csv", "resumed.csv", "m.csv"].map(|f| dir.s(f));
+    let total = (first + second).to_string();
+    let (first, second) = (first.to_string(), second.to_string());
+    let run = |extra: &[&str]| ok(&[&["run"][..], flock, extra].concat());
+    run(&[
+        "--steps",
+        &total,
+        "--save",
+        &straight,
+        "--metrics",
+        &metrics,
+    ]);
+    run(&["--steps", &first, "--save", &half]);
+    run(&[
+        "--init",
+        &half,
+        "--start-step",
+        &first,
+        "--steps",
+        &second,
+        "--save",
+        &resumed,
+    ]);
+    assert_eq!(read(Path::new(&resumed)), read(Path::new(&straight)));
+    (read(Path::new(&half)), read(Path::new(&metrics)))
+}
+
+#[test]
+fn a_hunted_flock_with_captures_resumes_exactly() {
+    let (half, _) = resume_matches_straight(&HUNTED, 150, 150);
+    assert_eq!(half.lines().next(), Some("x,y,vx,vy,group,bias,kind"));
+    let saved = rows(&half);
+    let kinds: Vec<&str> = saved.iter().map(|r| get(r, "kind")).collect();
+    assert_eq!(kinds.iter().filter(|&&k| k == "boid").count(), 300);
+    assert_eq!(
+        kinds[300..],
+        ["predator", "predator"],
+        "predators come last"
+    );
+    assert!(saved[300..].iter().all(|r| get(r, "group").is_empty()));
+}
+
+#[test]
+fn a_perching_flock_resumes_exactly_with_its_rests() {
+    let (half, _) = resume_matches_straight(&PERCHING, 200, 100);
+    assert_eq!(half.lines().next(), Some("x,y,vx,vy,group,bias,resting"));
+    let resting = rows(&half)
+        .iter()
+        .filter(|r| get(r, "resting") != "0")
+        .count();
+    assert!(resting > 0, "no boid was resting halfway");
+}
+
+#[test]
+fn predator_rows_read_back_exactly_and_set_predator_count() {
+    let dir = Dir::new();
+    let init = dir.write(
+        "in.csv",
+        "kind,x,y,vx,vy,group,resting\nboid,100,200.5,1,-2,1,7\npredator,300.25,40,0.5,0.1,,\nboid,110,210,3,0,0,0\n",
+    );
+    let out = dir.s("out.csv");
+    ok(&[
+        "run",
+        "--init",
+        &init,
+        "--set",
+        "perch=true",
+        "--steps",
+        "0",
+        "--save",
+        &out,
+    ]);
+    assert_eq!(
+        read(Path::new(&out)),
+        "x,y,vx,vy,group,bias,resting,kind\n100,200.5,1,-2,1,0.001,7,boid\n110,210,3,0,0,0,0,boid\n300.25,40,0.5,0.1,,,,predator\n"
+    );
+    refused(
+        &[
+            "run",
+            "--init",
+            &init,
+            "--set",
+            "predator_count=3",
+            "--steps",
+            "1",
+        ],
+        &["--set predator_count=3 disagrees", "holds 1 predators"],
+    );
+}
+
+#[test]
+fn bad_kinds_rests_and_predator_cells_are_refused_with_their_line() {
+    let dir = Dir::new();
+    let cases = [
+        (
+            "x,y,vx,vy,kind\n1,2,3,4,boid\n5,6,7,8,fish\n",
+            vec!["line 3", "`kind` = `fish`", "boid or predator"],
+        ),
+        (
+            "x,y,vx,vy,resting\n1,2,3,4,-1\n",
+            vec!["line 2", "`resting` = `-1`", "a whole number of steps"],
+        ),
+        (
+            "x,y,vx,vy,resting\n1,2,3,4,2.5\n",
+            vec!["line 2", "`resting` = `2.5`"],
+        ),
+        (
+            "x,y,vx,vy,group,kind\n1,2,3,4,0,boid\n5,6,7,8,1,predator\n",
+            vec!["line 3", "`group` = `1`", "predator row", "leave it empty"],
+        ),
+        ("x,y,vx,vy,kind\n5,6,7,8,predator\n", vec!["no boids"]),
+        (
+            "x,y,vx,vy,knd\n1,2,3,4,boid\n",
+            vec!["`knd` looks like a misspelling of `kind`"],
+        ),
+    ];
+    let out = dir.s("out.csv");
+    for (i, (text, expected)) in cases.iter().enumerate() {
+        let init = dir.write(&format!("in{i}.csv"), text);
+        refused(
+            &["run", "--init", &init, "--steps", "1", "--save", &out],
+            expected,
+        );
+    }
+    assert!(!dir.path("out.csv").exists());
+}
+
+#[test]
+fn a_predator_inside_an_obstacle_is_refused_with_its_line() {
+    let dir = Dir::new();
+    let config = dir.write(
+        "world.toml",
+        "[[obstacles]]\nshape = \"circle\"\ncenter = [320, 240]\nradius = 50\n",
+    );
+    let state = dir.write(
+        "state.csv",
+        "x,y,vx,vy,kind\n10,10,1,0,boid\n330,250,1,0,predator\n20,20,1,0,boid\n",
+    );
+    refused(
+        &["run", "--config", &config, "--init", &state, "--steps", "3"],
+        &[
+            &format!("{state}, line 3"),
+            "predator 0",
+            "inside obstacle 1 (circle)",
+        ],
+    );
+}
