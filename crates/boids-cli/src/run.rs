@@ -137,13 +137,14 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         params: sim.params(),
         seed: sim.seed(),
         command: command_line,
+        replays_events: replay.is_some(),
     };
     let mut trajectory = match &outputs.trajectory {
         Some(targets) => Some(TrajectoryWriter::create(
             targets,
             frames,
             &info,
-            &sim.state().groups,
+            &sim.state(),
         )?),
         None => None,
     };

@@ -3,9 +3,16 @@
 //! parameters (usable as `--config`) headed by the command line that repeats the run.
 //!
 //! `.npz` arrays: `states` float32 (frames, N, 4) holding x, y, vx, vy of boid ids 0..N;
+//! `predators` float32 (frames, P, 4), the same for predators 0..P, when the run has P > 0;
 //! `steps` uint64 (frames,); `groups` uint8 (N,); `seed` uint64 (1,); `params_toml` uint8 (the
-//! TOML text). Frames are streamed to disk as they are produced, so memory stays flat.
-//! `.csv` columns: `step,id,x,y,vx,vy,group`, one row per boid per frame.
+//! TOML text). Frames are streamed to disk as they are produced, so memory stays flat. The
+//! arrays have one size, the first frame's: a replayed event log that changes the number of
+//! boids or predators is refused at the step it does so (the CSV form takes any number).
+//!
+//! `.csv` columns: `step,id,x,y,vx,vy,group`, one row per boid per frame, then, when the run has
+//! predators (or replays an event log, which may add some), a `kind` column (`boid` or
+//! `predator`) and a row per predator after the frame's boids: its `id` counts predators (0..P)
+//! apart from boids, and its `group` is empty.
 //!
 //! `-` writes the CSV form to standard output, without a sidecar (the command line that repeats
 //! the run is the one just typed).
@@ -15,7 +22,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use boids_core::{FlockState, Params};
+use boids_core::{FlockState, Params, Vec2};
 use npyz::WriterBuilder;
 use npyz::npz::NpzWriter;
 use npyz::zip::write::FileOptions;
@@ -61,6 +68,8 @@ pub struct RunInfo<'a> {
     pub seed: u64,
     /// Command line that repeats the run.
     pub command: String,
+    /// Whether the run replays an event log, whose changes may add predators.
+    pub replays_events: bool,
 }
 
 /// Where a trajectory goes: the file and, unless it is standard output, its sidecar.
@@ -101,14 +110,81 @@ pub struct TrajectoryWriter {
 }
 
 enum Sink {
-    Csv(Pending),
+    Csv {
+        file: Pending,
+        /// Whether rows have a `kind` column (and predators rows of their own).
+        kinds: bool,
+    },
     Npz(Box<NpzFrames>),
 }
 
-/// The `states` array streamed to a scratch `.npy` file; packed into the archive at the end.
-struct NpzFrames {
-    states: npyz::NpyWriter<f32, Labelled<BufWriter<File>>>,
+/// An array of frames streamed to a scratch `.npy` file; copied into the archive at the end.
+struct Streamed {
+    writer: npyz::NpyWriter<f32, Labelled<BufWriter<File>>>,
     scratch: WorkDir,
+    /// Rows a frame has (boids or predators).
+    rows: usize,
+}
+
+impl Streamed {
+    /// A scratch array of `frames` frames of `rows` rows of x, y, vx, vy for `target`.
+    fn create(target: &Target, frames: u64, rows: usize) -> Result<Self> {
+        let scratch = WorkDir::for_target(target)?;
+        let file = File::create(scratch.file())
+            .with_context(|| format!("{}: cannot create a temporary file", target.label()))?;
+        let writer = npyz::WriteOptions::new()
+            .default_dtype()
+            .shape(&[frames, rows as u64, 4])
+            .writer(Labelled::new(BufWriter::new(file), target))
+            .begin_nd()?;
+        Ok(Self {
+            writer,
+            scratch,
+            rows,
+        })
+    }
+
+    /// Appends the frame of `agents` (named `what` in a message) at `step`; refuses a frame of
+    /// another size than the array's.
+    fn push(
+        &mut self,
+        step: u64,
+        what: &str,
+        agents: impl ExactSizeIterator<Item = (Vec2, Vec2)>,
+    ) -> Result<()> {
+        if agents.len() != self.rows {
+            bail!(
+                "--trajectory: the run has {} {what} at step {step} but {} at its start; an .npz trajectory holds a fixed number (write .csv instead)",
+                agents.len(),
+                self.rows
+            );
+        }
+        self.writer
+            .extend(agents.flat_map(|(p, v)| [p.x, p.y, v.x, v.y]))?;
+        Ok(())
+    }
+
+    /// Completes the array and copies it into `zip` as `NAME.npy`.
+    fn copy_into(
+        self,
+        name: &str,
+        label: &str,
+        zip: &mut npyz::zip::ZipWriter<Pending>,
+    ) -> Result<()> {
+        self.writer.finish()?;
+        let mut data = File::open(self.scratch.file())
+            .with_context(|| format!("{label}: cannot read back its frames"))?;
+        zip.start_file(format!("{name}.npy"), options())?;
+        std::io::copy(&mut data, zip)?;
+        Ok(())
+    }
+}
+
+/// The `.npz` being written: `states` and `predators` streamed, the small arrays kept.
+struct NpzFrames {
+    states: Streamed,
+    /// Left out of the archive when the run has no predators.
+    predators: Streamed,
     archive: Pending,
     steps: Vec<u64>,
     groups: Vec<u8>,
@@ -116,13 +192,27 @@ struct NpzFrames {
     params_toml: String,
 }
 
+/// The boids of `state` as (position, velocity) pairs, in id order.
+fn boids_of(state: &FlockState) -> impl ExactSizeIterator<Item = (Vec2, Vec2)> + '_ {
+    state
+        .positions
+        .iter()
+        .copied()
+        .zip(state.velocities.iter().copied())
+}
+
+/// The predators of `state` as (position, velocity) pairs.
+fn predators_of(state: &FlockState) -> impl ExactSizeIterator<Item = (Vec2, Vec2)> + '_ {
+    state.predators.iter().map(|p| (p.position, p.velocity))
+}
+
 impl TrajectoryWriter {
-    /// Opens `targets` for `frames` frames of the boids in `groups`.
+    /// Opens `targets` for `frames` frames of a run that starts as `start`.
     pub fn create(
         targets: &TrajectoryTargets,
         frames: u64,
         info: &RunInfo,
-        groups: &[u8],
+        start: &FlockState,
     ) -> Result<Self> {
         let path = targets.data.path();
         let sidecar = match &targets.sidecar {
@@ -143,25 +233,19 @@ impl TrajectoryWriter {
         let sink = match Format::of(path)? {
             Format::Csv => {
                 let mut file = targets.data.create()?;
-                writeln!(file, "step,id,x,y,vx,vy,group")?;
-                Sink::Csv(file)
+                let kinds = !start.predators.is_empty() || info.replays_events;
+                let kind_column = if kinds { ",kind" } else { "" };
+                writeln!(file, "step,id,x,y,vx,vy,group{kind_column}")?;
+                Sink::Csv { file, kinds }
             }
             Format::Npz => {
-                let scratch = WorkDir::for_target(&targets.data)?;
-                let file = File::create(scratch.file()).with_context(|| {
-                    format!("{}: cannot create a temporary file", targets.data.label())
-                })?;
-                let states = npyz::WriteOptions::new()
-                    .default_dtype()
-                    .shape(&[frames, groups.len() as u64, 4])
-                    .writer(Labelled::new(BufWriter::new(file), &targets.data))
-                    .begin_nd()?;
+                let data = &targets.data;
                 Sink::Npz(Box::new(NpzFrames {
-                    states,
-                    scratch,
-                    archive: targets.data.create()?,
+                    states: Streamed::create(data, frames, start.len())?,
+                    predators: Streamed::create(data, frames, start.predators.len())?,
+                    archive: data.create()?,
                     steps: Vec::new(),
-                    groups: groups.to_vec(),
+                    groups: start.groups.clone(),
                     seed: info.seed,
                     params_toml: info.params.to_toml(),
                 }))
@@ -173,23 +257,35 @@ impl TrajectoryWriter {
     /// Appends one frame (state in id order) at `step`.
     pub fn write_frame(&mut self, step: u64, state: &FlockState) -> Result<()> {
         match &mut self.sink {
-            Sink::Csv(out) => {
-                for i in 0..state.len() {
-                    let (p, v) = (state.positions[i], state.velocities[i]);
+            Sink::Csv { file, kinds } => {
+                let kind = |name: &str| {
+                    if *kinds {
+                        format!(",{name}")
+                    } else {
+                        String::new()
+                    }
+                };
+                let boid = kind("boid");
+                for (i, (p, v)) in boids_of(state).enumerate() {
+                    let group = state.groups[i];
                     writeln!(
-                        out,
-                        "{step},{i},{},{},{},{},{}",
-                        p.x, p.y, v.x, v.y, state.groups[i]
+                        file,
+                        "{step},{i},{},{},{},{},{group}{boid}",
+                        p.x, p.y, v.x, v.y
+                    )?;
+                }
+                let predator = kind("predator");
+                for (i, (p, v)) in predators_of(state).enumerate() {
+                    writeln!(
+                        file,
+                        "{step},{i},{},{},{},{},{predator}",
+                        p.x, p.y, v.x, v.y
                     )?;
                 }
             }
             Sink::Npz(npz) => {
-                let frame = state
-                    .positions
-                    .iter()
-                    .zip(&state.velocities)
-                    .flat_map(|(p, v)| [p.x, p.y, v.x, v.y]);
-                npz.states.extend(frame)?;
+                npz.states.push(step, "boids", boids_of(state))?;
+                npz.predators.push(step, "predators", predators_of(state))?;
                 npz.steps.push(step);
             }
         }
@@ -200,7 +296,7 @@ impl TrajectoryWriter {
     /// other outputs.
     pub fn finish(self) -> Result<Vec<Ready>> {
         let mut ready = vec![match self.sink {
-            Sink::Csv(file) => file.finish()?,
+            Sink::Csv { file, .. } => file.finish()?,
             Sink::Npz(npz) => npz.pack()?,
         }];
         if let Some(sidecar) = self.sidecar {
@@ -224,23 +320,19 @@ fn options() -> FileOptions {
 }
 
 impl NpzFrames {
-    /// Writes the archive: the small arrays, then the streamed `states` copied in.
+    /// Writes the archive: the small arrays, then the streamed ones copied in.
     fn pack(self) -> Result<Ready> {
-        self.states.finish()?;
-        let mut states = File::open(self.scratch.file()).with_context(|| {
-            format!(
-                "{}: cannot read back its frames",
-                self.archive.target().label()
-            )
-        })?;
+        let label = self.archive.target().label();
         let mut npz = NpzWriter::new(self.archive);
         write_1d(&mut npz, "steps", &self.steps)?;
         write_1d(&mut npz, "groups", &self.groups)?;
         write_1d(&mut npz, "seed", &[self.seed])?;
         write_1d(&mut npz, "params_toml", self.params_toml.as_bytes())?;
         let zip = npz.zip_writer();
-        zip.start_file("states.npy", options())?;
-        std::io::copy(&mut states, zip)?;
+        self.states.copy_into("states", &label, zip)?;
+        if self.predators.rows > 0 {
+            self.predators.copy_into("predators", &label, zip)?;
+        }
         zip.finish()?.finish()
     }
 }

@@ -207,3 +207,125 @@ fn a_predator_inside_an_obstacle_is_refused_with_its_line() {
         ],
     );
 }
+
+/// Runs `boids run FLOCK EXTRA`.
+fn run(flock: &[&str], extra: &[&str]) -> String {
+    ok(&[&["run"][..], flock, extra].concat())
+}
+
+#[test]
+fn csv_trajectories_carry_predators_after_each_frames_boids() {
+    let dir = Dir::new();
+    let path = dir.s("t.csv");
+    run(
+        &HUNTED,
+        &["--steps", "20", "--every", "10", "--trajectory", &path],
+    );
+    let text = read(Path::new(&path));
+    assert_eq!(text.lines().next(), Some("step,id,x,y,vx,vy,group,kind"));
+    let rows = rows(&text);
+    assert_eq!(rows.len(), 3 * (300 + 2));
+    let predators: Vec<&Vec<(String, String)>> = rows
+        .iter()
+        .filter(|r| get(r, "kind") == "predator")
+        .collect();
+    let ids: Vec<(&str, &str)> = predators
+        .iter()
+        .map(|r| (get(r, "step"), get(r, "id")))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            ("0", "0"),
+            ("0", "1"),
+            ("10", "0"),
+            ("10", "1"),
+            ("20", "0"),
+            ("20", "1")
+        ]
+    );
+    assert_eq!(
+        get(&rows[300], "kind"),
+        "predator",
+        "after the frame's boids"
+    );
+    assert!(predators.iter().all(|r| get(r, "group").is_empty()));
+    let x = |k: usize| get(predators[k], "x").parse::<f64>().unwrap();
+    assert_ne!(x(0), x(2), "predator 0 did not move");
+    assert_ne!(x(2), x(4), "predator 0 did not move");
+}
+
+#[test]
+fn npz_trajectories_hold_a_predators_array() {
+    let dir = Dir::new();
+    let path = dir.s("t.npz");
+    run(
+        &HUNTED,
+        &["--steps", "20", "--every", "5", "--trajectory", &path],
+    );
+    let mut npz = npyz::npz::NpzArchive::open(&path).unwrap();
+    let states = npz.by_name("states").unwrap().unwrap().shape().to_vec();
+    assert_eq!(states, [5, 300, 4]);
+    let predators = npz.by_name("predators").unwrap().unwrap();
+    assert_eq!(predators.shape(), &[5, 2, 4]);
+    let predators: Vec<f32> = predators.into_vec().unwrap();
+    assert!(predators.iter().all(|x| x.is_finite()));
+    let frame = |f: usize| &predators[f * 8..(f + 1) * 8];
+    for f in 1..5 {
+        assert_ne!(frame(f)[..2], frame(f - 1)[..2], "predator 0 did not move");
+    }
+    let plain = dir.s("plain.npz");
+    run(&PERCHING, &["--steps", "5", "--trajectory", &plain]);
+    let mut npz = npyz::npz::NpzArchive::open(&plain).unwrap();
+    assert!(npz.by_name("predators").unwrap().is_none());
+}
+
+/// A replayed session that adds a predator: the CSV trajectory (with its `kind` column from
+/// the start) records it; an `.npz`, whose arrays have the first frame's size, is refused at
+/// that step and nothing is written.
+#[test]
+fn a_replay_that_adds_predators_fits_csv_and_is_refused_in_npz() {
+    let dir = Dir::new();
+    let log = dir.write(
+        "log.json",
+        r#"{"format":"boids-events","version":1,"events":[
+            {"step":0,"time":"t","kind":"start","preset":"cornell","seed":3,"params":{"count":50}},
+            {"step":2,"time":"t","kind":"set","key":"predator_count","value":1}]}"#,
+    );
+    let csv = dir.s("t.csv");
+    ok(&[
+        "run",
+        "--events",
+        &log,
+        "--steps",
+        "3",
+        "--trajectory",
+        &csv,
+    ]);
+    let text = read(Path::new(&csv));
+    assert_eq!(text.lines().next(), Some("step,id,x,y,vx,vy,group,kind"));
+    let rows = rows(&text);
+    let predator_steps: Vec<&str> = rows
+        .iter()
+        .filter(|r| get(r, "kind") == "predator")
+        .map(|r| get(r, "step"))
+        .collect();
+    assert_eq!(predator_steps, ["2", "3"]);
+    let npz = dir.s("t.npz");
+    refused(
+        &[
+            "run",
+            "--events",
+            &log,
+            "--steps",
+            "3",
+            "--trajectory",
+            &npz,
+        ],
+        &[
+            "1 predators at step 2 but 0 at its start",
+            "write .csv instead",
+        ],
+    );
+    assert!(!dir.path("t.npz").exists());
+}
