@@ -171,16 +171,15 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         if let Some(replay) = &mut replay {
             replay.apply_due(&mut sim)?;
         }
-        if k % args.every == 0 && (metrics_file.is_some() || trajectory.is_some()) {
-            let state = sim.state();
+        if k % args.every == 0 {
             if let Some(file) = &mut metrics_file {
-                let m = Metrics::measure(sim.params(), &state);
+                let m = Metrics::of(&sim);
                 let values: Vec<String> = m.values().iter().map(f64::to_string).collect();
                 writeln!(file, "{},{}", sim.step_count(), values.join(","))?;
                 measured = Some(m);
             }
             if let Some(t) = &mut trajectory {
-                t.write_frame(sim.step_count(), &state)?;
+                t.write_frame(sim.step_count(), &sim.state())?;
             }
         }
     }
@@ -192,10 +191,9 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         );
     }
 
-    let state = sim.state();
     let mut ready = Vec::new();
     if let Some(mut file) = save_file {
-        state_csv::write(&mut file, &state)?;
+        state_csv::write(&mut file, &sim.state())?;
         ready.push(file.finish()?);
     }
     if let Some(file) = metrics_file {
@@ -206,7 +204,7 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
     }
     output::commit(ready)?;
 
-    let m = measured.unwrap_or_else(|| Metrics::measure(sim.params(), &state));
+    let m = measured.unwrap_or_else(|| Metrics::of(&sim));
     let summary = summary(args, &sim, &m);
     if outputs.uses_stdout() {
         eprint!("{summary}");

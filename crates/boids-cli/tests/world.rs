@@ -89,7 +89,7 @@ fn resume_matches_straight(flock: &[&str], first: u64, second: u64) -> (String, 
 
 #[test]
 fn a_hunted_flock_with_captures_resumes_exactly() {
-    let (half, _) = resume_matches_straight(&HUNTED, 150, 150);
+    let (half, metrics) = resume_matches_straight(&HUNTED, 150, 150);
     assert_eq!(half.lines().next(), Some("x,y,vx,vy,group,bias,kind"));
     let saved = rows(&half);
     let kinds: Vec<&str> = saved.iter().map(|r| get(r, "kind")).collect();
@@ -100,6 +100,11 @@ fn a_hunted_flock_with_captures_resumes_exactly() {
         "predators come last"
     );
     assert!(saved[300..].iter().all(|r| get(r, "group").is_empty()));
+    let captures: f64 = column(&metrics, "captures").iter().sum();
+    assert!(
+        captures > 0.0,
+        "the predators caught nothing to resume from"
+    );
 }
 
 #[test]
@@ -328,4 +333,48 @@ fn a_replay_that_adds_predators_fits_csv_and_is_refused_in_npz() {
         ],
     );
     assert!(!dir.path("t.npz").exists());
+}
+
+/// The column `key` of every row of the metrics file `text`, as numbers.
+fn column(text: &str, key: &str) -> Vec<f64> {
+    rows(text)
+        .iter()
+        .map(|r| get(r, key).parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn metrics_count_captures_predator_distance_and_perched_boids() {
+    let dir = Dir::new();
+    let metrics = dir.s("m.csv");
+    let hunt = ["--preset", "predator", "--seed", "3"];
+    // Every step: a row counts the captures of its own step only.
+    let summary = run(&hunt, &["--steps", "300", "--metrics", &metrics]);
+    let text = read(Path::new(&metrics));
+    assert!(column(&text, "captures").iter().any(|&c| c > 0.0), "{text}");
+    assert!(
+        column(&text, "predator_distance")
+            .iter()
+            .all(|d| d.is_finite())
+    );
+    assert!(
+        column(&text, "obstacle_penetrations")
+            .iter()
+            .all(|&p| p == 0.0)
+    );
+    assert!(summary.contains("captures"), "{summary}");
+    run(
+        &PERCHING,
+        &["--steps", "300", "--every", "10", "--metrics", &metrics],
+    );
+    let text = read(Path::new(&metrics));
+    assert!(
+        column(&text, "perched_fraction").iter().any(|&f| f > 0.0),
+        "{text}"
+    );
+    assert!(
+        column(&text, "predator_distance")
+            .iter()
+            .all(|d| d.is_nan())
+    );
 }

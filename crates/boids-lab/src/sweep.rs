@@ -181,7 +181,7 @@ pub fn time_averaged(run: &SweepRun, steps: u64, every: u64, from: u64) -> Vec<f
             sim.step();
         }
         if k >= from && (k - from).is_multiple_of(every.max(1)) {
-            samples.push(Metrics::measure(sim.params(), &sim.state()).values());
+            samples.push(Metrics::of(&sim).values());
         }
     }
     (0..METRIC_COLUMNS.len())
@@ -320,5 +320,15 @@ mod tests {
         // Without noise the flock orders: the late average is higher than one over the start.
         assert!(late[0] > all[0], "{late:?} {all:?}");
         assert!((late[2] - 0.03).abs() < 1e-6, "speed v0: {}", late[2]);
+    }
+
+    #[test]
+    fn time_averages_count_the_captures_of_each_sampled_step() {
+        let base = ParamsBuilder::preset("predator").unwrap();
+        let runs = plan(&base, &[Axis::parse("flee_factor=0").unwrap()], 1, 0).unwrap();
+        let averages = time_averaged(&runs[0], 300, 1, 0);
+        let column = |name| METRIC_COLUMNS.iter().position(|c| *c == name).unwrap();
+        assert!(averages[column("captures")] > 0.0, "{averages:?}");
+        assert!(averages[column("predator_distance")].is_finite());
     }
 }
