@@ -17,7 +17,8 @@ use crate::plot;
 /// Flags of `boids experiment`.
 #[derive(Args, Debug)]
 pub struct ExperimentArgs {
-    /// couzin-accuracy, couzin-conflict, scouts or vicsek (`boids experiment list` describes them).
+    /// couzin-accuracy, couzin-conflict, predator, scouts or vicsek (`boids experiment list`
+    /// describes them).
     #[arg(value_name = "NAME")]
     pub name: String,
     /// The reduced version: seconds on two cores (what CI runs).

@@ -43,7 +43,8 @@ enum Command {
     Render(render::RenderArgs),
     /// Time the step on workload W3 (torus sized for K neighbours): ms per step, phases, memory.
     Bench(bench::BenchArgs),
-    /// Run a published experiment (couzin-accuracy, couzin-conflict, scouts, vicsek): CSV + PNG.
+    /// Run a published experiment (couzin-accuracy, couzin-conflict, predator, scouts,
+    /// vicsek): CSV + PNG.
     Experiment(experiment::ExperimentArgs),
     /// Run a parameter grid in parallel: CSV of time-averaged metrics, heatmap for two keys.
     Sweep(sweep::SweepArgs),

@@ -326,3 +326,36 @@ fn bad_experiment_and_sweep_input_is_refused_with_exit_code_2() {
         );
     }
 }
+
+#[test]
+fn predator_per_capita_risk_falls_with_flock_size_and_fleeing_lowers_captures() {
+    let rows = experiment("predator", &[]);
+    let per_capita = |n: &str| {
+        mean_where(
+            &rows,
+            "per_capita_rate",
+            &[("part", "dilution"), ("predator", "fast"), ("count", n)],
+        )
+    };
+    let (small, large) = (per_capita("10"), per_capita("1000"));
+    assert!(
+        large < 0.3 * small,
+        "per-capita rate at N = 1000: {large}, at N = 10: {small}"
+    );
+    let rate = |flee: &str| {
+        mean_where(
+            &rows,
+            "capture_rate",
+            &[
+                ("part", "fleeing"),
+                ("predator", "fast"),
+                ("flee_factor", flee),
+            ],
+        )
+    };
+    let (still, fleeing) = (rate("0"), rate("2"));
+    assert!(
+        fleeing < 0.4 * still,
+        "capture rate at flee_factor 2: {fleeing}, at 0: {still}"
+    );
+}

@@ -380,7 +380,9 @@ pub fn measure(spec: &RunSpec, travel: &Travel) -> Row {
             Value::Empty,
             Value::Text(classify(direction, theta, travel.largest_share).name()),
         ),
-        Task::Order { .. } => unreachable!("order runs are measured by the vicsek module"),
+        Task::Order { .. } | Task::Captures { .. } => {
+            unreachable!("order and capture runs are measured by their own modules")
+        }
     };
     vec![
         ("direction_deg", Value::Num(relative.to_degrees())),

@@ -11,11 +11,13 @@
 //! |---|---|
 //! | `couzin-accuracy` | Couzin et al. 2005: accuracy against the proportion informed, by group size |
 //! | `couzin-conflict` | Couzin et al. 2005: compromise or choice between two informed subgroups |
+//! | `predator` | the dilution effect (Hamilton 1971; Foster & Treherne 1981) and the worth of fleeing |
 //! | `scouts` | both questions asked of seed 001's scout bias (static and dynamic) |
 //! | `vicsek` | Vicsek et al. 1995, Fig. 2a: order parameter against noise at density 4 |
 
 mod figure;
 mod leadership;
+mod predator;
 mod vicsek;
 
 pub use figure::{Figure, Mode, Panel, Series};
@@ -32,7 +34,7 @@ use boids_core::sim::Simulation;
 use boids_core::state::FlockState;
 
 /// The experiments and what each reproduces.
-pub const EXPERIMENTS: [(&str, &str); 4] = [
+pub const EXPERIMENTS: [(&str, &str); 5] = [
     (
         "couzin-accuracy",
         "Couzin et al. 2005: accuracy of group direction against the proportion informed, N = 10..200",
@@ -40,6 +42,10 @@ pub const EXPERIMENTS: [(&str, &str); 4] = [
     (
         "couzin-conflict",
         "Couzin et al. 2005: two informed subgroups theta apart, compromise below a threshold angle, choice above",
+    ),
+    (
+        "predator",
+        "Hamilton 1971, Foster & Treherne 1981: per-capita capture rate against flock size N = 10..1000 (dilution), and capture rate against flee_factor",
     ),
     (
         "scouts",
@@ -132,6 +138,11 @@ pub enum Task {
         /// First step of the average.
         from: u64,
     },
+    /// Captures by predators in the steps after step `from` (the warm-up) to the end.
+    Captures {
+        /// Last step of the warm-up.
+        from: u64,
+    },
 }
 
 /// One run of a plan.
@@ -161,7 +172,7 @@ pub struct Plan {
 /// No experiment has this name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown experiment `{0}`; valid experiments: couzin-accuracy, couzin-conflict, scouts, vicsek"
+    "unknown experiment `{0}`; valid experiments: couzin-accuracy, couzin-conflict, predator, scouts, vicsek"
 )]
 pub struct UnknownExperiment(pub String);
 
@@ -170,6 +181,7 @@ pub fn plan(name: &str, options: &Options) -> Result<Plan, UnknownExperiment> {
     let (name, runs) = match name {
         "couzin-accuracy" => ("couzin-accuracy", leadership::couzin_accuracy(options)),
         "couzin-conflict" => ("couzin-conflict", leadership::couzin_conflict(options)),
+        "predator" => ("predator", predator::plan(options)),
         "scouts" => ("scouts", leadership::scouts(options)),
         "vicsek" => ("vicsek", vicsek::plan(options)),
         other => return Err(UnknownExperiment(other.to_owned())),
@@ -219,6 +231,7 @@ pub fn run_one(index: usize, spec: &RunSpec) -> Row {
             row.extend(leadership::measure(spec, &travel));
         }
         Task::Order { from } => row.extend(vicsek::measure(&mut sim, spec.steps, from)),
+        Task::Captures { from } => row.extend(predator::measure(&mut sim, spec.steps, from)),
     }
     row
 }
@@ -282,6 +295,7 @@ pub fn figure(name: &str, rows: &[Row]) -> Result<Figure, UnknownExperiment> {
     match name {
         "couzin-accuracy" => Ok(leadership::accuracy_figure(rows)),
         "couzin-conflict" => Ok(leadership::conflict_figure(rows)),
+        "predator" => Ok(predator::figure(rows)),
         "scouts" => Ok(leadership::scouts_figure(rows)),
         "vicsek" => Ok(vicsek::figure(rows)),
         other => Err(UnknownExperiment(other.to_owned())),
