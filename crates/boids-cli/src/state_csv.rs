@@ -7,8 +7,8 @@
 //! group, bias or rest: its cells in those columns are empty (and must be). Boid ids count the
 //! boid rows and predators the predator rows, each in file order, so the two kinds of rows may
 //! come in any order; a saved file puts the predators last. The columns a run does not need are
-//! left out when saving: `kind` without predators, `resting` without perching, so a plain flock's
-//! file reads as it always did.
+//! left out when saving: `kind` without predators, `resting` without perching (and a `resting`
+//! column is not used when `perch` is off), so a plain flock's file reads as it always did.
 //!
 //! Other columns are ignored unless they look like a misspelling of a known one (`X`, `vz`,
 //! `gruop`), which is refused. Numbers are written in the shortest form that reads back to the
@@ -29,8 +29,10 @@ use crate::input;
 
 const REQUIRED: [&str; 4] = ["x", "y", "vx", "vy"];
 const OPTIONAL: [&str; 4] = ["group", "bias", "resting", "kind"];
-/// The values of the `kind` column.
-const KINDS: [&str; 2] = ["boid", "predator"];
+/// The `kind` of a boid's row.
+pub const BOID: &str = "boid";
+/// The `kind` of a predator's row (also how [`boids_core::StateError`] names a predator).
+pub const PREDATOR: &str = "predator";
 
 /// A state read from a file; `groups`, `biases` and `resting` are `None` when their column was
 /// absent.
@@ -65,7 +67,7 @@ impl RowLines {
     /// them) number `index`.
     pub fn line_of(&self, agent: &str, index: usize) -> Option<u64> {
         let lines = match agent {
-            "predator" => &self.predators,
+            PREDATOR => &self.predators,
             _ => &self.boids,
         };
         lines.get(index).copied()
@@ -187,11 +189,10 @@ impl Row<'_> {
             return Ok(false);
         };
         match self.raw(col) {
-            "boid" => Ok(false),
-            "predator" => Ok(true),
+            BOID => Ok(false),
+            PREDATOR => Ok(true),
             raw => Err(self.error(format!(
-                "column `kind` = `{raw}` is not allowed: {}",
-                KINDS.join(" or ")
+                "column `kind` = `{raw}` is not allowed: {BOID} or {PREDATOR}"
             ))),
         }
     }
@@ -369,7 +370,7 @@ pub fn write(out: &mut impl Write, state: &FlockState) -> Result<()> {
             write!(out, ",{}", state.resting[i])?;
         }
         if hunted {
-            write!(out, ",boid")?;
+            write!(out, ",{BOID}")?;
         }
         writeln!(out)?;
     }
@@ -380,7 +381,7 @@ pub fn write(out: &mut impl Write, state: &FlockState) -> Result<()> {
         if perching {
             write!(out, ",")?;
         }
-        writeln!(out, ",predator")?;
+        writeln!(out, ",{PREDATOR}")?;
     }
     Ok(())
 }

@@ -28,6 +28,7 @@ use npyz::npz::NpzWriter;
 use npyz::zip::write::FileOptions;
 
 use crate::output::{Content, Labelled, Pending, Ready, Target, WorkDir};
+use crate::state_csv::{BOID, PREDATOR};
 
 /// File format of a trajectory, from its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,7 +266,7 @@ impl TrajectoryWriter {
                         String::new()
                     }
                 };
-                let boid = kind("boid");
+                let boid = kind(BOID);
                 for (i, (p, v)) in boids_of(state).enumerate() {
                     let group = state.groups[i];
                     writeln!(
@@ -274,7 +275,7 @@ impl TrajectoryWriter {
                         p.x, p.y, v.x, v.y
                     )?;
                 }
-                let predator = kind("predator");
+                let predator = kind(PREDATOR);
                 for (i, (p, v)) in predators_of(state).enumerate() {
                     writeln!(
                         file,
