@@ -565,6 +565,24 @@ pub fn minimum_image(d: Vec2, wrap: Vec2) -> Vec2 {
     Vec2::new(axis(d.x, wrap.x), axis(d.y, wrap.y))
 }
 
+/// The minimum image of `d` when it lies within `range` of zero along both axes, else `None`.
+/// `d` must be the difference of two points stored in the world (so `|d| < wrap` on a torus):
+/// then a far pair is ruled out by two comparisons, without the divisions of
+/// [`minimum_image`], which gives the exact offset of the pairs that remain.
+#[inline]
+pub fn image_within(d: Vec2, wrap: Vec2, range: f32) -> Option<Vec2> {
+    let axis = |x: f32, w: f32| {
+        let a = x.abs();
+        if w > 0.0 { a.min(w - a) } else { a }
+    };
+    // A hair of slack, so the quick test never refuses a pair the exact offset keeps.
+    let reach = range * (1.0 + 1e-5);
+    if axis(d.x, wrap.x) > reach || axis(d.y, wrap.y) > reach {
+        return None;
+    }
+    Some(minimum_image(d, wrap))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -761,6 +779,28 @@ mod tests {
         let mut acc = Accum::default();
         acc.add(&k, Vec2::new(40.0, 0.0), Vec2::ZERO, false);
         assert_eq!(acc.count, 0.0);
+    }
+
+    #[test]
+    fn image_within_keeps_exactly_the_pairs_within_range() {
+        let wrap = Vec2::new(100.0, 50.0);
+        let points = (0..400).map(|k| {
+            let t = k as f32 * 0.618_034;
+            Vec2::new((t * 97.0).rem_euclid(100.0), (t * 53.0).rem_euclid(50.0))
+        });
+        let points: Vec<Vec2> = points.collect();
+        for &p in &points {
+            for &q in &points {
+                for w in [wrap, Vec2::ZERO] {
+                    let exact = minimum_image(p - q, w);
+                    let inside = exact.x.abs() <= 10.0 && exact.y.abs() <= 10.0;
+                    match image_within(p - q, w, 10.0) {
+                        Some(d) => assert_eq!(d, exact),
+                        None => assert!(!inside, "{p} {q} {w}"),
+                    }
+                }
+            }
+        }
     }
 
     #[test]

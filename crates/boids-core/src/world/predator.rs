@@ -17,7 +17,7 @@ use super::ObstaclePass;
 use crate::par;
 use crate::params::Params;
 use crate::rng::{self, Purpose};
-use crate::rules::{self, Kernel, minimum_image};
+use crate::rules::{self, Kernel, image_within, minimum_image};
 
 /// One predator.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -143,7 +143,10 @@ pub fn nearest_boids(
         let mut best: Vec<Best> = vec![None; points.len()];
         for slot in start..end {
             for (point, best) in points.iter().zip(&mut best) {
-                let d2 = minimum_image(boids[slot] - *point, wrap).length_squared();
+                let Some(d) = image_within(boids[slot] - *point, wrap, range) else {
+                    continue;
+                };
+                let d2 = d.length_squared();
                 let candidate = (d2, ids[slot], slot);
                 if d2 <= below && best.is_none_or(|b| (d2, ids[slot]) < (b.0, b.1)) {
                     *best = Some(candidate);
@@ -181,7 +184,10 @@ pub fn captures(
         let mut near = Vec::new();
         for slot in start..end {
             for (k, point) in predators.iter().enumerate() {
-                let d2 = minimum_image(boids[slot] - *point, wrap).length_squared();
+                let Some(d) = image_within(boids[slot] - *point, wrap, range) else {
+                    continue;
+                };
+                let d2 = d.length_squared();
                 if d2 <= below {
                     near.push((k, d2, ids[slot], slot));
                 }

@@ -20,7 +20,7 @@ use glam::Vec2;
 
 use super::Predator;
 use crate::params::{Model, Params};
-use crate::rules::minimum_image;
+use crate::rules::{self, image_within};
 
 /// What predators and attractors do to boids in one step (see the module docs).
 #[derive(Clone, Debug)]
@@ -29,9 +29,9 @@ pub struct WorldSteer {
     predators: Vec<Vec2>,
     fear_range: f32,
     flee: f32,
+    /// Attractors, wrapped into the world on a torus (so [`image_within`] may test them).
     attractors: Vec<Vec2>,
-    /// Squared `attract_range`.
-    attract_below: f32,
+    attract_range: f32,
     attract: f32,
     /// Whether the pull toward an attractor is a unit direction (heading models).
     unit_attraction: bool,
@@ -56,19 +56,26 @@ impl WorldSteer {
         if predators.is_empty() && !attracts {
             return None;
         }
+        let (min, size) = params.world_rect();
+        let stored = |p: Vec2| {
+            if params.is_torus() {
+                rules::wrap(p, min, size)
+            } else {
+                p
+            }
+        };
         let attractors = if attracts {
-            let point = |&[x, y]: &[f64; 2]| Vec2::new(x as f32, y as f32);
+            let point = |&[x, y]: &[f64; 2]| stored(Vec2::new(x as f32, y as f32));
             params.attractors.iter().map(point).collect()
         } else {
             Vec::new()
         };
-        let range = params.attract_range as f32;
         Some(Self {
             predators,
             fear_range: params.fear_range as f32,
             flee: params.flee_factor as f32,
             attractors,
-            attract_below: range * range,
+            attract_range: params.attract_range as f32,
             attract: params.attract_factor as f32,
             unit_attraction: params.model != Model::Boids,
             wrap: params.wrap(),
@@ -83,9 +90,10 @@ impl WorldSteer {
 
     /// Whether a predator is within `fear_range` of `p` (a resting boid takes off).
     pub fn threatens(&self, p: Vec2) -> bool {
-        self.predators
-            .iter()
-            .any(|&q| minimum_image(p - q, self.wrap).length() <= self.fear_range)
+        self.predators.iter().any(|&q| {
+            image_within(p - q, self.wrap, self.fear_range)
+                .is_some_and(|d| d.length() <= self.fear_range)
+        })
     }
 
     /// The sum of unit vectors away from every feared predator, each weighted by how close it
@@ -93,7 +101,9 @@ impl WorldSteer {
     fn flee(&self, p: Vec2) -> Vec2 {
         let mut away = Vec2::ZERO;
         for &q in &self.predators {
-            let d = minimum_image(p - q, self.wrap);
+            let Some(d) = image_within(p - q, self.wrap, self.fear_range) else {
+                continue;
+            };
             let distance = d.length();
             if distance <= self.fear_range && distance > 0.0 {
                 away += d * ((1.0 - distance / self.fear_range) / distance);
@@ -107,8 +117,8 @@ impl WorldSteer {
         let nearest = self
             .attractors
             .iter()
-            .map(|&a| minimum_image(a - p, self.wrap))
-            .filter(|to| to.length_squared() <= self.attract_below)
+            .filter_map(|&a| image_within(a - p, self.wrap, self.attract_range))
+            .filter(|to| to.length_squared() <= self.attract_range * self.attract_range)
             .min_by(|a, b| a.length_squared().total_cmp(&b.length_squared()));
         match nearest {
             Some(to) if self.unit_attraction => to.normalize_or_zero() * self.attract,
