@@ -1,41 +1,10 @@
 //! `boids run`, `boids presets` and `boids params` through the real binary.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
 
-use common::{ok, refused};
-
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        Dir(tempfile::tempdir().unwrap())
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
-    }
-    fn s(&self, name: &str) -> String {
-        self.path(name).to_str().unwrap().to_owned()
-    }
-    fn write(&self, name: &str, text: &str) -> String {
-        std::fs::write(self.path(name), text).unwrap();
-        self.s(name)
-    }
-    fn files(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.0.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        names
-    }
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
-}
+use common::{Dir, ok, read, refused};
 
 #[test]
 fn presets_and_params_describe_every_model_and_knob() {

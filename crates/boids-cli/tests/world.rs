@@ -1,33 +1,11 @@
 //! Predators and perching through the `boids` binary: state files that carry them and resume
 //! exactly, trajectories that record predators, and the world's metrics in `--metrics`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
 
-use common::{ok, refused};
-
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        Dir(tempfile::tempdir().unwrap())
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
-    }
-    fn s(&self, name: &str) -> String {
-        self.path(name).to_str().unwrap().to_owned()
-    }
-    fn write(&self, name: &str, text: &str) -> String {
-        std::fs::write(self.path(name), text).unwrap();
-        self.s(name)
-    }
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
-}
+use common::{Dir, ok, read, refused};
 
 /// The `predator` preset: a cornell flock hunted by two predators that catch.
 const HUNTED: [&str; 4] = ["--preset", "predator", "--count", "300"];

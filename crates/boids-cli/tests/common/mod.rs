@@ -5,6 +5,7 @@
 // Each test file uses the helpers it needs.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs `boids ARGS`.
@@ -56,4 +57,41 @@ pub fn check_refused(args: &[&str], out: &Output, expected: &[&str]) -> String {
         );
     }
     stderr
+}
+
+/// A temporary directory for a test's files, removed when dropped.
+pub struct Dir(tempfile::TempDir);
+
+impl Dir {
+    /// A new empty directory.
+    pub fn new() -> Self {
+        Dir(tempfile::tempdir().unwrap())
+    }
+    /// The path of `name` in it.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+    /// The path of `name` in it, as a string for an argument.
+    pub fn s(&self, name: &str) -> String {
+        self.path(name).to_str().unwrap().to_owned()
+    }
+    /// Writes `text` to `name` in it; returns the path as a string.
+    pub fn write(&self, name: &str, text: &str) -> String {
+        std::fs::write(self.path(name), text).unwrap();
+        self.s(name)
+    }
+    /// The names of the files in it, sorted.
+    pub fn files(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.0.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+/// The text of a file.
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
 }
