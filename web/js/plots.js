@@ -1,5 +1,7 @@
 // The Order card: the metrics the server sends (polarization and flock count plotted over the
-// last HISTORY messages of the current run, the other figures as numbers).
+// last HISTORY messages of the current run, the other figures as numbers). With predators, the
+// captures of each message are plotted too (the figure is the run's total), and the world's
+// figures (distance to the nearest predator, share of boids perched) join the numbers.
 
 import { $, pixelRatio } from './dom.js';
 import { formatValue } from './format.js';
@@ -8,7 +10,7 @@ const HISTORY = 300;
 
 export function createMetricsPlots() {
   let run = -1;
-  let history = { polarization: [], flocks: [] };
+  let history = emptyHistory();
   let latest = null;
 
   return {
@@ -20,10 +22,15 @@ export function createMetricsPlots() {
       latest = m;
       if (m.run !== run) {
         run = m.run;
-        history = { polarization: [], flocks: [] };
+        history = emptyHistory();
       }
       remember(history.polarization, m.polarization);
       remember(history.flocks, m.flocks);
+      const hunted = m.predator_distance != null;
+      if (hunted) {
+        remember(history.captures, m.captures);
+        history.caught += m.captures ?? 0;
+      }
       $('pol-value').textContent = m.polarization == null ? '–' : m.polarization.toFixed(3);
       $('flock-value').textContent = m.flocks == null ? '–' : String(m.flocks);
       $('metric-step').textContent = `at step ${m.step.toLocaleString()}`;
@@ -33,11 +40,22 @@ export function createMetricsPlots() {
         ['nearest', m.nearest_neighbor_distance],
         ['milling', m.milling],
       ];
+      if (hunted) more.push(['predator distance', m.predator_distance]);
+      if (m.perched_fraction > 0) more.push(['perched', m.perched_fraction]);
       $('metric-more').innerHTML = more.map(([k, v]) => `<span>${k} <b>${v == null ? '–' : formatValue(v)}</b></span>`).join('');
       plot($('plot-pol'), history.polarization, 1, '#7aa2ff');
       plot($('plot-flocks'), history.flocks, null, '#9cf0ff');
+      $('captures-plot').hidden = !hunted;
+      if (hunted) {
+        $('captures-value').textContent = history.caught.toLocaleString();
+        plot($('plot-captures'), history.captures, null, '#ff9632');
+      }
     },
   };
+}
+
+function emptyHistory() {
+  return { polarization: [], flocks: [], captures: [], caught: 0 };
 }
 
 function remember(list, v) {
