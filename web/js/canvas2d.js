@@ -1,10 +1,13 @@
 // The canvas 2D boid renderer, where WebGL2 is missing or runs in software (no GPU). Drawing each
 // dart as a path costs microseconds; stamping precomputed dart sprites into an ImageData costs a
 // few nanoseconds per pixel, so 100,000 small boids take about 10 ms. Large (zoomed-in) darts are
-// drawn as paths.
+// drawn as paths. A boid resting on the ground (perching) is a flat bar (REST_MARK) instead of a
+// dart, in its own muted colour. On a torus that a camera follows, each boid is drawn at its
+// image nearest the camera (View.wrap).
 
-import { COLOR, DART, TAU } from './constants.js';
-import { BOID_BYTES, GROUP_MASK, headingAngle } from './wire.js';
+import { COLOR, DART, REST_MARK, TAU } from './constants.js';
+import { nearestImage } from './view.js';
+import { BOID_BYTES, GROUP_MASK, RESTING_BIT, headingAngle } from './wire.js';
 
 const SPRITE_MAX_PX = 8; // larger darts are drawn as paths
 const SPRITE_HEADINGS = 64;
@@ -12,12 +15,20 @@ const SPRITE_HEADINGS = 64;
 const rgb = (c) => `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 const pack = (c) => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
 const mix = (c, a) => c.map((v, k) => Math.round(v * a + COLOR.world[k] * (1 - a)));
-const PALETTE = [COLOR.boid, COLOR.scout1, COLOR.scout2];
-// Per group: packed colours for coverage levels 0..3 (3 = full).
+/** Colours by scout group, then of resting boids (index RESTING). */
+const PALETTE = [COLOR.boid, COLOR.scout1, COLOR.scout2, COLOR.resting];
+const RESTING = 3;
+// Per palette colour: packed colours for coverage levels 0..3 (3 = full).
 const SHADES = PALETTE.map((c) => [0.18, 0.4, 0.65, 1].map((a) => pack(mix(c, a))));
 // Per heading byte: the direction's cosine and sine.
 const COS = Float32Array.from({ length: 256 }, (_, k) => Math.cos(headingAngle(k)));
 const SIN = Float32Array.from({ length: 256 }, (_, k) => Math.sin(headingAngle(k)));
+
+/** Index in PALETTE of a boid's colour, from its group byte. */
+function paletteIndex(groupByte, byGroup) {
+  if (groupByte & RESTING_BIT) return RESTING;
+  return byGroup ? Math.min(groupByte & GROUP_MASK, 2) : 0;
+}
 
 function inTriangle(px, py, t) {
   const d1 = (px - t[2]) * (t[1] - t[3]) - (t[0] - t[2]) * (py - t[3]);
@@ -26,44 +37,47 @@ function inTriangle(px, py, t) {
   return !((d1 < 0 || d2 < 0 || d3 < 0) && (d1 > 0 || d2 > 0 || d3 > 0));
 }
 
-// For each of SPRITE_HEADINGS headings, the pixels a dart of radius `rad` covers (4x4 samples
-// each): linear offsets for a row width `width`, x and y offsets for clipping, coverage levels.
+// The pixels `shape` (two triangles in units of the radius, as DART) covers, turned by `angle`
+// and scaled to radius `rad` (4x4 samples each): linear offsets for a row width `width`, x and y
+// offsets for clipping, coverage levels.
+function buildSprite(shape, angle, rad, width, reach) {
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  const pts = [];
+  for (let k = 0; k < shape.length; k += 2) {
+    pts.push((c * shape[k] - s * shape[k + 1]) * rad, (s * shape[k] + c * shape[k + 1]) * rad);
+  }
+  const tris = [pts.slice(0, 6), pts.slice(6, 12)];
+  const off = [];
+  const dx = [];
+  const dy = [];
+  const level = [];
+  for (let y = -reach; y <= reach; y++) {
+    for (let x = -reach; x <= reach; x++) {
+      let covered = 0;
+      for (let j = 0; j < 4; j++) {
+        for (let i = 0; i < 4; i++) {
+          const px = x + (i + 0.5) / 4 - 0.5;
+          const py = y + (j + 0.5) / 4 - 0.5;
+          if (inTriangle(px, py, tris[0]) || inTriangle(px, py, tris[1])) covered++;
+        }
+      }
+      if (covered < 2) continue;
+      off.push(y * width + x);
+      dx.push(x);
+      dy.push(y);
+      level.push(covered >= 12 ? 3 : covered >= 8 ? 2 : covered >= 5 ? 1 : 0);
+    }
+  }
+  return { off: Int32Array.from(off), dx: Int16Array.from(dx), dy: Int16Array.from(dy), level: Uint8Array.from(level) };
+}
+
+// The sprites of radius `rad` for a row width `width`: the dart at each of SPRITE_HEADINGS
+// headings, and the resting bar; `reach`, the most pixels a sprite reaches from its centre.
 function buildSprites(rad, width) {
   const reach = Math.ceil(rad * 2.3) + 1;
-  const out = [];
-  for (let h = 0; h < SPRITE_HEADINGS; h++) {
-    const angle = ((h + 0.5) / SPRITE_HEADINGS) * TAU;
-    const c = Math.cos(angle);
-    const s = Math.sin(angle);
-    const pts = [];
-    for (let k = 0; k < DART.length; k += 2) {
-      pts.push((c * DART[k] - s * DART[k + 1]) * rad, (s * DART[k] + c * DART[k + 1]) * rad);
-    }
-    const tris = [pts.slice(0, 6), pts.slice(6, 12)];
-    const off = [];
-    const dx = [];
-    const dy = [];
-    const level = [];
-    for (let y = -reach; y <= reach; y++) {
-      for (let x = -reach; x <= reach; x++) {
-        let covered = 0;
-        for (let j = 0; j < 4; j++) {
-          for (let i = 0; i < 4; i++) {
-            const px = x + (i + 0.5) / 4 - 0.5;
-            const py = y + (j + 0.5) / 4 - 0.5;
-            if (inTriangle(px, py, tris[0]) || inTriangle(px, py, tris[1])) covered++;
-          }
-        }
-        if (covered < 2) continue;
-        off.push(y * width + x);
-        dx.push(x);
-        dy.push(y);
-        level.push(covered >= 12 ? 3 : covered >= 8 ? 2 : covered >= 5 ? 1 : 0);
-      }
-    }
-    out.push({ off: Int32Array.from(off), dx: Int16Array.from(dx), dy: Int16Array.from(dy), level: Uint8Array.from(level), reach });
-  }
-  return out;
+  const darts = Array.from({ length: SPRITE_HEADINGS }, (_, h) => buildSprite(DART, ((h + 0.5) / SPRITE_HEADINGS) * TAU, rad, width, reach));
+  return { darts, resting: buildSprite(REST_MARK, 0, rad, width, reach), reach };
 }
 
 // The canvas, or a fresh copy in its place where a failed WebGL start has claimed it.
@@ -107,14 +121,15 @@ export function createCanvas2DRenderer(boidCanvas, view) {
     const [x0, x1, y0, y1] = [clampX(view.sx(r.x)), clampX(view.sx(r.x + r.w)), clampY(view.sy(r.y)), clampY(view.sy(r.y + r.h))];
     for (let y = y0; y < y1; y++) pixels.fill(world, y * w + x0, y * w + x1);
     const b = frame.boids;
-    const { kx, ky, ox, oy } = view.quantToScreen(frame.quant);
-    const reach = sprites[0].reach;
+    const { kx, ky, ox, oy, ax, ay, pw, ph } = view.quantToScreen(frame.quant);
+    const reach = sprites.reach;
     for (let i = 0, o = 0; i < frame.count; i++, o += BOID_BYTES) {
-      const x = Math.round(ox + (b[o] | (b[o + 1] << 8)) * kx);
-      const y = Math.round(oy + (b[o + 2] | (b[o + 3] << 8)) * ky);
+      const x = Math.round(nearestImage(ox + (b[o] | (b[o + 1] << 8)) * kx, ax, pw));
+      const y = Math.round(nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph));
       if (x < -reach || y < -reach || x >= w + reach || y >= h + reach) continue;
-      const sprite = sprites[b[o + 4] >> 2];
-      const shade = SHADES[byGroup ? Math.min(b[o + 5] & GROUP_MASK, 2) : 0];
+      const colour = paletteIndex(b[o + 5], byGroup);
+      const sprite = colour === RESTING ? sprites.resting : sprites.darts[b[o + 4] >> 2];
+      const shade = SHADES[colour];
       const base = y * w + x;
       const inside = x >= reach && y >= reach && x < w - reach && y < h - reach;
       const { off, level } = sprite;
@@ -139,20 +154,25 @@ export function createCanvas2DRenderer(boidCanvas, view) {
     const r = frame.world;
     ctx.fillStyle = rgb(COLOR.world);
     ctx.fillRect(view.sx(r.x), view.sy(r.y), r.w * view.scale, r.h * view.scale);
-    const paths = [new Path2D(), new Path2D(), new Path2D()];
+    const paths = PALETTE.map(() => new Path2D());
     const b = frame.boids;
-    const { kx, ky, ox, oy } = view.quantToScreen(frame.quant);
+    const { kx, ky, ox, oy, ax, ay, pw, ph } = view.quantToScreen(frame.quant);
     const [nx, lx, ly, cx] = [DART[0] * rad, DART[2] * rad, DART[3] * rad, DART[4] * rad];
     const margin = 3 * rad;
     const w = canvas.width + margin;
     const h = canvas.height + margin;
     for (let i = 0, o = 0; i < frame.count; i++, o += BOID_BYTES) {
-      const x = ox + (b[o] | (b[o + 1] << 8)) * kx;
-      const y = oy + (b[o + 2] | (b[o + 3] << 8)) * ky;
+      const x = nearestImage(ox + (b[o] | (b[o + 1] << 8)) * kx, ax, pw);
+      const y = nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph);
       if (x < -margin || y < -margin || x > w || y > h) continue;
+      const colour = paletteIndex(b[o + 5], byGroup);
+      const p = paths[colour];
+      if (colour === RESTING) {
+        p.rect(x + REST_MARK[0] * rad, y + REST_MARK[1] * rad, (REST_MARK[2] - REST_MARK[0]) * rad, (REST_MARK[5] - REST_MARK[1]) * rad);
+        continue;
+      }
       const c = COS[b[o + 4]];
       const s = SIN[b[o + 4]];
-      const p = paths[byGroup ? Math.min(b[o + 5] & GROUP_MASK, 2) : 0];
       p.moveTo(x + c * nx, y + s * nx);
       p.lineTo(x + c * lx - s * ly, y + s * lx + c * ly);
       p.lineTo(x + c * cx, y + s * cx);

@@ -1,5 +1,6 @@
-// What a boid looks like, shared by the two renderers (webgl.js, canvas2d.js) and the overlay's
-// ghosts (overlays.js), so a boid looks the same whichever draws it.
+// What the world's things look like, shared by the two renderers (webgl.js, canvas2d.js) and
+// the overlay canvas (overlays.js: ghosts, predators, attractors, the ground line), so a thing
+// looks the same whichever draws it.
 
 export const TAU = Math.PI * 2;
 
@@ -12,7 +13,22 @@ export const COLOR = {
   // crates/boids-render/src/scene.rs), so a rendered GIF and the viewer agree.
   scout1: [255, 96, 200],
   scout2: [90, 205, 255],
+  // The world's things, in the colours of `boids render` too.
+  predator: [255, 150, 50],
+  attractor: [200, 170, 255],
+  resting: [150, 135, 95],
+  ground: [110, 150, 90],
 };
 
 /** A dart in units of the boid radius, nose at +x: two triangles as (x, y) pairs. */
 export const DART = [2.2, 0, -1.3, 1.15, -0.55, 0, 2.2, 0, -0.55, 0, -1.3, -1.15];
+
+/**
+ * A boid resting on the ground (perching): a flat bar lying along the ground, in units of the
+ * boid radius, as two triangles like DART (so both renderers draw it as they draw a dart).
+ */
+export const REST_MARK = [-1.6, -0.45, 1.6, -0.45, 1.6, 0.45, -1.6, -0.45, 1.6, 0.45, -1.6, 0.45];
+
+/** A predator is drawn as a dart this many times a boid's radius, and never smaller than PREDATOR_MIN_PX. */
+export const PREDATOR_SCALE = 2.4;
+export const PREDATOR_MIN_PX = 5;

@@ -5,11 +5,14 @@
 // crates/boids-server/src/protocol/mod.rs) and JSON text messages (state, metrics, replies). Boids
 // are drawn with WebGL2 (webgl.js: instanced darts whose attributes are the frame bytes
 // themselves), or with canvas 2D (canvas2d.js) where WebGL2 is missing or runs in software, or
-// with ?renderer=2d. Debug overlays and obstacles go on a 2D canvas on top (overlays.js); the
-// world tool bar edits the world (world-tools.js, with the obstacle editor's tools,
-// obstacle-tools.js). Drawing happens once an animation frame, and only after something changed
-// (`redraw`).
+// with ?renderer=2d. Debug overlays, obstacles and the world's other objects (world-objects.js:
+// predators, attractors, the ground line) go on a 2D canvas on top (overlays.js); the world tool
+// bar edits the world (world-tools.js, with the tools of obstacle-tools.js, predator-tools.js and
+// attractor-tools.js, and the camera's buttons, camera.js). Drawing happens once an animation
+// frame, and only after something changed (`redraw`) or the camera moved.
 
+import { createAttractorEditor } from './attractor-tools.js';
+import { createCamera } from './camera.js';
 import { createCanvas2DRenderer } from './canvas2d.js';
 import { createConnection } from './connection.js';
 import { createControls } from './controls.js';
@@ -19,10 +22,12 @@ import { acrossSeam, createOverlays, describeHovered } from './overlays.js';
 import { createOverlayMode } from './overlay-mode.js';
 import { createParameterPanel } from './parameters.js';
 import { createMetricsPlots } from './plots.js';
+import { createPredatorTools } from './predator-tools.js';
 import { bindShortcuts } from './shortcuts.js';
 import { createStats } from './stats.js';
 import { View, enablePanZoom } from './view.js';
 import { createWebGLRenderer } from './webgl.js';
+import { predatorsOf } from './world-objects.js';
 import { createWorldTools } from './world-tools.js';
 import { GHOST_FLOATS, boidPosition, decode } from './wire.js';
 
@@ -48,6 +53,7 @@ const connection = createConnection({
   onOpen() {
     panel.forgetSent();
     obstacles.forget();
+    attractors.forget();
     stats.connected(true);
     overlayMode.resend();
   },
@@ -56,20 +62,40 @@ const connection = createConnection({
   },
   onText(message) {
     if (message.type === 'state') onState(message);
-    else if (message.type === 'metrics') plots.show(message);
+    else if (message.type === 'metrics') onMetrics(message);
   },
   onBinary,
   onRefused(key, text) {
-    toast(text);
+    if (!predators.quiet(key)) toast(text);
     panel.restore(key);
     obstacles.refused(key);
+    attractors.refused(key);
     redraw();
   },
 });
 const overlayMode = createOverlayMode({ send: connection.send, view, overlays, redraw });
 const controls = createControls({ request: connection.request, serverState: () => server, overlayMode, redraw });
 const obstacles = createObstacleEditor({ request: connection.request, serverState: () => server, world: () => frame?.world, view });
-const tools = createWorldTools({ stage, view, entries: [...obstacles.tools], redraw });
+const attractors = createAttractorEditor({ request: connection.request, serverState: () => server, view });
+const predators = createPredatorTools({
+  request: connection.request, frame: () => frame, serverState: () => server, stage, view, radius: () => view.boidRadius(server?.params),
+});
+/** Clear: the world as a flock starts without one, no obstacle, attractor or predator. */
+const clearWorld = {
+  id: 'clear',
+  group: 'clear',
+  label: 'Clear',
+  title: 'Remove every obstacle, attractor and predator',
+  run() {
+    obstacles.clear();
+    attractors.clear();
+    predators.clear();
+  },
+};
+const camera = createCamera({ view, canvas: () => renderer.canvas, redraw });
+const tools = createWorldTools({
+  stage, view, entries: [...obstacles.tools, ...predators.tools, ...attractors.tools, clearWorld, ...camera.entries], redraw,
+});
 const panel = createParameterPanel({
   request: connection.request,
   serverParams: () => server?.params,
@@ -87,10 +113,18 @@ function showState(state) {
 function onState(state) {
   const previous = server;
   server = state;
+  const started = !previous || previous.run !== state.run || previous.params.camera !== state.params.camera;
+  if (started) camera.start(state.params);
   panel.follow(state, previous);
   obstacles.follow(state);
+  attractors.follow(state);
   showState(state);
   redraw();
+}
+
+function onMetrics(message) {
+  plots.show(message);
+  camera.measured(message);
 }
 
 function onBinary(buffer) {
@@ -99,7 +133,7 @@ function onBinary(buffer) {
   if (message?.frame) {
     frame = message.frame;
     stats.frameArrived(frame);
-    view.follow(frame.world);
+    camera.frame(frame, server?.params);
     redraw();
   }
   // An overlay still on its way when the user turned overlays off is dropped.
@@ -110,15 +144,20 @@ function onBinary(buffer) {
 }
 
 function draw() {
-  if (view.fitted && frame) view.fit(frame.world, renderer.canvas);
   const display = controls.display();
   const radius = view.boidRadius(server?.params);
   renderer.draw(frame, display.byGroup, radius);
-  overlays.draw(frame, server?.params, overlayMode.mode, display, radius, obstacles.shown(), tools.marks());
+  const edited = { obstacles: obstacles.shown(), attractors: attractors.shown() };
+  tools.refresh();
+  overlays.draw(frame, server?.params, overlayMode.mode, display, radius, edited, tools.marks());
   describeHovered($('info'), overlays.latest, overlayMode.mode);
 }
 
 function frameLoop(now) {
+  if (camera.update(now)) {
+    overlayMode.viewChanged();
+    dirty = true;
+  }
   if (dirty) {
     dirty = false;
     draw();
@@ -132,6 +171,9 @@ function frameLoop(now) {
 
 function resize() {
   const dpr = pixelRatio();
+  // The bar's buttons, not the hint beside them, which comes and goes with the chosen tool.
+  const barBottom = Math.max(...[...$('tools').querySelectorAll('.seg')].map((seg) => seg.getBoundingClientRect().bottom));
+  view.barHeight = barBottom - stage.getBoundingClientRect().top + 8;
   for (const c of [renderer.canvas, overlayCanvas]) {
     c.width = Math.max(1, Math.round(stage.clientWidth * dpr));
     c.height = Math.max(1, Math.round(stage.clientHeight * dpr));
@@ -139,15 +181,14 @@ function resize() {
   redraw();
 }
 
-function fit() {
-  view.fitted = true;
-  redraw();
-}
-
-enablePanZoom(stage, view, { redraw, zoomed: overlayMode.viewChanged, claims: tools.claims });
+enablePanZoom(stage, view, {
+  redraw, zoomed: overlayMode.viewChanged, byHand: camera.release, showWorld: camera.showWorld, claims: tools.claims,
+});
 overlayMode.trackPointer(stage);
-bindShortcuts({ ...controls.actions, fit, worldKey: tools.key });
-new ResizeObserver(resize).observe(stage);
+bindShortcuts({ ...controls.actions, worldKey: tools.key });
+const resizes = new ResizeObserver(resize);
+resizes.observe(stage);
+resizes.observe($('tools'));
 resize();
 
 // Read-only hooks for the browser test and for curious users.
@@ -178,8 +219,14 @@ window.boidsViewer = {
   get metrics() { return plots.latest; },
   /** The obstacles drawn now. */
   get obstacles() { return obstacles.shown(); },
+  /** The attractors drawn now, [x, y] each. */
+  get attractors() { return attractors.shown(); },
+  /** The latest frame's predators: {x, y, angle, pointer} each, the mouse's last. */
+  get predators() { return predatorsOf(frame, view); },
   /** Where the view is: world coordinates of the stage's top-left corner, device px per unit. */
   get view() { return { x0: view.x0, y0: view.y0, scale: view.scale }; },
+  /** The camera's mode: 'world', 'follow', 'fit', or null (placed by hand). */
+  get camera() { return camera.mode; },
   /** World positions [x, y] of the latest frame's boids (quantised as sent). */
   boidPositions() {
     return Array.from({ length: frame?.count ?? 0 }, (_, i) => {

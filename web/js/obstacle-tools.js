@@ -1,11 +1,10 @@
 // The obstacle editor: the world tools (world-tools.js) that place circles, rectangles and walls,
-// move and delete obstacles, and clear them all. Every edit sends the whole new list as one `set`
-// request of `obstacles`, which the server checks, applies, logs and broadcasts like any
-// parameter. The page draws the server's list, not its own guess: an edit on its way shows only
-// until the server's state moves past it, or until the server refuses it (a toast, and the list
-// as it was).
+// and move and delete obstacles. Every edit sends the whole new list as one `set` of `obstacles`
+// (list-edit.js: the page draws the server's list; an edit the server refuses gets a toast, and
+// the list stays as it was).
 
 import { pixelRatio } from './dom.js';
+import { createListEdit } from './list-edit.js';
 import { isTorus, obstacleAt, translated } from './obstacles.js';
 
 const PICK_PX = 6; // CSS px around the pointer within which an obstacle is picked
@@ -39,26 +38,19 @@ function rectOf(g) {
  * message and `world()` the latest frame's world rectangle; `view` maps the pointer to the world.
  */
 export function createObstacleEditor({ request, serverState, world, view }) {
-  let pending = null; // {revision, list}: an edit sent, shown until the state moves past it
-  let moving = null; // the move tool's press: {index, base (the list then), list (while dragged)}
+  const edit = createListEdit({ request, serverState, key: 'obstacles' });
+  let moving = null; // the move tool's press: {index, base (the list then), dragged}
   let selected = -1; // the move tool's selected obstacle
   let corners = []; // the wall being drawn, world points
 
   const params = () => serverState()?.params;
-  const serverList = () => params()?.obstacles ?? [];
-  /** The list to draw: a moved obstacle while it is dragged, an edit on its way, or the server's. */
-  const shown = () => moving?.list ?? pending?.list ?? serverList();
+  const { shown, commit } = edit;
   const without = (index) => shown().filter((_, k) => k !== index);
 
   function pick(p) {
     const w = world();
     if (!w || !p) return -1;
     return obstacleAt(shown(), p.x, p.y, (PICK_PX * pixelRatio()) / view.scale, w, isTorus(params()));
-  }
-
-  function commit(list) {
-    pending = { revision: serverState()?.revision, list };
-    request({ type: 'set', key: 'obstacles', value: list }, 'obstacles');
   }
 
   const add = (shape) => shape && commit([...shown(), shape]);
@@ -95,17 +87,19 @@ export function createObstacleEditor({ request, serverState, world, view }) {
       reset() {
         selected = -1;
         moving = null;
+        edit.preview(null);
       },
       press(g) {
         selected = pick(g.start);
-        moving = { index: selected, base: shown(), list: null };
+        moving = { index: selected, base: shown(), dragged: false };
       },
       drag(g) {
         const [dx, dy] = [g.at.x - g.start.x, g.at.y - g.start.y];
-        moving.list = moving.base.map((shape, k) => (k === moving.index ? tidied(translated(shape, dx, dy)) : shape));
+        moving.dragged = true;
+        edit.preview(moving.base.map((shape, k) => (k === moving.index ? tidied(translated(shape, dx, dy)) : shape)));
       },
       release() {
-        if (moving.list) commit(moving.list);
+        if (moving.dragged) commit(shown());
         moving = null;
       },
       remove() {
@@ -117,9 +111,10 @@ export function createObstacleEditor({ request, serverState, world, view }) {
       cancel() {
         const wasMoving = moving !== null;
         moving = null;
+        edit.preview(null);
         return wasMoving;
       },
-      marks: (pointer) => ({ highlight: selected >= 0 ? selected : pick(pointer), draft: null }),
+      marks: (pointer) => ({ obstacle: selected >= 0 ? selected : pick(pointer) }),
     },
     {
       id: 'circle',
@@ -129,7 +124,7 @@ export function createObstacleEditor({ request, serverState, world, view }) {
       title: 'Circle: click to place, drag to size',
       hint: 'Click to place a circle, or drag from its centre to size it',
       release: (g) => add(circleOf(g)),
-      marks: (pointer, g) => ({ highlight: -1, draft: g ? circleOf(g) : pointer && circleOf({ start: pointer, dragged: false }) }),
+      marks: (pointer, g) => ({ draft: g ? circleOf(g) : pointer && circleOf({ start: pointer, dragged: false }) }),
     },
     {
       id: 'rect',
@@ -139,7 +134,7 @@ export function createObstacleEditor({ request, serverState, world, view }) {
       title: 'Rectangle: drag a box',
       hint: 'Drag a box',
       release: (g) => add(rectOf(g)),
-      marks: (_, g) => ({ highlight: -1, draft: g && rectOf(g) }),
+      marks: (_, g) => ({ draft: g && rectOf(g) }),
     },
     {
       id: 'wall',
@@ -163,7 +158,7 @@ export function createObstacleEditor({ request, serverState, world, view }) {
       },
       marks(pointer) {
         const points = pointer ? [...corners, pointer] : corners;
-        return { highlight: -1, draft: corners.length > 0 ? { shape: 'wall', points: points.map(point) } : null };
+        return { draft: corners.length > 0 ? { shape: 'wall', points: points.map(point) } : null };
       },
     },
     {
@@ -177,34 +172,23 @@ export function createObstacleEditor({ request, serverState, world, view }) {
         const index = pick(g.start);
         if (index >= 0) commit(without(index));
       },
-      marks: (pointer) => ({ highlight: pick(pointer), draft: null }),
-    },
-    {
-      id: 'clear',
-      group: GROUP,
-      label: 'Clear',
-      title: 'Remove every obstacle',
-      run() {
-        if (shown().length > 0) commit([]);
-      },
+      marks: (pointer) => ({ obstacle: pick(pointer) }),
     },
   ];
 
   return {
     tools,
     shown,
-    /** A state message came: an edit on its way is through once the state has moved past it. */
+    /** Removes every obstacle (the world's Clear). */
+    clear() {
+      if (shown().length > 0) commit([]);
+    },
+    /** A state message came (list-edit.js); a selection past the end is dropped. */
     follow(state) {
-      if (pending && state.revision !== pending.revision) pending = null;
-      if (selected >= serverList().length) selected = -1;
+      edit.follow(state);
+      if (selected >= edit.serverList().length) selected = -1;
     },
-    /** The server refused a request sent with `key`: an obstacle edit shows no more. */
-    refused(key) {
-      if (key === 'obstacles') pending = null;
-    },
-    /** A new connection starts from the server's state. */
-    forget() {
-      pending = null;
-    },
+    refused: edit.refused,
+    forget: edit.forget,
   };
 }

@@ -1,6 +1,7 @@
 // The debug overlays, drawn on their own 2D canvas above the boids: the world's edge and where
 // margins or walls act; the obstacles (beneath the rest, with what the world tools mark or are
-// making); each boid's visual radius and rule vectors; for the boid under the pointer its
+// making), then the world's other objects (world-objects.js: ground line, attractors,
+// predators); each boid's visual radius and rule vectors; for the boid under the pointer its
 // neighbour links, protected range and a description in the info box; and on a torus
 // the ghosts, the neighbours those boids see across a seam, where they see them. What is drawn is
 // the core's overlay data as the server sends it (`boids render --overlay` draws the same); this
@@ -11,6 +12,7 @@ import { pixelRatio } from './dom.js';
 import { formatValue } from './format.js';
 import { isTorus, seamShifts, tracePath } from './obstacles.js';
 import { GHOST_FLOATS, RECORD_FLOATS } from './wire.js';
+import { drawWorldObjects } from './world-objects.js';
 
 const INK = {
   border: 'rgba(122, 162, 255, 0.35)',
@@ -106,10 +108,10 @@ function obstaclePaths(view, shapes, shifts) {
 /**
  * The obstacles (circles, rectangles and walls in world units), translucent so that boids beside
  * them stay visible; on a torus also their copies across each seam. `marks` are the world
- * tools' (world-tools.js): `highlight`, the index of an obstacle a tool would select or delete
- * (-1: none), outlined dashed in white; `draft`, a shape being made, or null, dashed.
+ * tools' (world-tools.js): `obstacle`, the index of an obstacle a tool would select or delete
+ * (-1 or absent: none), outlined in white; `draft`, a shape being made, or absent, dashed.
  */
-function drawObstacles(ctx, view, world, torus, shapes, { highlight, draft }) {
+function drawObstacles(ctx, view, world, torus, shapes, { obstacle: highlight = -1, draft = null }) {
   const dpr = pixelRatio();
   const shifts = seamShifts(world, torus);
   const { solid, walls } = obstaclePaths(view, shapes, shifts);
@@ -275,16 +277,17 @@ export function createOverlays(canvas, view) {
       ruleScale = [null, null, null, null];
     },
     /**
-     * Draws the overlays of `mode` ('off', 'hover', 'all') over `frame`. `display` says which
-     * parts show and the user's vector length; `radius` is a boid's drawn radius in world units;
-     * `obstacles` is the list to draw (the server's, or an edit on its way) and `marks` the
-     * world tools' highlight and draft.
+     * Draws the world and the overlays of `mode` ('off', 'hover', 'all') over `frame`. `display`
+     * says which parts show and the user's vector length; `radius` is a boid's drawn radius in
+     * world units; `edited` holds the lists to draw that the tools edit (the server's, or an edit
+     * on its way): `obstacles` and `attractors`; `marks` are what the chosen world tool marks.
      */
-    draw(frame, params, mode, display, radius, obstacles, marks) {
+    draw(frame, params, mode, display, radius, edited, marks) {
       ctx.clearRect(0, 0, canvas.width, canvas.height);
       if (!frame || !params) return;
       drawWorldEdge(ctx, view, frame.world, params);
-      drawObstacles(ctx, view, frame.world, isTorus(params), obstacles, marks);
+      drawObstacles(ctx, view, frame.world, isTorus(params), edited.obstacles, marks);
+      drawWorldObjects(ctx, view, { frame, params, attractors: edited.attractors, radius, marks });
       if (mode === 'off' || !latest) return;
       if (display.show.ghosts) drawGhosts(ctx, view, latest, radius);
       if (latest.recordCount === 0) return;

@@ -192,15 +192,19 @@ function intervalControl(p, edits) {
   };
 }
 
-/** Obstacles are shown, not typed: their count (the tool bar on the stage edits them). */
-function shapesControl(p) {
+/**
+ * A list the tool bar on the stage edits (obstacles, attractors) is shown, not typed: its count,
+ * named by the parameter ("2 attractors").
+ */
+function countControl(p) {
   const count = el('span', { class: 'value', 'data-param': p.name });
   const row = el('div', { class: 'param row' }, label(p), count);
+  const noun = p.name.replace(/s$/, '');
   return {
     row,
     set: (v) => {
       const n = Array.isArray(v) ? v.length : 0;
-      count.textContent = `${n} obstacle${n === 1 ? '' : 's'}`;
+      count.textContent = `${n} ${noun}${n === 1 ? '' : 's'}`;
       markChanged(row, p, v);
     },
   };
@@ -210,7 +214,7 @@ function control(p, edits, serverParams) {
   if (p.slider) return sliderControl(p, edits, serverParams);
   if (p.kind.type === 'bool') return boolControl(p, edits);
   if (p.kind.type === 'choice') return choiceControl(p, edits);
-  if (p.kind.type === 'shapes') return shapesControl(p);
+  if (p.kind.type === 'shapes' || p.kind.type === 'points') return countControl(p);
   return intervalControl(p, edits);
 }
 
@@ -224,6 +228,9 @@ function sectionOpen(name, params) {
     case 'Wander': return Number(v('wander_weight')) > 0;
     case 'Model': return v('model') !== 'boids';
     case 'Obstacles': return Array.isArray(v('obstacles')) && v('obstacles').length > 0;
+    case 'Attractors': return Array.isArray(v('attractors')) && v('attractors').length > 0;
+    case 'Predators': return Number(v('predator_count')) > 0;
+    case 'Perching': return Boolean(v('perch'));
     default: return false;
   }
 }

@@ -1,11 +1,11 @@
 // The keyboard shortcuts (listed under the stage in #keys): Space start / stop, → or . step,
-// R reset, O cycle the overlays, G colour by scout group, F fit the world to the stage; every
-// other key goes to the world tool bar (world-tools.js: its tools' letters, and Enter, Delete and
-// Esc for the chosen tool). Keys typed into a text box or a select are theirs.
+// R reset, O cycle the overlays, G colour by scout group; every other key goes to the world tool
+// bar (world-tools.js: its tools' and the camera's letters, and Enter, Delete and Esc for the
+// chosen tool). Keys typed into a text box or a select are theirs.
 
 /**
- * `actions`: togglePlay, step, reset, cycleOverlayMode, toggleByGroup, fit, and worldKey(key),
- * true when the world tools did something with the key.
+ * `actions`: togglePlay, step, reset, cycleOverlayMode, toggleByGroup, and worldKey(key), true
+ * when the world tools did something with the key.
  */
 export function bindShortcuts(actions) {
   document.addEventListener('keydown', (e) => {
@@ -18,7 +18,6 @@ export function bindShortcuts(actions) {
       case 'r': case 'R': actions.reset(); break;
       case 'o': case 'O': actions.cycleOverlayMode(); break;
       case 'g': case 'G': actions.toggleByGroup(); break;
-      case 'f': case 'F': actions.fit(); break;
       default: if (actions.worldKey(e.key)) e.preventDefault();
     }
   });

@@ -1,10 +1,17 @@
 // The view onto the world: where the world lies on the stage and how far it is zoomed, the
 // transforms between world, canvas (device px) and client (CSS px) coordinates, and pan and zoom
-// with the pointer. Both canvases share one view, so boids and overlays line up.
+// with the pointer. Both canvases share one view, so boids and overlays line up. What the view
+// shows, unless the user pans or zooms, is the camera's choice (camera.js).
 
 import { pixelRatio } from './dom.js';
 
 const MIN_BOID_PX = 1.3; // device pixels: boids stay visible when zoomed out
+
+/**
+ * The coordinate `v` moved by whole periods `period` to lie nearest `anchor`: on a torus, its
+ * image nearest the anchor (period 0: `v` as it is). In any unit, world or canvas px.
+ */
+export const nearestImage = (v, anchor, period) => (period > 0 ? v + period * Math.round((anchor - v) / period) : v);
 
 export class View {
   /** World coordinates of the canvas's top-left corner. */
@@ -12,33 +19,61 @@ export class View {
   y0 = 0;
   /** Device pixels per world unit. */
   scale = 1;
-  /** Whether the view fits the world to the canvas (until the user pans or zooms). */
-  fitted = true;
-  #worldKey = '';
+  /**
+   * On a torus that a camera follows, {anchor: {x, y}, period: {w, h}}: boids and the world's
+   * objects are drawn at their image nearest the anchor (the camera's centre), so a flock that
+   * straddles a seam is drawn whole; null elsewhere, where things are drawn where they are.
+   */
+  wrap = null;
 
-  /** Fits again when the world rectangle has changed (a new preset or world size). */
-  follow(world) {
-    const key = [world.x, world.y, world.w, world.h].join();
-    if (key !== this.#worldKey) {
-      this.#worldKey = key;
-      this.fitted = true;
-    }
-  }
+  /** CSS px at the top of the stage that the tool bar covers (main.js keeps it up to date). */
+  barHeight = 44;
 
   /**
-   * Shows the whole world on `canvas`, leaving room for the tool bar above it and the legend and
-   * key hints below it.
+   * The part of `canvas` (device px) that a camera frames: below the tool bar, above the legend
+   * and key hints; {cx, cy} its centre, {w, h} its size.
    */
-  fit(world, canvas) {
+  area(canvas) {
     const dpr = pixelRatio();
-    const [top, bottom, side] = [44 * dpr, 62 * dpr, 14 * dpr];
-    const w = canvas.width - 2 * side;
-    const h = canvas.height - top - bottom;
-    const pad = 0.03 * Math.max(world.w, world.h);
-    const scale = Math.max(1e-9, Math.min(w / (world.w + 2 * pad), h / (world.h + 2 * pad)));
+    const [top, bottom, side] = [this.barHeight * dpr, 62 * dpr, 14 * dpr];
+    const w = Math.max(1, canvas.width - 2 * side);
+    const h = Math.max(1, canvas.height - top - bottom);
+    return { cx: side + w / 2, cy: top + h / 2, w, h };
+  }
+
+  /** The scale at which a box of half-extents (hw, hh) world units just fits the area of `canvas`. */
+  scaleToShow(hw, hh, canvas) {
+    const { w, h } = this.area(canvas);
+    return Math.max(1e-9, Math.min(w / (2 * hw), h / (2 * hh)));
+  }
+
+  /** The world point at the centre of the area of `canvas`. */
+  centre(canvas) {
+    const { cx, cy } = this.area(canvas);
+    return { x: this.x0 + cx / this.scale, y: this.y0 + cy / this.scale };
+  }
+
+  /** Puts the world point (x, y) at the centre of the area of `canvas`, at `scale`. */
+  centreOn(x, y, scale, canvas) {
+    const { cx, cy } = this.area(canvas);
     this.scale = scale;
-    this.x0 = world.x + world.w / 2 - (side + w / 2) / scale;
-    this.y0 = world.y + world.h / 2 - (top + h / 2) / scale;
+    this.x0 = x - cx / scale;
+    this.y0 = y - cy / scale;
+  }
+
+  /** Shows the whole world on `canvas`, with a small margin; whether the view changed. */
+  fit(world, canvas) {
+    const before = [this.x0, this.y0, this.scale].join();
+    const pad = 0.03 * Math.max(world.w, world.h);
+    this.centreOn(world.x + world.w / 2, world.y + world.h / 2, this.scaleToShow(world.w / 2 + pad, world.h / 2 + pad, canvas), canvas);
+    return [this.x0, this.y0, this.scale].join() !== before;
+  }
+
+  /** Where the world point (x, y) is drawn: its image nearest the wrap's anchor, or itself. */
+  drawnAt(x, y) {
+    if (!this.wrap) return { x, y };
+    const { anchor, period } = this.wrap;
+    return { x: nearestImage(x, anchor.x, period.w), y: nearestImage(y, anchor.y, period.h) };
   }
 
   /** Canvas x of world x. */
@@ -51,9 +86,18 @@ export class View {
     return (y - this.y0) * this.scale;
   }
 
-  /** Canvas position of quantised coordinates: x = ox + qx * kx, y = oy + qy * ky. */
+  /**
+   * Canvas position of quantised coordinates: x = ox + qx * kx, y = oy + qy * ky, then on a
+   * wrapped view moved to the image nearest the anchor (ax, ay) by whole periods (pw, ph; 0 when
+   * the view does not wrap): nearestImage(x, ax, pw), nearestImage(y, ay, ph).
+   */
   quantToScreen(q) {
-    return { kx: (q.w / 65535) * this.scale, ky: (q.h / 65535) * this.scale, ox: this.sx(q.x), oy: this.sy(q.y) };
+    const wrap = this.wrap;
+    return {
+      kx: (q.w / 65535) * this.scale, ky: (q.h / 65535) * this.scale, ox: this.sx(q.x), oy: this.sy(q.y),
+      ax: wrap ? this.sx(wrap.anchor.x) : 0, ay: wrap ? this.sy(wrap.anchor.y) : 0,
+      pw: wrap ? wrap.period.w * this.scale : 0, ph: wrap ? wrap.period.h * this.scale : 0,
+    };
   }
 
   /** World position of a point in CSS px from the stage's top-left corner. */
@@ -70,11 +114,13 @@ export class View {
 }
 
 /**
- * Pan with a drag, zoom with the wheel about the pointer, fit with a double click. `redraw`
- * runs after each change; `zoomed` after a zoom, which moves the world under a still pointer;
- * `claims(event)` says whether a press or double click belongs to something else (a tool).
+ * Pan with a drag, zoom with the wheel about the pointer, the whole world with a double click.
+ * `redraw` runs after each change; `zoomed` after a zoom, which moves the world under a still
+ * pointer; `byHand` after the user moved the view (the camera lets go) and `showWorld` on a
+ * double click; `claims(event)` says whether a press or double click belongs to something else
+ * (a tool).
  */
-export function enablePanZoom(stage, view, { redraw, zoomed, claims }) {
+export function enablePanZoom(stage, view, { redraw, zoomed, byHand, showWorld, claims }) {
   let drag = null;
   stage.addEventListener('pointerdown', (e) => {
     if (claims(e)) return;
@@ -91,7 +137,7 @@ export function enablePanZoom(stage, view, { redraw, zoomed, claims }) {
       stage.classList.add('panning');
       view.x0 -= (dx * dpr) / view.scale;
       view.y0 -= (dy * dpr) / view.scale;
-      view.fitted = false;
+      byHand();
       drag.x = e.clientX;
       drag.y = e.clientY;
       redraw();
@@ -109,13 +155,12 @@ export function enablePanZoom(stage, view, { redraw, zoomed, claims }) {
     const after = view.clientToWorld(e.clientX - rect.left, e.clientY - rect.top);
     view.x0 += before.x - after.x;
     view.y0 += before.y - after.y;
-    view.fitted = false;
+    byHand();
     redraw();
     zoomed();
   }, { passive: false });
   stage.addEventListener('dblclick', (e) => {
     if (claims(e)) return;
-    view.fitted = true;
-    redraw();
+    showWorld();
   });
 }

@@ -1,15 +1,18 @@
 // The WebGL2 boid renderer: one instanced dart per boid, whose per-instance attributes are the
 // frame's boid bytes themselves (u16 qx, qy, u8 heading, group), uploaded once per frame as
-// they arrive; the vertex shader turns them into world and screen positions.
+// they arrive; the vertex shader turns them into world and screen positions. A boid resting on
+// the ground (the group byte's RESTING_BIT) is drawn in the same pass as a flat bar instead. On a
+// torus that a camera follows, each boid is drawn at its image nearest the camera (View.wrap).
 
-import { COLOR, DART } from './constants.js';
-import { BOID_BYTES } from './wire.js';
+import { COLOR, DART, REST_MARK } from './constants.js';
+import { BOID_BYTES, GROUP_MASK, RESTING_BIT } from './wire.js';
 
 const VERTEX_SHADER = `#version 300 es
   layout(location = 0) in vec2 a_corner;
   layout(location = 1) in vec2 a_q;
   layout(location = 2) in float a_head;
   layout(location = 3) in float a_group;
+  layout(location = 4) in vec2 a_rest_corner;
   uniform vec4 u_quant;
   uniform vec2 u_origin;
   uniform float u_scale;
@@ -17,18 +20,24 @@ const VERTEX_SHADER = `#version 300 es
   uniform float u_size;
   uniform bool u_by_group;
   uniform vec3 u_colors[3];
+  uniform vec3 u_resting_color;
+  uniform vec2 u_anchor;
+  uniform vec2 u_period;
   out vec3 v_color;
   void main() {
     vec2 p = u_quant.xy + a_q * u_quant.zw;
+    if (u_period.x > 0.0) p += u_period * floor((u_anchor - p) / u_period + 0.5);
+    bool resting = a_group >= ${RESTING_BIT}.0;
     float angle = a_head * (6.28318530718 / 256.0);
-    vec2 dir = vec2(cos(angle), sin(angle));
+    vec2 dir = resting ? vec2(1.0, 0.0) : vec2(cos(angle), sin(angle));
     vec2 side = vec2(-dir.y, dir.x);
-    vec2 world = p + (dir * a_corner.x + side * a_corner.y) * u_size;
+    vec2 corner = resting ? a_rest_corner : a_corner;
+    vec2 world = p + (dir * corner.x + side * corner.y) * u_size;
     vec2 px = (world - u_origin) * u_scale;
     vec2 clip = px / u_canvas * 2.0 - 1.0;
     gl_Position = vec4(clip.x, -clip.y, 0.0, 1.0);
-    int g = u_by_group ? clamp(int(a_group + 0.5) & 3, 0, 2) : 0;
-    v_color = u_colors[g];
+    int g = u_by_group ? min(int(a_group + 0.5) & ${GROUP_MASK}, 2) : 0;
+    v_color = resting ? u_resting_color : u_colors[g];
   }`;
 
 const FRAGMENT_SHADER = `#version 300 es
@@ -66,14 +75,23 @@ function compile(gl) {
   return program;
 }
 
-/** The vertex array: the dart's corners, then the boids' bytes as per-instance attributes. */
+/** Binds the corners `shape` (x, y pairs) to attribute `location`. */
+function shapeAttribute(gl, location, shape) {
+  gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(shape), gl.STATIC_DRAW);
+  gl.enableVertexAttribArray(location);
+  gl.vertexAttribPointer(location, 2, gl.FLOAT, false, 0, 0);
+}
+
+/**
+ * The vertex array: the dart's and the resting bar's corners, then the boids' bytes as
+ * per-instance attributes.
+ */
 function boidAttributes(gl, boids) {
   const vao = gl.createVertexArray();
   gl.bindVertexArray(vao);
-  gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
-  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(DART), gl.STATIC_DRAW);
-  gl.enableVertexAttribArray(0);
-  gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+  shapeAttribute(gl, 0, DART);
+  shapeAttribute(gl, 4, REST_MARK);
   gl.bindBuffer(gl.ARRAY_BUFFER, boids);
   gl.enableVertexAttribArray(1);
   gl.vertexAttribPointer(1, 2, gl.UNSIGNED_SHORT, true, BOID_BYTES, 0);
@@ -110,7 +128,8 @@ export function createWebGLRenderer(canvas, view, evenInSoftware) {
   const u = (name) => gl.getUniformLocation(program, name);
   const uni = {
     quant: u('u_quant'), origin: u('u_origin'), scale: u('u_scale'), canvas: u('u_canvas'),
-    size: u('u_size'), byGroup: u('u_by_group'), colors: u('u_colors'),
+    size: u('u_size'), byGroup: u('u_by_group'), colors: u('u_colors'), restingColor: u('u_resting_color'),
+    anchor: u('u_anchor'), period: u('u_period'),
   };
   const boids = gl.createBuffer();
   const vao = boidAttributes(gl, boids);
@@ -158,6 +177,10 @@ export function createWebGLRenderer(canvas, view, evenInSoftware) {
       gl.uniform1f(uni.size, radius);
       gl.uniform1i(uni.byGroup, byGroup ? 1 : 0);
       gl.uniform3fv(uni.colors, new Float32Array([...norm(COLOR.boid), ...norm(COLOR.scout1), ...norm(COLOR.scout2)]));
+      gl.uniform3f(uni.restingColor, ...norm(COLOR.resting));
+      const wrap = view.wrap;
+      gl.uniform2f(uni.anchor, wrap?.anchor.x ?? 0, wrap?.anchor.y ?? 0);
+      gl.uniform2f(uni.period, wrap?.period.w ?? 0, wrap?.period.h ?? 0);
       gl.drawArraysInstanced(gl.TRIANGLES, 0, 6, frame.count);
     },
   };

@@ -28,6 +28,8 @@ export const BOID_BYTES = 6;
 export const GROUP_MASK = 3;
 /** Bit of a boid's last byte set while it rests on the ground (perching). */
 export const RESTING_BIT = 0x80;
+/** A predator's kind byte for the one that follows the mouse. */
+const POINTER_KIND = 1;
 /**
  * 4-byte words of one overlay record: floats x, y, then velocity, cohesion, separation, alignment
  * (x, y each); then the record's link count (u32) and its scout group (u8, 3 zero bytes).
@@ -45,9 +47,10 @@ function rectAt(dv, at) {
  * A binary message as `{ frame }` or `{ overlay }`, or null for one this page does not read.
  *
  * frame: { step, count, revision, running, torus, world, quant, boids (Uint8Array, BOID_BYTES
- * a boid), predatorCount, predators (Uint8Array, BOID_BYTES a predator) }; overlay: { step, hover, recordCount, linkCount, ghostCount, visualRange,
- * protectedRange, records (Float32Array, RECORD_FLOATS a record), links (Float32Array, x and y a
- * link, record by record), ghosts (Float32Array, GHOST_FLOATS a ghost) }.
+ * a boid), predatorCount, predators (Uint8Array, BOID_BYTES a predator; framePredator reads
+ * one) }; overlay: { step, hover, recordCount, linkCount, ghostCount, visualRange,
+ * protectedRange, records (Float32Array, RECORD_FLOATS a record), links (Float32Array, x and y
+ * a link, record by record), ghosts (Float32Array, GHOST_FLOATS a ghost) }.
  */
 export function decode(buffer) {
   if (buffer.byteLength < COMMON_HEADER_BYTES) return null;
@@ -99,14 +102,28 @@ export function decode(buffer) {
   return null;
 }
 
-/** World position of boid `i` of a frame, from its quantised coordinates. */
-export function boidPosition(frame, i) {
-  const b = frame.boids;
-  const q = frame.quant;
+/** World position of record `i` of `bytes` (boids or predators), quantised in `q`. */
+function quantisedPosition(bytes, q, i) {
   const o = i * BOID_BYTES;
   return {
-    x: q.x + ((b[o] | (b[o + 1] << 8)) / 65535) * q.w,
-    y: q.y + ((b[o + 2] | (b[o + 3] << 8)) / 65535) * q.h,
+    x: q.x + ((bytes[o] | (bytes[o + 1] << 8)) / 65535) * q.w,
+    y: q.y + ((bytes[o + 2] | (bytes[o + 3] << 8)) / 65535) * q.h,
+  };
+}
+
+/** World position of boid `i` of a frame, from its quantised coordinates. */
+export const boidPosition = (frame, i) => quantisedPosition(frame.boids, frame.quant, i);
+
+/**
+ * Predator `k` of a frame: {x, y (world), angle (its heading, radians), pointer (whether it is
+ * the one that follows the mouse)}.
+ */
+export function framePredator(frame, k) {
+  const kind = frame.predators[k * BOID_BYTES + 5];
+  return {
+    ...quantisedPosition(frame.predators, frame.quant, k),
+    angle: headingAngle(frame.predators[k * BOID_BYTES + 4]),
+    pointer: kind === POINTER_KIND,
   };
 }
 

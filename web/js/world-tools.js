@@ -1,9 +1,11 @@
 // The world tool bar, top left of the stage (#tools): what the user does to the world with the
 // pointer. The bar is built from a list of entries, each one button and perhaps a key: a *tool*
 // stays chosen until another is, the same one is pressed again, or Esc, and gets the stage's
-// presses while chosen; an *action* acts once (Clear). The entries come from the modules that own
-// what they edit (obstacle-tools.js: the obstacles), so a new tool is one more entry there; the
-// bar gives it its button, key, hint and cursor, and routes the pointer and the keys to it.
+// presses while chosen; an *action* acts once (Clear), or switches something (the mouse as a
+// predator, the camera) and shows whether it is on. The entries come from the modules that own
+// what they edit (obstacle-tools.js, predator-tools.js, attractor-tools.js, camera.js), so a new
+// tool is one more entry there; the bar gives it its button, key, hint and cursor, and routes
+// the pointer and the keys to it.
 //
 // With no tool chosen the stage pans, zooms and hovers as before; a press a tool takes never
 // reaches the pan (view.js asks `claims`).
@@ -12,12 +14,13 @@ import { $, el } from './dom.js';
 
 const DRAG_PX = 3; // CSS px a press must travel to be a drag rather than a click
 
-/** What a tool shows when it shows nothing: no obstacle marked, no shape being made. */
-const NO_MARKS = { highlight: -1, draft: null };
+/** What a tool shows when it shows nothing. */
+const NO_MARKS = {};
 
 /**
  * An entry: {id, group (the bar's segment it sits in), label, title, key (optional, one letter)}
- * and either `run()` (an action) or, for a tool, a `hint` shown beside the bar while it is chosen
+ * and either `run()` (an action; with `active()` it is a switch, its button lit while it gives
+ * true) or, for a tool, a `hint` shown beside the bar while it is chosen
  * and, all optional, what it does. A press on the stage is a gesture `g` = {start, at (world
  * points {x, y}), dragged}:
  *   claims(p)   whether a press at world point p is the tool's (default: every press; a press
@@ -26,8 +29,9 @@ const NO_MARKS = { highlight: -1, draft: null };
  *   enter(), remove()  Enter, Delete or Backspace: true when they did something;
  *   cancel()    Esc: true when it dropped work in progress (else Esc leaves the tool);
  *   reset()     start afresh: the tool is chosen or left, or a press went to the pan;
- *   marks(pointer, g)  {highlight, draft} to draw (overlays.js): the pointer's world point or
- *               null, and the gesture in progress or null.
+ *   marks(pointer, g)  what to mark (overlays.js): {obstacle, draft, predator, attractor}, each
+ *               optional (an index to highlight, or a shape being made), from the pointer's
+ *               world point or null and the gesture in progress or null.
  */
 export function createWorldTools({ stage, view, entries, redraw }) {
   const bar = $('tools');
@@ -58,7 +62,7 @@ export function createWorldTools({ stage, view, entries, redraw }) {
   }
 
   function showChosen() {
-    for (const [entry, button] of buttons) button.classList.toggle('on', entry === chosen);
+    for (const [entry, button] of buttons) button.classList.toggle('on', entry === chosen || Boolean(entry.active?.()));
     hint.textContent = chosen?.hint ?? '';
     hint.hidden = !chosen;
     stage.dataset.tool = chosen?.id ?? '';
@@ -68,6 +72,7 @@ export function createWorldTools({ stage, view, entries, redraw }) {
   function use(entry) {
     if (entry.run) {
       entry.run();
+      showChosen();
     } else {
       chosen?.reset?.();
       chosen = chosen === entry ? null : entry;
@@ -150,7 +155,9 @@ export function createWorldTools({ stage, view, entries, redraw }) {
       redraw();
       return done;
     },
-    /** What the chosen tool shows: {highlight, draft} (overlays.js draws them). */
+    /** Lights the buttons of the switches that are on (they may change without the bar). */
+    refresh: showChosen,
+    /** What the chosen tool marks (overlays.js draws it). */
     marks() {
       return chosen?.marks?.(pointer, gesture) ?? NO_MARKS;
     },

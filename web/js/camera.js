@@ -1,0 +1,174 @@
+// The camera: what the view shows, chosen with the camera buttons of the world tool bar (or
+// keys F, L, Z) and, when a flock starts or the world changes, by the `camera` parameter (the
+// couzin preset's is follow). Modes:
+//   world   the whole world fitted to the stage;
+//   follow  the largest flock kept in the middle, at the world view's scale;
+//   fit     the whole flock framed with a margin;
+//   null    where the user put it: any pan or zoom by hand leaves the other modes.
+// Follow and fit read the `focus` of the server's metrics messages (the centre and half-extents
+// of the largest flock and of the whole flock, a few times a second, each measured at a step);
+// the centre is carried forward to the step on screen at the pace it moved between the last two
+// messages (a followed flock would otherwise lead the camera by a quarter second's flight), and
+// the view moves toward it by exponential smoothing in time, so the picture glides at any frame
+// rate. On a torus the centre
+// moves by the minimum-image difference, across a seam rather than back through the world, and
+// stays inside the world; the view then draws things at their image nearest the centre
+// (View.wrap), so a flock straddling a seam is drawn whole.
+
+import { nearestImage } from './view.js';
+
+const SMOOTHING_SECONDS = 0.2; // the camera covers 1 - 1/e of its way to the focus in this time
+const FIT_MARGIN = 0.25; // fit leaves this share of the flock's half-extent around it
+const FIT_LEAST_SHARE = 0.03; // fit shows at least this share of the world's larger side around the centre
+const SETTLED_PX = 0.05; // a move smaller than this (device px) is not drawn
+const MODES = ['world', 'follow', 'fit'];
+const GROUP = 'camera';
+
+/** `v` wrapped into [start, start + period) (period 0: as it is). */
+const wrapInto = (v, start, period) => (period > 0 ? start + (((v - start) % period) + period) % period : v);
+
+/**
+ * `view` is the view to move (view.js); `canvas()` the canvas it draws on; `redraw` asks for the
+ * next frame to draw.
+ */
+export function createCamera({ view, canvas, redraw }) {
+  let mode = 'world';
+  let focus = null; // the latest metrics message's focus, or null
+  let focusStep = 0; // the step it was measured at
+  let pace = null; // how far each focus's centre moved a step: {largest, whole} of {x, y}
+  let world = null; // the latest frame's world rectangle
+  let torus = false;
+  let step = 0; // the latest frame's step
+  let worldKey = '';
+  let last = null; // time of the last update, ms
+
+  function set(next) {
+    mode = next;
+    last = null;
+    redraw();
+  }
+
+  /** The scale at which the whole world fits the stage, which follow keeps. */
+  function worldScale() {
+    const pad = 0.03 * Math.max(world.w, world.h);
+    return view.scaleToShow(world.w / 2 + pad, world.h / 2 + pad, canvas());
+  }
+
+  const period = () => (torus ? world : { w: 0, h: 0 });
+
+  /**
+   * How far the centre of `next` moved a step since `last`, `steps` steps before; none across a
+   * jump wider than the box (another flock became the largest, or a new flock started).
+   */
+  function paceOf(last, next, steps) {
+    if (!last || !next || steps <= 0) return { x: 0, y: 0 };
+    const dx = nearestImage(next.x, last.x, period().w) - last.x;
+    const dy = nearestImage(next.y, last.y, period().h) - last.y;
+    return Math.abs(dx) > next.w + last.w || Math.abs(dy) > next.h + last.h ? { x: 0, y: 0 } : { x: dx / steps, y: dy / steps };
+  }
+
+  /** The box `name` of the focus ('largest', 'whole'), its centre carried forward to the frame's step. */
+  function carried(name) {
+    const box = focus?.[name];
+    if (!box) return null;
+    const ahead = Math.max(0, step - focusStep);
+    return { ...box, x: box.x + pace[name].x * ahead, y: box.y + pace[name].y * ahead };
+  }
+
+  /** Where the mode would put the view now: {x, y (world centre), scale}, or null. */
+  function target() {
+    const largest = mode === 'follow' && carried('largest');
+    if (largest) return { x: largest.x, y: largest.y, scale: worldScale() };
+    const whole = mode === 'fit' && carried('whole');
+    if (whole) {
+      const { x, y, w, h } = whole;
+      const least = FIT_LEAST_SHARE * Math.max(world.w, world.h);
+      const scale = view.scaleToShow(w * (1 + FIT_MARGIN) + least, h * (1 + FIT_MARGIN) + least, canvas());
+      return { x, y, scale };
+    }
+    return null;
+  }
+
+  /** Moves the view a time `dt` (s) of the way toward `goal`; whether it moved visibly. */
+  function glide(goal, dt) {
+    const k = 1 - Math.exp(-dt / SMOOTHING_SECONDS);
+    const { w: pw, h: ph } = period();
+    const at = view.centre(canvas());
+    // The goal's image nearest the camera: the way across a seam, not back through the world.
+    const [gx, gy] = [nearestImage(goal.x, at.x, pw), nearestImage(goal.y, at.y, ph)];
+    const scale = view.scale * Math.exp(k * Math.log(goal.scale / view.scale));
+    const [dx, dy] = [k * (gx - at.x), k * (gy - at.y)];
+    const moved = Math.hypot(dx, dy) * scale > SETTLED_PX || Math.abs(scale / view.scale - 1) > 1e-4;
+    const [x, y] = [wrapInto(at.x + dx, world.x, pw), wrapInto(at.y + dy, world.y, ph)];
+    if (moved) view.centreOn(x, y, scale, canvas());
+    return moved;
+  }
+
+  const entries = [
+    { id: 'camera-world', label: 'World', key: 'f', title: 'Camera: the whole world (or double-click the stage)', mode: 'world' },
+    { id: 'camera-follow', label: 'Follow', key: 'l', title: 'Camera: follow the largest flock, at the world view\'s scale', mode: 'follow' },
+    { id: 'camera-fit', label: 'Fit', key: 'z', title: 'Camera: frame the whole flock', mode: 'fit' },
+  ].map(({ mode: m, ...entry }) => ({ ...entry, group: GROUP, active: () => mode === m, run: () => set(m) }));
+
+  return {
+    entries,
+    /** The mode: 'world', 'follow', 'fit' or null (placed by hand). */
+    get mode() {
+      return mode;
+    },
+    /** The user panned or zoomed: the camera stays where they put it. */
+    release() {
+      set(null);
+    },
+    /** Shows the whole world (a double click on the stage). */
+    showWorld() {
+      set('world');
+    },
+    /** A metrics message: its focus (null: no boids) measured at its step. */
+    measured(message) {
+      const next = message.focus ?? null;
+      const steps = message.step - focusStep;
+      pace = { largest: paceOf(focus?.largest, next?.largest, steps), whole: paceOf(focus?.whole, next?.whole, steps) };
+      focus = next;
+      focusStep = message.step;
+      if (mode === 'follow' || mode === 'fit') redraw();
+    },
+    /**
+     * A flock started (`params` its parameters) or a frame came with another world: the mode
+     * becomes the `camera` parameter's.
+     */
+    start(params) {
+      set(MODES.includes(params?.camera) ? params.camera : 'world');
+    },
+    /** A frame came: its world, and whether it wraps; another world starts the camera afresh. */
+    frame(frame, params) {
+      world = frame.world;
+      torus = frame.torus;
+      step = frame.step;
+      const key = [world.x, world.y, world.w, world.h].join();
+      if (key !== worldKey) {
+        worldKey = key;
+        this.start(params);
+      }
+    },
+    /**
+     * Moves the view for the time `now` (ms, an animation frame's), and says on a torus where
+     * things are drawn; whether the view changed.
+     */
+    update(now) {
+      if (!world) return false;
+      const dt = last === null ? 0 : Math.min(1, (now - last) / 1000);
+      last = now;
+      let moved = false;
+      if (mode === 'world') {
+        moved = view.fit(world, canvas());
+      } else {
+        const goal = target();
+        if (goal) moved = glide(goal, dt);
+      }
+      const following = torus && (mode === 'follow' || mode === 'fit');
+      view.wrap = following ? { anchor: view.centre(canvas()), period: { w: world.w, h: world.h } } : null;
+      return moved;
+    },
+  };
+}
