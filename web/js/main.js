@@ -223,8 +223,11 @@ window.boidsViewer = {
   get attractors() { return attractors.shown(); },
   /** The latest frame's predators: {x, y, angle, pointer} each, the mouse's last. */
   get predators() { return predatorsOf(frame, view); },
-  /** Where the view is: world coordinates of the stage's top-left corner, device px per unit. */
-  get view() { return { x0: view.x0, y0: view.y0, scale: view.scale }; },
+  /**
+   * Where the view is: world coordinates of the stage's top-left corner, device px per unit, and
+   * the world point a camera keeps in the middle.
+   */
+  get view() { return { x0: view.x0, y0: view.y0, scale: view.scale, centre: view.centre(renderer.canvas) }; },
   /** The camera's mode: 'world', 'follow', 'fit', or null (placed by hand). */
   get camera() { return camera.mode; },
   /** World positions [x, y] of the latest frame's boids (quantised as sent). */

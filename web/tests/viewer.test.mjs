@@ -39,14 +39,14 @@ async function serverParams() {
   return Object.fromEntries(desc.params.map((p) => [p.name, p.value]));
 }
 
-// Counts pixels of the stage (both canvases, without the HTML legend and boxes) by colour.
+// Counts pixels of the stage (both canvases, without the HTML legend, boxes and tool bar) by colour.
 async function pixelStats(page) {
   await page.evaluate(() => {
-    for (const id of ['legend', 'info', 'keys', 'toasts']) document.getElementById(id).style.visibility = 'hidden';
+    for (const id of ['legend', 'info', 'keys', 'toasts', 'tools']) document.getElementById(id).style.visibility = 'hidden';
   });
   const png = await page.locator('#stage').screenshot(process.env.BOIDS_DEBUG_SHOT ? { path: process.env.BOIDS_DEBUG_SHOT } : {});
   await page.evaluate(() => {
-    for (const id of ['legend', 'info', 'keys', 'toasts']) document.getElementById(id).style.visibility = '';
+    for (const id of ['legend', 'info', 'keys', 'toasts', 'tools']) document.getElementById(id).style.visibility = '';
   });
   return page.evaluate(async (b64) => {
     const img = new Image();
@@ -58,7 +58,7 @@ async function pixelStats(page) {
     const ctx = c.getContext('2d');
     ctx.drawImage(img, 0, 0);
     const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    const n = { total: c.width * c.height, bright: 0, red: 0, green: 0, blue: 0, cyan: 0, pink: 0 };
+    const n = { total: c.width * c.height, bright: 0, red: 0, green: 0, blue: 0, cyan: 0, pink: 0, orange: 0 };
     for (let i = 0; i < d.length; i += 4) {
       const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
       if (r + g + b > 450) n.bright++;
@@ -67,6 +67,7 @@ async function pixelStats(page) {
       if (b > 150 && b > r + 80 && b > g + 60) n.blue++;
       if (g > 60 && Math.abs(g - b) < 30 && g > r + 25) n.cyan++;
       if (r > 180 && b > 120 && r > g + 80) n.pink++; // scout group 1, (255, 96, 200)
+      if (r > 220 && g > 120 && g < 180 && b < 90) n.orange++; // a predator, (255, 150, 50)
     }
     return n;
   }, png.toString('base64'));
@@ -310,6 +311,120 @@ try {
   check(panned.x0 !== viewBefore.x0 && panned.y0 !== viewBefore.y0, 'with no tool a drag pans the view');
   await page.keyboard.press('f');
 
+  // The world's other objects, with the tools of the world bar. A predator placed with a click
+  // is in the frames and drawn in its orange.
+  const noPredators = await pixelStats(page);
+  await page.keyboard.press('p');
+  const centreAt = await clientOf(...spot);
+  await page.mouse.click(centreAt.x, centreAt.y);
+  await page.waitForFunction(() => boidsViewer.predators.length === 1, null, { timeout: 5000 });
+  const [hunter] = await page.evaluate(() => boidsViewer.predators);
+  check(
+    !hunter.pointer && (await serverParams()).predator_count === 1,
+    `a click with the predator tool places a predator: the frames carry it (${hunter.x.toFixed(1)}, ${hunter.y.toFixed(1)}) and predator_count is 1`,
+  );
+  await page.waitForTimeout(300);
+  const withPredator = await pixelStats(page);
+  check(withPredator.orange > noPredators.orange + 20, `the predator is drawn in orange (${withPredator.orange} px, ${noPredators.orange} without)`);
+  // Paused, so that the predator is where the click goes.
+  await page.click('#play');
+  await page.waitForFunction(() => !boidsViewer.frame.running, null, { timeout: 5000 });
+  await page.keyboard.press('k');
+  const still = await page.evaluate(() => boidsViewer.predators[0]);
+  const stillAt = await clientOf(still.x, still.y);
+  await page.mouse.click(stillAt.x, stillAt.y);
+  await page.waitForFunction(() => boidsViewer.predators.length === 0, null, { timeout: 5000 });
+  check((await serverParams()).predator_count === 0, 'a click with the remove tool removes the predator');
+  await page.keyboard.press('Escape');
+  await page.click('#play');
+  await page.waitForFunction(() => boidsViewer.frame.running, null, { timeout: 5000 });
+
+  // The mouse as a predator: boids flee the pointer. The mouse goes where the boids are densest
+  // every quarter second, and the boids within fear_range of it are counted over 90 frames,
+  // first with the switch off, then on.
+  await setParam('fear_range', 60);
+  await setParam('flee_factor', 3);
+  const crowdNearMouse = () => page.evaluate(async (fear) => {
+    const densest = (boids) => {
+      let best = boids[0];
+      let most = -1;
+      for (const b of boids) {
+        const near = boids.filter((o) => Math.hypot(o[0] - b[0], o[1] - b[1]) < fear).length;
+        if (near > most) [best, most] = [b, near];
+      }
+      return best;
+    };
+    let [mouse, near, frames, last] = [null, 0, 0, -1];
+    while (frames < 90) {
+      await new Promise((r) => requestAnimationFrame(r));
+      const f = boidsViewer.frame;
+      if (f.step === last) continue;
+      last = f.step;
+      const boids = boidsViewer.boidPositions();
+      if (frames % 15 === 0) {
+        mouse = densest(boids);
+        const at = boidsViewer.clientPosition(...mouse);
+        await window.moveMouseTo(at.x, at.y);
+      }
+      near += boids.filter((b) => Math.hypot(b[0] - mouse[0], b[1] - mouse[1]) < fear).length;
+      frames++;
+    }
+    return near / frames;
+  }, 60);
+  await page.exposeFunction('moveMouseTo', (x, y) => page.mouse.move(x, y));
+  const calm = await crowdNearMouse();
+  await page.keyboard.press('m');
+  const fleeing = await crowdNearMouse();
+  const pointerShown = await page.evaluate(() => boidsViewer.predators.some((p) => p.pointer));
+  await page.keyboard.press('m');
+  await page.waitForFunction(() => boidsViewer.predators.length === 0, null, { timeout: 5000 });
+  check(
+    pointerShown && fleeing < 0.6 * calm,
+    `with the mouse as a predator fewer boids are within fear_range of the pointer (${fleeing.toFixed(1)} a frame, ${calm.toFixed(1)} without); switched off, its predator is gone`,
+  );
+
+  // An attractor placed with a click and dragged: the parameter follows, as it moves too.
+  await page.keyboard.press('a');
+  const goal = [world.x + 0.25 * world.w, world.y + 0.4 * world.h];
+  const goalAt = await clientOf(...goal);
+  await page.mouse.click(goalAt.x, goalAt.y);
+  await page.waitForFunction(() => boidsViewer.server.params.attractors.length === 1, null, { timeout: 5000 });
+  const [placedGoal] = (await serverParams()).attractors;
+  check(near(placedGoal, goal, 2), `a click with the attractor tool places an attractor where clicked (${placedGoal})`);
+  check((await page.locator('[data-param="attractors"]').textContent()) === '1 attractor', 'the panel counts the attractor');
+  const attractorSets = (await setEvents('attractors')).length;
+  await page.keyboard.press('d');
+  await page.mouse.move(goalAt.x, goalAt.y);
+  await page.mouse.down();
+  await page.mouse.move(goalAt.x + 40, goalAt.y + 10, { steps: 10 });
+  await page.waitForTimeout(200);
+  const midway = (await serverParams()).attractors[0];
+  await page.mouse.move(goalAt.x + 80, goalAt.y + 20, { steps: 10 });
+  await page.mouse.up();
+  const draggedTo = [goal[0] + 80 * unitsPerPx, goal[1] + 20 * unitsPerPx];
+  await page.waitForFunction((x) => Math.abs(boidsViewer.server.params.attractors[0][0] - x) < 0.5, draggedTo[0], { timeout: 5000 });
+  const [movedGoal] = (await serverParams()).attractors;
+  check(
+    near(movedGoal, draggedTo, 2) && midway[0] > placedGoal[0] && midway[0] < movedGoal[0],
+    `a drag moves the attractor (to ${movedGoal}), the parameter following it midway (${midway})`,
+  );
+  check((await setEvents('attractors')).length > attractorSets + 1, 'the drag sends the list as it moves, each a set event');
+
+  // Clear empties the world: obstacles, attractors and predators.
+  await page.keyboard.press('c');
+  await page.mouse.click(spotAt.x, spotAt.y);
+  await page.keyboard.press('p');
+  const clearOfCircle = await clientOf(world.x + 0.9 * world.w, world.y + 0.15 * world.h);
+  await page.mouse.click(clearOfCircle.x, clearOfCircle.y);
+  await page.waitForFunction(() => boidsViewer.predators.length === 1 && boidsViewer.server.params.obstacles.length === 1, null, { timeout: 5000 });
+  await page.click('#tools button:has-text("Clear")');
+  await page.waitForFunction(() => {
+    const p = boidsViewer.server.params;
+    return p.obstacles.length === 0 && p.attractors.length === 0 && p.predator_count === 0 && boidsViewer.predators.length === 0;
+  }, null, { timeout: 5000 });
+  check(true, 'Clear removes every obstacle, attractor and predator');
+  await page.keyboard.press('Escape');
+
   // 3. Overlays for all boids draw radius circles and the three rule vectors in their colours.
   await page.click('#overlay-mode button[data-mode="all"]');
   await page.waitForFunction(() => boidsViewer.overlay?.records > 0, null, { timeout: 10000 });
@@ -418,6 +533,43 @@ try {
   await page.waitForFunction(() => boidsViewer.overlay?.ghosts > 0, null, { timeout: 10000 });
   const ghosts = await page.evaluate(() => boidsViewer.overlay);
   check(ghosts.ghostsOutside === ghosts.ghosts, `${ghosts.ghosts} ghosts, every one seen beyond the world's edge`);
+
+  // 11. The couzin preset's camera follows its group, which drifts away from where it starts:
+  // the view's centre goes with the group and keeps its boids on the canvas; with the world
+  // camera, in as many steps, they have left it.
+  await page.click('#overlay-mode button[data-mode="off"]');
+  await page.selectOption('#preset', 'couzin');
+  await page.waitForFunction(() => boidsViewer.server.preset === 'couzin' && boidsViewer.camera === 'follow', null, { timeout: 5000 });
+  await page.evaluate(() => {
+    const speed = document.getElementById('speed');
+    speed.value = String(Math.round((Math.log(60 / 0.5) / Math.log(2000)) * 1000)); // 60 steps/s
+    speed.dispatchEvent(new Event('input'));
+  });
+  if (!(await page.evaluate(() => boidsViewer.server.running))) await page.keyboard.press('Space');
+  const onCanvas = () => page.evaluate(() => {
+    const r = document.getElementById('stage').getBoundingClientRect();
+    const boids = boidsViewer.boidPositions().map(([x, y]) => boidsViewer.clientPosition(x, y));
+    return boids.filter((p) => p.x >= r.left && p.x <= r.right && p.y >= r.top && p.y <= r.bottom).length / boids.length;
+  });
+  const drift = async () => {
+    const start = await page.evaluate(() => ({ step: boidsViewer.frame.step, centre: boidsViewer.view.centre }));
+    await page.waitForFunction((s) => boidsViewer.frame.step >= s + 480, start.step, { timeout: 30000 });
+    await page.waitForTimeout(300); // the camera settles on the latest focus
+    return { start, ...(await page.evaluate(() => ({ centre: boidsViewer.view.centre, focus: boidsViewer.metrics.focus.largest }))), onCanvas: await onCanvas() };
+  };
+  const followed = await drift();
+  const travelled = Math.hypot(followed.centre.x - followed.start.centre.x, followed.centre.y - followed.start.centre.y);
+  const behind = Math.hypot(followed.centre.x - followed.focus.x, followed.centre.y - followed.focus.y);
+  check(
+    travelled > 15 && behind < 0.25 * travelled && followed.onCanvas > 0.8,
+    `the follow camera went ${travelled.toFixed(1)} units with the couzin group (its centre ${behind.toFixed(1)} from the group's) and keeps ${(100 * followed.onCanvas).toFixed(0)}% of the boids on the canvas after 480 steps`,
+  );
+  await setParam('camera', 'world');
+  await page.waitForFunction(() => boidsViewer.camera === 'world', null, { timeout: 5000 });
+  await page.keyboard.press('r');
+  await page.waitForFunction(() => boidsViewer.frame.step < 100, null, { timeout: 5000 });
+  const unfollowed = await drift();
+  check(unfollowed.onCanvas < 0.2, `with the world camera ${(100 * unfollowed.onCanvas).toFixed(0)}% of the boids are still on the canvas after as many steps`);
 
   if (screenshot) {
     await page.click('#overlay-mode button[data-mode="all"]');
