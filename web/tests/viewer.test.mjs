@@ -34,6 +34,15 @@ async function setEvents(key) {
   return log.events.filter((e) => e.kind === 'set' && e.key === key);
 }
 
+// Sets the speed with the page's slider (logarithmic from 0.5 to 1000 steps per second).
+function setSpeed(page, stepsPerSecond) {
+  return page.evaluate((v) => {
+    const speed = document.getElementById('speed');
+    speed.value = String(Math.round((Math.log(v / 0.5) / Math.log(2000)) * 1000));
+    speed.dispatchEvent(new Event('input'));
+  }, stepsPerSecond);
+}
+
 async function serverParams() {
   const desc = await (await fetch(new URL('api/params', base))).json();
   return Object.fromEntries(desc.params.map((p) => [p.name, p.value]));
@@ -340,8 +349,10 @@ try {
   await page.waitForFunction(() => boidsViewer.frame.running, null, { timeout: 5000 });
 
   // The mouse as a predator: boids flee the pointer. The mouse goes where the boids are densest
-  // every quarter second, and the boids within fear_range of it are counted over 90 frames,
-  // first with the switch off, then on.
+  // every quarter second (at 60 steps a second), and the boids within fear_range of it are
+  // counted over 90 frames, first with the switch off, then on.
+  const testSpeed = await page.evaluate(() => boidsViewer.server.steps_per_second);
+  await setSpeed(page, 60);
   await setParam('fear_range', 60);
   await setParam('flee_factor', 3);
   const crowdNearMouse = () => page.evaluate(async (fear) => {
@@ -378,6 +389,7 @@ try {
   const pointerShown = await page.evaluate(() => boidsViewer.predators.some((p) => p.pointer));
   await page.keyboard.press('m');
   await page.waitForFunction(() => boidsViewer.predators.length === 0, null, { timeout: 5000 });
+  await setSpeed(page, testSpeed);
   check(
     pointerShown && fleeing < 0.6 * calm,
     `with the mouse as a predator fewer boids are within fear_range of the pointer (${fleeing.toFixed(1)} a frame, ${calm.toFixed(1)} without); switched off, its predator is gone`,
@@ -517,11 +529,7 @@ try {
 
   // 9. The header's steps per second is the real rate at a low speed.
   if (!(await page.evaluate(() => boidsViewer.server.running))) await page.keyboard.press('Space');
-  await page.evaluate(() => {
-    const speed = document.getElementById('speed');
-    speed.value = String(Math.round((Math.log(4 / 0.5) / Math.log(2000)) * 1000)); // 4 steps/s
-    speed.dispatchEvent(new Event('input'));
-  });
+  await setSpeed(page, 4);
   await page.waitForTimeout(4500); // the measurement window (3 s) holds only the new speed
   const header = await page.locator('#stat-text').innerText();
   const perSecond = Number(/([\d.]+) steps\/s/.exec(header)?.[1]);
@@ -540,11 +548,7 @@ try {
   await page.click('#overlay-mode button[data-mode="off"]');
   await page.selectOption('#preset', 'couzin');
   await page.waitForFunction(() => boidsViewer.server.preset === 'couzin' && boidsViewer.camera === 'follow', null, { timeout: 5000 });
-  await page.evaluate(() => {
-    const speed = document.getElementById('speed');
-    speed.value = String(Math.round((Math.log(60 / 0.5) / Math.log(2000)) * 1000)); // 60 steps/s
-    speed.dispatchEvent(new Event('input'));
-  });
+  await setSpeed(page, 60);
   if (!(await page.evaluate(() => boidsViewer.server.running))) await page.keyboard.press('Space');
   const onCanvas = () => page.evaluate(() => {
     const r = document.getElementById('stage').getBoundingClientRect();
