@@ -303,9 +303,15 @@ impl Group {
         };
         let world = job.world.map(|steer| {
             let (mut pull_x, mut pull_y) = ([0.0; LANES], [0.0; LANES]);
-            for l in 0..self.len {
-                let pull = steer.pull(Vec2::new(self.x[l], self.y[l]));
-                (pull_x[l], pull_y[l]) = (pull.x, pull.y);
+            let lanes = || (0..self.len).map(|l| Vec2::new(self.x[l], self.y[l]));
+            let lo = lanes().fold(Vec2::INFINITY, Vec2::min);
+            let hi = lanes().fold(Vec2::NEG_INFINITY, Vec2::max);
+            // Most groups are far from every predator: their pull is zero, as `pull` gives it.
+            if steer.reaches(lo, hi) {
+                for (l, p) in lanes().enumerate() {
+                    let pull = steer.pull(p);
+                    (pull_x[l], pull_y[l]) = (pull.x, pull.y);
+                }
             }
             V2::new(Pack(S::load(pull_x)), Pack(S::load(pull_y)))
         });

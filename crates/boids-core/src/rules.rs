@@ -583,6 +583,23 @@ pub fn image_within(d: Vec2, wrap: Vec2, range: f32) -> Option<Vec2> {
     Some(minimum_image(d, wrap))
 }
 
+/// Whether some point of the box `[lo, hi]` may lie within `range` of `q` along both axes (on a
+/// torus, of any image of `q`): a test that rules a whole group of boids out at once before
+/// [`image_within`] tests each. It never refuses a box holding a point that test would keep.
+#[inline]
+pub fn box_reaches(lo: Vec2, hi: Vec2, q: Vec2, wrap: Vec2, range: f32) -> bool {
+    let axis = |lo: f32, hi: f32, q: f32, w: f32| {
+        let gap = |q: f32| (lo - q).max(q - hi).max(0.0);
+        if w > 0.0 {
+            gap(q).min(gap(q - w)).min(gap(q + w))
+        } else {
+            gap(q)
+        }
+    };
+    let reach = range * (1.0 + 1e-5);
+    axis(lo.x, hi.x, q.x, wrap.x) <= reach && axis(lo.y, hi.y, q.y, wrap.y) <= reach
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -801,6 +818,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn box_reaches_every_point_image_within_keeps() {
+        let wrap = Vec2::new(100.0, 50.0);
+        let points: Vec<Vec2> = (0..300)
+            .map(|k| {
+                let t = k as f32 * 0.618_034;
+                Vec2::new((t * 97.0).rem_euclid(100.0), (t * 53.0).rem_euclid(50.0))
+            })
+            .collect();
+        for group in points.chunks(8) {
+            let lo = group.iter().fold(Vec2::INFINITY, |a, &p| a.min(p));
+            let hi = group.iter().fold(Vec2::NEG_INFINITY, |a, &p| a.max(p));
+            for &q in &points {
+                for w in [wrap, Vec2::ZERO] {
+                    let kept = group.iter().any(|&p| image_within(p - q, w, 6.0).is_some());
+                    assert!(!kept || box_reaches(lo, hi, q, w, 6.0), "{lo} {hi} {q} {w}");
+                }
+            }
+        }
+        assert!(!box_reaches(
+            Vec2::ZERO,
+            Vec2::ONE,
+            Vec2::new(20.0, 0.5),
+            Vec2::ZERO,
+            6.0
+        ));
+        assert!(box_reaches(
+            Vec2::ZERO,
+            Vec2::ONE,
+            Vec2::new(99.0, 0.5),
+            wrap,
+            6.0
+        ));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use super::ObstaclePass;
 use crate::par;
 use crate::params::Params;
 use crate::rng::{self, Purpose};
-use crate::rules::{self, Kernel, image_within, minimum_image};
+use crate::rules::{self, Kernel, box_reaches, image_within, minimum_image};
 
 /// One predator.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -119,11 +119,61 @@ impl Hunt {
     }
 }
 
-/// Boids per part of the parallel nearest-boid search.
+/// Boids per part of the parallel searches. In the fast path's storage order (cell order) a
+/// part covers a few rows of cells, so most parts are far from every predator.
 const SEARCH_PART: usize = 16_384;
 
+/// A boid within range of a point: the point's index, the squared distance, the boid's id and
+/// its slot.
+type Near = (usize, f32, u32, usize);
+
+/// Searches the flock in parallel parts for boids within `range` of `points` (minimum image
+/// with periods `wrap`): each part starts from `init()`, and `visit` sees every boid within
+/// range of a point, in slot order. A part whose bounding box no point reaches is skipped
+/// without a distance computed.
+fn search<R: Send>(
+    points: &[Vec2],
+    range: f32,
+    wrap: Vec2,
+    boids: &[Vec2],
+    ids: &[u32],
+    init: impl Fn() -> R + Sync,
+    visit: impl Fn(&mut R, Near) + Sync,
+) -> Vec<R> {
+    let below = range * range;
+    let parts = boids.len().div_ceil(SEARCH_PART);
+    par::map_collect(parts, |part| {
+        let slots = part * SEARCH_PART..((part + 1) * SEARCH_PART).min(boids.len());
+        let mut result = init();
+        let lo = boids[slots.clone()]
+            .iter()
+            .fold(Vec2::INFINITY, |a, &p| a.min(p));
+        let hi = boids[slots.clone()]
+            .iter()
+            .fold(Vec2::NEG_INFINITY, |a, &p| a.max(p));
+        let reaching: Vec<(usize, Vec2)> = (points.iter().copied().enumerate())
+            .filter(|&(_, q)| box_reaches(lo, hi, q, wrap, range))
+            .collect();
+        if reaching.is_empty() {
+            return result;
+        }
+        for slot in slots {
+            for &(k, q) in &reaching {
+                let Some(d) = image_within(boids[slot] - q, wrap, range) else {
+                    continue;
+                };
+                let d2 = d.length_squared();
+                if d2 <= below {
+                    visit(&mut result, (k, d2, ids[slot], slot));
+                }
+            }
+        }
+        result
+    })
+}
+
 /// For each of `points`, the slot of the nearest boid within `range` (minimum image with
-/// periods `wrap`), ties to the lower id: one pass over the flock for every point.
+/// periods `wrap`), ties to the lower id.
 pub fn nearest_boids(
     points: &[Vec2],
     range: f32,
@@ -131,37 +181,28 @@ pub fn nearest_boids(
     boids: &[Vec2],
     ids: &[u32],
 ) -> Vec<Option<usize>> {
-    type Best = Option<(f32, u32, usize)>;
-    if points.is_empty() {
-        return Vec::new();
-    }
-    let below = range * range;
-    let parts = boids.len().div_ceil(SEARCH_PART);
-    let found: Vec<Vec<Best>> = par::map_collect(parts, |part| {
-        let start = part * SEARCH_PART;
-        let end = (start + SEARCH_PART).min(boids.len());
-        let mut best: Vec<Best> = vec![None; points.len()];
-        for slot in start..end {
-            for (point, best) in points.iter().zip(&mut best) {
-                let Some(d) = image_within(boids[slot] - *point, wrap, range) else {
-                    continue;
-                };
-                let d2 = d.length_squared();
-                let candidate = (d2, ids[slot], slot);
-                if d2 <= below && best.is_none_or(|b| (d2, ids[slot]) < (b.0, b.1)) {
-                    *best = Some(candidate);
-                }
+    let closer = |a: &Near, b: &Near| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2));
+    let found = search(
+        points,
+        range,
+        wrap,
+        boids,
+        ids,
+        || vec![None; points.len()],
+        |best: &mut Vec<Option<Near>>, near| {
+            let best = &mut best[near.0];
+            if best.is_none_or(|b| closer(&near, &b).is_lt()) {
+                *best = Some(near);
             }
-        }
-        best
-    });
+        },
+    );
     (0..points.len())
         .map(|k| {
             found
                 .iter()
                 .filter_map(|part| part[k])
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-                .map(|(_, _, slot)| slot)
+                .min_by(closer)
+                .map(|near| near.3)
         })
         .collect()
 }
@@ -175,27 +216,9 @@ pub fn captures(
     boids: &[Vec2],
     ids: &[u32],
 ) -> Vec<usize> {
-    let below = range * range;
-    let parts = boids.len().div_ceil(SEARCH_PART);
-    // Every (predator, squared distance, id, slot) within range: few, as the range is short.
-    let within: Vec<Vec<(usize, f32, u32, usize)>> = par::map_collect(parts, |part| {
-        let start = part * SEARCH_PART;
-        let end = (start + SEARCH_PART).min(boids.len());
-        let mut near = Vec::new();
-        for slot in start..end {
-            for (k, point) in predators.iter().enumerate() {
-                let Some(d) = image_within(boids[slot] - *point, wrap, range) else {
-                    continue;
-                };
-                let d2 = d.length_squared();
-                if d2 <= below {
-                    near.push((k, d2, ids[slot], slot));
-                }
-            }
-        }
-        near
-    });
-    let mut near: Vec<(usize, f32, u32, usize)> = within.into_iter().flatten().collect();
+    // Every boid within range of a predator: few, as the range is short.
+    let within = search(predators, range, wrap, boids, ids, Vec::new, Vec::push);
+    let mut near: Vec<Near> = within.into_iter().flatten().collect();
     near.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
     let mut caught: Vec<usize> = Vec::new();
     for k in 0..predators.len() {

@@ -20,7 +20,7 @@ use glam::Vec2;
 
 use super::Predator;
 use crate::params::{Model, Params};
-use crate::rules::{self, image_within};
+use crate::rules::{self, box_reaches, image_within};
 
 /// What predators and attractors do to boids in one step (see the module docs).
 #[derive(Clone, Debug)]
@@ -86,6 +86,16 @@ impl WorldSteer {
     /// boid at `p`.
     pub fn pull(&self, p: Vec2) -> Vec2 {
         self.flee(p) * self.flee + self.attraction(p)
+    }
+
+    /// Whether the pull may be other than zero somewhere in the box `[lo, hi]`: a group of boids
+    /// far from every feared predator, with no attractor, needs no [`Self::pull`] of its own.
+    pub fn reaches(&self, lo: Vec2, hi: Vec2) -> bool {
+        !self.attractors.is_empty()
+            || self
+                .predators
+                .iter()
+                .any(|&q| box_reaches(lo, hi, q, self.wrap, self.fear_range))
     }
 
     /// Whether a predator is within `fear_range` of `p` (a resting boid takes off).
