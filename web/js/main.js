@@ -196,7 +196,7 @@ window.boidsViewer = {
   get renderer() { return renderer.name; },
   get framesDrawn() { return framesDrawn; },
   get frame() {
-    return frame && { step: frame.step, count: frame.count, world: frame.world, running: frame.running };
+    return frame && { step: frame.step, revision: frame.revision, count: frame.count, world: frame.world, running: frame.running };
   },
   get overlay() {
     const ov = overlays.latest;
