@@ -11,6 +11,7 @@
 //! [`grid`]: crate::grid
 //! [`interact`]: crate::interact
 
+use std::borrow::Cow;
 use std::time::Instant;
 
 use glam::Vec2;
@@ -422,14 +423,19 @@ impl Simulation {
         if self.predators.is_empty() {
             return Vec::new();
         }
-        self.hunt.step(
+        let mut hunted = self.hunt.step(
             &self.kernel,
             self.seed,
             self.step,
             &self.predators,
             &self.state.pos,
             &self.id,
-        )
+        );
+        if let Some(pass) = &self.obstacles {
+            self.hunt
+                .avoid(pass, &self.kernel, &self.predators, &mut hunted);
+        }
+        hunted
     }
 
     /// Boids within `capture_range` of a predator after the move are caught (see
@@ -456,7 +462,7 @@ impl Simulation {
         if caught.is_empty() {
             return 0;
         }
-        let obstacles = ObstacleIndex::of(&self.params);
+        let obstacles = obstacle_index(&self.params, self.obstacles.as_ref());
         for &slot in &caught {
             let id = u64::from(self.id[slot]);
             let mut s = rng::stream(self.seed, Purpose::Respawn, self.step, id);
@@ -574,16 +580,16 @@ impl Simulation {
             .collect();
         state.groups = groups;
         state.biases = biases;
-        let obstacles = ObstacleIndex::of(&params);
+        let obstacles = ObstaclePass::new(&params);
+        let index = obstacle_index(&params, obstacles.as_ref());
         let kept = state.predators.len().min(params.predator_count);
         state.predators.truncate(kept);
         state.predators.extend(
             (kept..params.predator_count)
-                .map(|k| crate::state::predator_start(&params, &obstacles, self.seed, k)),
+                .map(|k| crate::state::predator_start(&params, &index, self.seed, k)),
         );
         state.resting.resize(if params.perch { n } else { 0 }, 0);
         self.reserve(n)?;
-        let obstacles = ObstaclePass::new(&params);
         if let Some(pass) = &obstacles {
             // Obstacles placed on boids (a live edit) push them out, or start them afresh
             // (the fresh flock is drawn only if some boid needs it).
@@ -597,7 +603,7 @@ impl Simulation {
             }
             for (k, predator) in state.predators.iter_mut().enumerate() {
                 predator.position = pass.way_out(predator.position).unwrap_or_else(|| {
-                    crate::state::predator_start(&params, pass.index(), self.seed, k).position
+                    crate::state::predator_start(&params, &index, self.seed, k).position
                 });
             }
         }
@@ -609,8 +615,20 @@ impl Simulation {
         Ok(())
     }
 
-    /// Puts predator `index` at `position` (wrapped into a torus world), keeping its heading:
-    /// the viewer's "place a predator" after `predator_count` has made one.
+    /// Adds a predator at `position` (wrapped into a torus world), heading as the next
+    /// predator's start would, and raises `predator_count` by one: the viewer's "place a
+    /// predator". Equal to raising `predator_count` and moving the new predator there.
+    pub fn add_predator(&mut self, position: Vec2) -> Result<(), StateError> {
+        let index = self.predators.len();
+        let position = self.placeable(position, "predator", index)?;
+        let obstacles = obstacle_index(&self.params, self.obstacles.as_ref());
+        let start = crate::state::predator_start(&self.params, &obstacles, self.seed, index);
+        self.predators.push(Predator { position, ..start });
+        self.params.predator_count = self.predators.len();
+        Ok(())
+    }
+
+    /// Puts predator `index` at `position` (wrapped into a torus world), keeping its heading.
     pub fn move_predator(&mut self, index: usize, position: Vec2) -> Result<(), StateError> {
         let position = self.placeable(position, "predator", index)?;
         let count = self.predators.len();
@@ -687,6 +705,15 @@ impl Simulation {
             });
         }
         Ok(position)
+    }
+}
+
+/// The obstacles of `params` as `pass` indexes them, or an index of none (which still wraps a
+/// torus) when there is no pass: the pass's index is built once, not again per use.
+fn obstacle_index<'a>(params: &Params, pass: Option<&'a ObstaclePass>) -> Cow<'a, ObstacleIndex> {
+    match pass {
+        Some(pass) => Cow::Borrowed(pass.index()),
+        None => Cow::Owned(ObstacleIndex::of(params)),
     }
 }
 

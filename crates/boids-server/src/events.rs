@@ -175,12 +175,8 @@ pub fn apply_edit(
     };
     match *change {
         Change::PlacePredator { x, y } => {
-            let index = sim.predators().len();
-            let next = count_layer(index + 1)?;
-            let mut placed = sim.clone();
-            placed.set_params(next.params().clone())?;
-            placed.move_predator(index, point(x, y))?;
-            *sim = placed;
+            let next = count_layer(sim.predators().len() + 1)?;
+            sim.add_predator(point(x, y))?;
             Ok(next)
         }
         Change::RemovePredator { index } => {

@@ -47,20 +47,9 @@ pub struct ObstaclePass {
 }
 
 impl ObstaclePass {
-    /// The pass for the boids of `params`, or `None` when there are no obstacles.
+    /// The pass for the boids of `params`, or `None` when there are no obstacles. Predators go
+    /// through the same pass at their own speed ([`Self::apply_at_speed`]).
     pub fn new(params: &Params) -> Option<Self> {
-        let constant_speed = (params.model != Model::Boids).then_some(params.speed as f32);
-        Self::moving_at(params, constant_speed)
-    }
-
-    /// The pass for the predators of `params`, which move at `predator_speed` (`None` when
-    /// there are no obstacles).
-    pub fn for_predators(params: &Params) -> Option<Self> {
-        Self::moving_at(params, Some(params.predator_speed as f32))
-    }
-
-    /// The pass for agents that keep `constant_speed`, or the boids' speed limits when `None`.
-    fn moving_at(params: &Params, constant_speed: Option<f32>) -> Option<Self> {
         if params.obstacles.is_empty() {
             return None;
         }
@@ -76,7 +65,7 @@ impl ObstaclePass {
             index,
             lookahead,
             avoid,
-            constant_speed,
+            constant_speed: (params.model != Model::Boids).then_some(params.speed as f32),
             torus_size,
             near,
         })
@@ -90,6 +79,19 @@ impl ObstaclePass {
     /// Applies the pass to one boid that was at `from` and that its model moved to `position`
     /// with `velocity`.
     pub fn apply(&self, kernel: &Kernel, from: Vec2, position: &mut Vec2, velocity: &mut Vec2) {
+        self.apply_at_speed(kernel, self.constant_speed, from, position, velocity);
+    }
+
+    /// [`Self::apply`] for an agent that keeps `constant_speed` after a turn, or the boids'
+    /// speed limits when `None` (a predator keeps `predator_speed`).
+    pub fn apply_at_speed(
+        &self,
+        kernel: &Kernel,
+        constant_speed: Option<f32>,
+        from: Vec2,
+        position: &mut Vec2,
+        velocity: &mut Vec2,
+    ) {
         // Most boids are far from every obstacle and stop here, after one look at a map.
         let reach = self
             .probe_length()
@@ -103,7 +105,7 @@ impl ObstaclePass {
             return;
         }
         if let Some(steered) = self.steer(from, *velocity) {
-            let steered = self.keep_speed(kernel, steered);
+            let steered = keep_speed(kernel, constant_speed, steered);
             (*position, *velocity) = rules::move_boid(kernel, from, steered);
         }
         let moved = self.displacement(from, *position);
@@ -142,14 +144,6 @@ impl ObstaclePass {
         let lateral = hit.normal - hit.normal.dot(u) * u;
         let side = lateral.try_normalize().unwrap_or(u.perp());
         Some(v + side * (self.avoid * (1.0 - hit.t) * speed))
-    }
-
-    /// The model's speed rule, applied again after a turn.
-    fn keep_speed(&self, kernel: &Kernel, v: Vec2) -> Vec2 {
-        match self.constant_speed {
-            Some(speed) => v.normalize_or_zero() * speed,
-            None => rules::limit_speed(kernel, v),
-        }
     }
 
     /// The move from `from` to `to`, across the seam on a torus (a move is shorter than half
@@ -193,6 +187,15 @@ impl ObstaclePass {
 }
 
 /// The velocity after touching a surface with unit normal `n`: its part into the surface
+/// The speed rule of the moving agent, applied again after a turn: a constant speed, or the
+/// boids' limits when `None`.
+fn keep_speed(kernel: &Kernel, constant_speed: Option<f32>, v: Vec2) -> Vec2 {
+    match constant_speed {
+        Some(speed) => v.normalize_or_zero() * speed,
+        None => rules::limit_speed(kernel, v),
+    }
+}
+
 /// dropped, or, head-on (nothing would be left), reflected.
 fn slide(v: Vec2, n: Vec2) -> Vec2 {
     let into = v.dot(n).min(0.0);

@@ -2,9 +2,10 @@
 //! `predator_turn_rate`) toward the nearest boid within `predator_vision`, or, seeing none,
 //! wanders by a random turn in `[-predator_wander/2, predator_wander/2]`; then it moves at
 //! `predator_speed` through the boundary as the boids do (the margins' turn joins its desired
-//! direction as it does for the heading models) and around obstacles. With `capture_range > 0`,
-//! after the move each predator (in index order) catches the nearest boid within that range
-//! that no earlier predator caught; the boid starts again at a random free place.
+//! direction as it does for the heading models) and around obstacles (the boids' pass at the
+//! predator's speed). With `capture_range > 0`, after the move each predator (in index order)
+//! catches the nearest boid within that range that no earlier predator caught; the boid starts
+//! again at a random free place.
 //!
 //! Everything a predator decides is read from the state at the start of the step and from the
 //! counter-based streams (keyed by step and predator index, or boid id), so runs stay
@@ -36,8 +37,6 @@ pub struct Hunt {
     wander: f64,
     speed: f32,
     wrap: Vec2,
-    /// Obstacles, which predators steer around and never enter (`None`: no obstacles).
-    obstacles: Option<ObstaclePass>,
 }
 
 impl Hunt {
@@ -49,12 +48,12 @@ impl Hunt {
             wander: params.predator_wander,
             speed: params.predator_speed as f32,
             wrap: params.wrap(),
-            obstacles: ObstaclePass::for_predators(params),
         }
     }
 
     /// Every predator's next state from the predators and the flock (`boids` positions, `ids`
-    /// their ids) as they were at the start of step number `step`.
+    /// their ids) as they were at the start of step number `step`, before obstacles
+    /// ([`Self::avoid`]).
     pub fn step(
         &self,
         kernel: &Kernel,
@@ -110,12 +109,30 @@ impl Hunt {
         } else {
             rules::turn_toward(heading, desired, self.turn_rate)
         };
-        let from = predator.position;
-        let (mut position, mut velocity) = rules::move_boid(kernel, from, heading * self.speed);
-        if let Some(pass) = &self.obstacles {
-            pass.apply(kernel, from, &mut position, &mut velocity);
-        }
+        let (position, velocity) =
+            rules::move_boid(kernel, predator.position, heading * self.speed);
         Predator { position, velocity }
+    }
+
+    /// The obstacle pass on the predators' moves from `before` to `after`, at their own speed:
+    /// they steer around obstacles and never enter one, as boids do.
+    pub fn avoid(
+        &self,
+        pass: &ObstaclePass,
+        kernel: &Kernel,
+        before: &[Predator],
+        after: &mut [Predator],
+    ) {
+        for (old, new) in before.iter().zip(after) {
+            let speed = Some(self.speed);
+            pass.apply_at_speed(
+                kernel,
+                speed,
+                old.position,
+                &mut new.position,
+                &mut new.velocity,
+            );
+        }
     }
 }
 
