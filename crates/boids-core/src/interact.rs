@@ -81,7 +81,7 @@ impl Frame {
 /// Everything the phase reads.
 pub(crate) struct Interaction<'a> {
     pub prev: &'a Frame,
-    pub geometry: &'a GridGeometry,
+    pub geometry: &'a GridGeometry<2>,
     /// `cell_start[c]..cell_start[c + 1]`: the boids of cell `c` in `prev`.
     pub cell_start: &'a [u32],
     pub groups: &'a [u8],
@@ -111,7 +111,7 @@ impl Interaction<'_> {
         vel: &mut [Vec2],
         bias: &mut [f32],
     ) -> ScanCounts {
-        let pairwise = self.geometry.pairwise_wrap() != Vec2::ZERO;
+        let pairwise = self.geometry.pairwise_wrap() != [0.0; 2];
         let (job, out) = (self, (start, pos, vel, bias));
         match (pairwise, self.kernel.must_skip_self()) {
             (false, false) => interact_chunk::<false, false>(build, job, out),
@@ -364,7 +364,7 @@ impl<S: Simd> Sums<S> {
             // Offsets across a seam take the shift off after the difference, as the minimum
             // image does (the same rounding as the brute-force reference); elsewhere there is
             // nothing to take off.
-            if run.shift == Vec2::ZERO {
+            if run.shift == [0.0; 2] {
                 sums.add_run::<PAIRWISE, SKIP_SELF, false>(job, &lanes, boids, &run);
             } else {
                 sums.add_run::<PAIRWISE, SKIP_SELF, true>(job, &lanes, boids, &run);
@@ -392,7 +392,7 @@ impl<S: Simd> Sums<S> {
         job: &Interaction,
         lanes: &Lanes<S>,
         boids: Range<usize>,
-        run: &NearRun,
+        run: &NearRun<2>,
     ) {
         let (first, last) = (*run.columns.start() as f32, *run.columns.end() as f32);
         let near = S::lt(
@@ -400,7 +400,7 @@ impl<S: Simd> Sums<S> {
             S::splat((last - first) / 2.0 + lanes.reach + 0.5),
         );
         let shift = run.shift;
-        let (shift_x, shift_y) = (S::splat(shift.x), S::splat(shift.y));
+        let (shift_x, shift_y) = (S::splat(shift[0]), S::splat(shift[1]));
         let prev = job.prev;
         let Sums {
             mut in_range,
@@ -509,8 +509,8 @@ impl<S: Simd> Lanes<S> {
             protected_below: S::splat(job.kernel.protected_below),
             unseen_below: S::splat(job.kernel.unseen_below()),
             opaque_one: std::hint::black_box(S::splat(1.0)),
-            wrap_x: S::splat(wrap.x),
-            wrap_y: S::splat(wrap.y),
+            wrap_x: S::splat(wrap[0]),
+            wrap_y: S::splat(wrap[1]),
         }
     }
 
@@ -569,7 +569,7 @@ mod tests {
     }
 
     /// The smallest `x` in column `column` or beyond, on the row of height `y`.
-    fn column_border(geometry: &GridGeometry, column: u32, y: f32, mut low: f32) -> f32 {
+    fn column_border(geometry: &GridGeometry<2>, column: u32, y: f32, mut low: f32) -> f32 {
         let inside = |x: f32| geometry.coords(geometry.cell_of(Vec2::new(x, y)))[0] >= column;
         let mut high = low + 1.0;
         while !inside(high) {
@@ -589,7 +589,7 @@ mod tests {
     /// Moves every fourth boid onto a column border, just inside one cell or the other, at one
     /// of four heights: the pairs that the scan meets two columns apart are then as close as
     /// such pairs can be.
-    fn pack_on_borders(geometry: &GridGeometry, pos: &mut [Vec2], p: &Params) {
+    fn pack_on_borders(geometry: &GridGeometry<2>, pos: &mut [Vec2], p: &Params) {
         let nx = geometry.dims()[0];
         if nx < 2 {
             return;

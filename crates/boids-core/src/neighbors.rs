@@ -35,7 +35,7 @@ const BOUND_SLACK: f64 = 1.0 + 1e-5;
 /// An exact neighbour search over positions in any order. The hot loop of
 /// [`Simulation::step`] does the same scan on the boids' data moved into cell order instead.
 pub struct NeighborSearch<'a> {
-    geometry: GridGeometry,
+    geometry: GridGeometry<2>,
     index: CellIndex,
     positions: &'a [Vec2],
 }
@@ -60,13 +60,13 @@ impl<'a> NeighborSearch<'a> {
     #[inline]
     pub fn for_each_candidate(&self, i: usize, mut f: impl FnMut(usize, Vec2)) {
         let p = self.positions[i];
-        let wrap = self.geometry.pairwise_wrap();
+        let wrap = Vec2::from(self.geometry.pairwise_wrap());
         for near in self.geometry.cells_near(self.geometry.cell_of(p)) {
             for &j in &self.index.order[self.index.span(near.cell)] {
                 let j = j as usize;
                 f(
                     j,
-                    rules::minimum_image(p - self.positions[j] - near.shift, wrap),
+                    rules::minimum_image(p - self.positions[j] - Vec2::from(near.shift), wrap),
                 );
             }
         }
@@ -84,7 +84,7 @@ impl<'a> NeighborSearch<'a> {
     /// of boids equally near, the lowest index. Searches rings of cells outward from `p`'s
     /// cell until no cell left could hold a boid as near.
     fn nearest(&self, p: Vec2, skip: Option<usize>, limit2: f32) -> Option<(usize, f32)> {
-        let wrap = self.geometry.torus_size().unwrap_or(Vec2::ZERO);
+        let wrap = self.geometry.torus_size().map_or(Vec2::ZERO, Vec2::from);
         let home = self.geometry.cell_of(p);
         let width = self.geometry.min_cell_width();
         let mut best: Option<(usize, f32)> = None;
@@ -244,7 +244,7 @@ impl<'a> Neighbors<'a> {
     /// Neighbour `j` of boid `i` at minimum-image offset `d = p_i - p_j`, as `i` sees it.
     fn seen(&self, i: usize, j: usize, d: Vec2) -> Seen {
         let at = self.positions[j];
-        let Some(size) = self.search.geometry.torus_size() else {
+        let Some(size) = self.search.geometry.torus_size().map(Vec2::from) else {
             return Seen {
                 index: j,
                 seam: IVec2::ZERO,

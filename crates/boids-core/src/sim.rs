@@ -340,7 +340,7 @@ impl Simulation {
 
     /// Grid geometry for the given positions under the current parameters: cells a visual
     /// range high and half of one wide ([`COLUMNS_PER_RANGE`]).
-    pub fn geometry(params: &Params, positions: &[Vec2]) -> GridGeometry {
+    pub fn geometry(params: &Params, positions: &[Vec2]) -> GridGeometry<2> {
         let max_cells = max_cells(positions.len());
         let (radius, columns) = (params.visual_range, COLUMNS_PER_RANGE);
         if params.is_torus() {
@@ -537,7 +537,7 @@ impl Simulation {
     }
 
     /// New state of every boid from the previous frame in cell order, and the scan's counts.
-    fn interact(&mut self, geometry: &GridGeometry, world: Option<&WorldSteer>) -> ScanCounts {
+    fn interact(&mut self, geometry: &GridGeometry<2>, world: Option<&WorldSteer>) -> ScanCounts {
         let n = self.len();
         self.state.pos.resize(n, Vec2::ZERO);
         self.state.vel.resize(n, Vec2::ZERO);

@@ -1,50 +1,70 @@
 //! Grid geometry: how positions map to cells, and which cells (with their torus shifts) lie
-//! near a cell or a row of columns.
+//! near a cell or a row of columns, in two or three dimensions.
 //!
-//! Cells are at least as high as the largest interaction radius and at least that radius over
-//! [`GridGeometry::reach`] wide, so every neighbour of a boid lies in the block of cells one row
-//! and `reach` columns around its own. Cells are numbered row by row, so the cells of a row near
-//! a group of boids are one span of boids ([`GridGeometry::runs_near`]). On a torus the block of
-//! cells wraps, and each wrapped cell carries the shift (±world size) that turns its positions
-//! into ghost positions beside the boid: minimum-image distances without a division per pair. An
-//! axis too short for three cells is one cell, with the minimum image taken per pair instead. In
-//! an open world the grid covers the flock's bounding box, and its cell count is capped so a
-//! straggler far away cannot blow up memory (cells just get wider: still exact).
+//! Cells are at least as deep as the largest interaction radius along every axis but x, and at
+//! least that radius over [`GridGeometry::reach`] wide along x, so every neighbour of a boid
+//! lies in the block of cells one cell along y (and z) and `reach` columns along x around its
+//! own. Cells are numbered x fastest, then y, then z, so a *row* (a line of cells along x at
+//! one y, or one (y, z)) is a span of consecutive cells, and the cells of a row near a group of
+//! boids are one span of boids ([`GridGeometry::runs_near`]). On a torus the block of cells
+//! wraps, and each wrapped cell carries the shift (±world size, per axis) that turns its
+//! positions into ghost positions beside the boid: minimum-image distances without a division
+//! per pair. An axis too short for three cells is one cell, with the minimum image taken per
+//! pair instead. In an open world the grid covers the flock's bounding box, and its cell count
+//! is capped so a straggler far away cannot blow up memory (cells just get wider: still exact).
+//!
+//! **One code path for both dimensions.** The grid is generic over its dimension as a const
+//! parameter, `GridGeometry<D>` with `D` 2 or 3, rather than over a `Space` trait: everything
+//! it keeps per axis (origin, cell counts, reach, torus size, shifts) is an array `[T; D]`, and
+//! every loop over the axes has a length known at compile time, which the compiler unrolls, so
+//! the 2D instantiation is the straight-line code of a 2D grid (the step's scan, its hottest
+//! caller, measured no slower). A trait would have to name an associated type for each of those
+//! arrays, since stable Rust cannot size an array by a trait's associated constant. Positions
+//! come in as anything that converts to `[f32; D]` ([`Position`]: glam's `Vec2` and `Vec3`), and
+//! shifts go out as `[f32; D]`. The axes other than x always reach one cell each way, so the
+//! rows near a cell are the (2·reach_y + 1)·(2·reach_z + 1) lines around it, listed by one
+//! odometer ([`Rows`]) that also walks the rings of [`GridGeometry::for_each_cell_in_ring`]: a
+//! 3D torus so has 26 neighbour images, each a combination of per-axis shifts.
 
-use glam::Vec2;
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 /// Relative slack that keeps a cell strictly wider than the radius despite rounding.
 const CELL_SLACK: f64 = 1.0 + 1e-4;
 
-/// How positions map to cells.
+/// A position in `D` dimensions, as the grid reads it: glam's `Vec2` for `D = 2`, `Vec3` for
+/// `D = 3` (or a plain array).
+pub trait Position<const D: usize>: Copy + Send + Sync + Into<[f32; D]> {}
+
+impl<const D: usize, P: Copy + Send + Sync + Into<[f32; D]>> Position<D> for P {}
+
+/// How positions map to cells, in `D` dimensions (2 or 3).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GridGeometry {
-    origin: [f64; 2],
-    inv_cell: [f64; 2],
-    dims: [u32; 2],
-    /// Columns and rows each way that can hold a neighbour: cells are at least the radius
-    /// divided by this wide (high), or the axis is one cell (reach 0).
-    reach: [u32; 2],
+pub struct GridGeometry<const D: usize> {
+    origin: [f64; D],
+    inv_cell: [f64; D],
+    dims: [u32; D],
+    /// Cells each way along each axis that can hold a neighbour: cells are at least the radius
+    /// divided by this wide, or the axis is one cell (reach 0).
+    reach: [u32; D],
     /// World size on a torus, `None` in an open world.
-    torus: Option<Vec2>,
+    torus: Option<[f32; D]>,
 }
 
-impl GridGeometry {
-    /// A grid over a torus `[origin, origin + size)` with cells at least `radius` high and
-    /// `radius / columns` wide (`columns` columns span the radius), at most about `max_cells`
-    /// cells. An axis too short for the cells a boid reaches each way and its own, without a
-    /// cell coming twice, is one cell.
+impl<const D: usize> GridGeometry<D> {
+    /// A grid over a torus `[origin, origin + size)` with cells at least `radius` deep along
+    /// y (and z) and `radius / columns` wide along x (`columns` columns span the radius), at
+    /// most about `max_cells` cells. An axis too short for the cells a boid reaches each way
+    /// and its own, without a cell coming twice, is one cell.
     pub fn torus(
-        origin: [f64; 2],
-        size: [f64; 2],
+        origin: [f64; D],
+        size: [f64; D],
         radius: f64,
         columns: u32,
         max_cells: usize,
     ) -> Self {
-        let mut dims = cell_counts(size, radius, columns, max_cells);
-        let reach = [columns, 1];
+        let reach = cells_per_radius(columns);
+        let mut dims = cell_counts(size, radius, reach, max_cells);
         for (d, each_way) in dims.iter_mut().zip(reach) {
             if *d < 2 * each_way + 1 {
                 *d = 1;
@@ -55,99 +75,130 @@ impl GridGeometry {
 
     /// A grid over the bounding box of `positions` (an open world), cells as in
     /// [`GridGeometry::torus`].
-    pub fn bounding(positions: &[Vec2], radius: f64, columns: u32, max_cells: usize) -> Self {
+    pub fn bounding<P: Position<D>>(
+        positions: &[P],
+        radius: f64,
+        columns: u32,
+        max_cells: usize,
+    ) -> Self {
         let (low, high) = bounding_box(positions);
-        let size = [
-            (high[0] - low[0]).max(radius),
-            (high[1] - low[1]).max(radius),
-        ];
-        let dims = cell_counts(size, radius, columns, max_cells);
-        Self::new(low, size, dims, [columns, 1], false)
+        let size = std::array::from_fn(|a| (high[a] - low[a]).max(radius));
+        let reach = cells_per_radius(columns);
+        let dims = cell_counts(size, radius, reach, max_cells);
+        Self::new(low, size, dims, reach, false)
     }
 
-    fn new(origin: [f64; 2], size: [f64; 2], dims: [u32; 2], reach: [u32; 2], wraps: bool) -> Self {
+    fn new(origin: [f64; D], size: [f64; D], dims: [u32; D], reach: [u32; D], wraps: bool) -> Self {
         Self {
             origin,
-            inv_cell: [f64::from(dims[0]) / size[0], f64::from(dims[1]) / size[1]],
+            inv_cell: std::array::from_fn(|a| f64::from(dims[a]) / size[a]),
             dims,
-            reach: [0, 1].map(|a| if dims[a] == 1 { 0 } else { reach[a] }),
-            torus: wraps.then(|| Vec2::new(size[0] as f32, size[1] as f32)),
+            reach: std::array::from_fn(|a| if dims[a] == 1 { 0 } else { reach[a] }),
+            torus: wraps.then(|| size.map(|s| s as f32)),
         }
     }
 
     /// Number of cells.
     pub fn cell_count(&self) -> usize {
-        self.dims[0] as usize * self.dims[1] as usize
+        self.dims.iter().map(|&n| n as usize).product()
     }
 
-    /// Cells along x and y.
-    pub fn dims(&self) -> [u32; 2] {
+    /// Cells along each axis.
+    pub fn dims(&self) -> [u32; D] {
         self.dims
     }
 
-    /// Columns and rows each way from a boid's cell that can hold its neighbours.
-    pub fn reach(&self) -> [u32; 2] {
+    /// Cells each way from a boid's cell, along each axis, that can hold its neighbours.
+    pub fn reach(&self) -> [u32; D] {
         self.reach
     }
 
     /// World size where an axis wraps with the minimum image taken per pair (single-cell torus
     /// axis), else zero for that axis.
-    pub fn pairwise_wrap(&self) -> Vec2 {
+    pub fn pairwise_wrap(&self) -> [f32; D] {
         match self.torus {
-            Some(size) => Vec2::new(
-                if self.dims[0] == 1 { size.x } else { 0.0 },
-                if self.dims[1] == 1 { size.y } else { 0.0 },
-            ),
-            None => Vec2::ZERO,
+            Some(size) => std::array::from_fn(|a| if self.dims[a] == 1 { size[a] } else { 0.0 }),
+            None => [0.0; D],
         }
     }
 
     /// The cell containing `p`.
     #[inline]
-    pub fn cell_of(&self, p: Vec2) -> u32 {
+    pub fn cell_of(&self, p: impl Into<[f32; D]>) -> u32 {
+        let p = p.into();
+        (0..D)
+            .rev()
+            .fold(0, |cell, a| cell * self.dims[a] + self.axis_cell(a, p[a]))
+    }
+
+    /// The cell coordinate of `x` along axis `a`.
+    #[inline(always)]
+    fn axis_cell(&self, a: usize, x: f32) -> u32 {
         // Truncation after clamping at zero is the floor, without a libm call where the target
         // has no rounding instruction; `as u32` saturates, so a far straggler lands in the edge
         // cell instead of wrapping.
-        let axis = |a: usize, x: f32| {
-            let t = (f64::from(x) - self.origin[a]) * self.inv_cell[a];
-            (t.max(0.0) as u32).min(self.dims[a] - 1)
-        };
-        axis(0, p.x) + self.dims[0] * axis(1, p.y)
+        let t = (f64::from(x) - self.origin[a]) * self.inv_cell[a];
+        (t.max(0.0) as u32).min(self.dims[a] - 1)
     }
 
-    /// Column and row of `cell`.
+    /// Coordinates of `cell` along each axis (column, row along y, layer along z).
     #[inline]
-    pub fn coords(&self, cell: u32) -> [u32; 2] {
-        [cell % self.dims[0], cell / self.dims[0]]
+    pub fn coords(&self, cell: u32) -> [u32; D] {
+        let nx = self.dims[0];
+        let mut coords = self.row_coords(cell / nx);
+        coords[0] = cell % nx;
+        coords
+    }
+
+    /// Coordinates along every axis but x (x is 0) of row `row`, the row of cells
+    /// `row * nx..(row + 1) * nx`.
+    #[inline(always)]
+    fn row_coords(&self, row: u32) -> [u32; D] {
+        let mut rest = row;
+        std::array::from_fn(|a| match a {
+            0 => 0,
+            _ if a + 1 == D => rest,
+            _ => {
+                let c = rest % self.dims[a];
+                rest /= self.dims[a];
+                c
+            }
+        })
     }
 
     /// Every cell that can hold a neighbour of a boid in cell `cell`: the block of cells within
-    /// [`GridGeometry::reach`] of it (wrapped on a torus, clipped in an open world), rows from
-    /// the lowest, columns left to right. This order is the order in which a boid sums its
+    /// [`GridGeometry::reach`] of it (wrapped on a torus, clipped in an open world), in
+    /// ascending order of the unwrapped block (layers from the lowest, then rows from the
+    /// lowest, then columns left to right). This order is the order in which a boid sums its
     /// neighbours.
-    pub fn cells_near(&self, cell: u32) -> impl Iterator<Item = NearCell> + '_ {
-        let [column, row] = self.coords(cell);
-        self.runs_near(row, column..=column)
+    pub fn cells_near(&self, cell: u32) -> impl Iterator<Item = NearCell<D>> + '_ {
+        let column = cell % self.dims[0];
+        self.runs_near(cell / self.dims[0], column..=column)
             .flat_map(NearRun::near_cells)
     }
 
-    /// The cells of [`GridGeometry::cells_near`] for every boid in row `row` and one of
-    /// `columns` (the reach beyond them each way), as runs of consecutive cells of one row,
-    /// rows from the lowest, columns left to right. Within a row the cells inside the grid
-    /// form one run; a cell across a torus seam, whose positions take a shift in x, is a run of
-    /// its own. With several columns on a narrow torus a cell can come twice, at two unwrapped
-    /// columns (once shifted); a boid takes it only at a column within reach of its own, which
-    /// no two copies both are (an axis of at least twice the reach and one cells).
+    /// The cells of [`GridGeometry::cells_near`] for every boid in row `row` (the cells
+    /// `row * nx..(row + 1) * nx`: in 2D the row at y = `row`) and one of `columns` (the reach
+    /// beyond them each way), as runs of consecutive cells of one row, in the order of
+    /// `cells_near`. Within a row the cells inside the grid form one run; a cell across a torus
+    /// seam in x, whose positions take a shift in x, is a run of its own. With several columns
+    /// on a narrow torus a cell can come twice, at two unwrapped columns (once shifted); a boid
+    /// takes it only at a column within reach of its own, which no two copies both are (an axis
+    /// of at least twice the reach and one cells).
     #[inline(always)]
-    pub fn runs_near(&self, row: u32, columns: std::ops::RangeInclusive<u32>) -> RunsNear<'_> {
-        let [reach_x, reach_y] = self.reach.map(i64::from);
+    pub fn runs_near(&self, row: u32, columns: std::ops::RangeInclusive<u32>) -> RunsNear<'_, D> {
+        let reach_x = i64::from(self.reach[0]);
         let nx = self.dims[0];
-        let row = i64::from(row);
         let first = i64::from(*columns.start()) - reach_x;
         let last = i64::from(*columns.end()) + reach_x;
+        let centre = self.row_coords(row).map(i64::from);
+        let reach = self.reach.map(i64::from);
         RunsNear {
             grid: self,
-            rows: row - reach_y..=row + reach_y,
+            rows: Rows::new(
+                std::array::from_fn(|a| centre[a] - reach[a]),
+                std::array::from_fn(|a| centre[a] + reach[a]),
+            ),
             first,
             last,
             inside: first.max(0)..=last.min(i64::from(nx) - 1),
@@ -157,22 +208,22 @@ impl GridGeometry {
     }
 
     /// Calls `f` for every cell at Chebyshev distance `ring` from `cell`: wrapped (possibly
-    /// more than once) on a torus, clipped in an open world.
+    /// more than once) on a torus, clipped in an open world; in ascending order of the
+    /// unwrapped block, as [`GridGeometry::cells_near`].
     pub fn for_each_cell_in_ring(&self, cell: u32, ring: u32, mut f: impl FnMut(u32)) {
-        let [nx, ny] = self.dims;
-        let (cx, cy, r) = (i64::from(cell % nx), i64::from(cell / nx), i64::from(ring));
-        for oy in -r..=r {
-            let Some((y, _)) = self.wrap_axis(cy + oy, ny, 1) else {
+        let centre = self.coords(cell).map(i64::from);
+        let r = i64::from(ring);
+        let rows = Rows::new(centre.map(|c| c - r), centre.map(|c| c + r));
+        for row in rows {
+            let Some((start, _)) = self.wrap_row(row) else {
                 continue;
             };
-            let step = if oy.abs() == r {
-                1
-            } else {
-                (2 * r).max(1) as usize
-            };
-            for ox in (-r..=r).step_by(step) {
-                if let Some((x, _)) = self.wrap_axis(cx + ox, nx, 0) {
-                    f(x + nx * y);
+            // A row on a face of the ring's box lies on the ring; inside it, only its two ends.
+            let on_face = (1..D).any(|a| (row[a] - centre[a]).abs() == r);
+            let step = if on_face { 1 } else { (2 * r).max(1) as usize };
+            for x in (centre[0] - r..=centre[0] + r).step_by(step) {
+                if let Some((x, _)) = self.wrap_axis(0, x) {
+                    f(start + x);
                 }
             }
         }
@@ -180,30 +231,32 @@ impl GridGeometry {
 
     /// Rings needed to reach every cell from any cell.
     pub fn max_ring(&self) -> u32 {
-        self.dims[0].max(self.dims[1])
+        self.dims.into_iter().max().unwrap_or(1)
     }
 
-    /// The narrower side of a cell.
+    /// The narrowest side of a cell.
     pub fn min_cell_width(&self) -> f64 {
-        (1.0 / self.inv_cell[0]).min(1.0 / self.inv_cell[1])
+        self.inv_cell
+            .iter()
+            .map(|inv| 1.0 / inv)
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// The world size if the grid wraps.
-    pub fn torus_size(&self) -> Option<Vec2> {
+    pub fn torus_size(&self) -> Option<[f32; D]> {
         self.torus
     }
 
-    /// Maps a possibly out-of-range cell coordinate onto the grid: wrapped with its shift on a
-    /// torus, `None` off the edge of an open world.
+    /// Maps a possibly out-of-range cell coordinate along axis `a` onto the grid: wrapped with
+    /// its shift on a torus, `None` off the edge of an open world.
     #[inline(always)]
-    fn wrap_axis(&self, c: i64, n: u32, axis: usize) -> Option<(u32, f32)> {
-        let n = i64::from(n);
+    fn wrap_axis(&self, a: usize, c: i64) -> Option<(u32, f32)> {
+        let n = i64::from(self.dims[a]);
         match self.torus {
             Some(size) => {
-                let extent = if axis == 0 { size.x } else { size.y };
                 let (shift, wrapped) = match c {
-                    c if c < 0 => (-extent, c.rem_euclid(n)),
-                    c if c >= n => (extent, c.rem_euclid(n)),
+                    c if c < 0 => (-size[a], c.rem_euclid(n)),
+                    c if c >= n => (size[a], c.rem_euclid(n)),
                     _ => (0.0, c),
                 };
                 Some((wrapped as u32, shift))
@@ -211,73 +264,157 @@ impl GridGeometry {
             None => (0..n).contains(&c).then_some((c as u32, 0.0)),
         }
     }
-}
 
-/// Cells along each axis: at least `radius` high and `radius / columns` wide, at most about
-/// `max_cells` in all (then wider and higher alike).
-fn cell_counts(size: [f64; 2], radius: f64, columns: u32, max_cells: usize) -> [u32; 2] {
-    let per_axis =
-        |extent: f64, width: f64| (extent / (width * CELL_SLACK)).floor().clamp(1.0, 1e6);
-    let (mut nx, mut ny) = (
-        per_axis(size[0], radius / f64::from(columns)),
-        per_axis(size[1], radius),
-    );
-    let cap = max_cells.max(1) as f64;
-    if nx * ny > cap {
-        let scale = (cap / (nx * ny)).sqrt();
-        nx = (nx * scale).floor().max(1.0);
-        ny = (ny * scale).floor().max(1.0);
+    /// The first cell of the row at unwrapped coordinates `row` (x ignored), with the shift of
+    /// its positions along every axis but x (x is 0): wrapped on a torus, `None` off the edge
+    /// of an open world.
+    #[inline(always)]
+    fn wrap_row(&self, row: [i64; D]) -> Option<(u32, [f32; D])> {
+        let mut shift = [0.0; D];
+        let mut start = 0;
+        for a in (1..D).rev() {
+            let (c, s) = self.wrap_axis(a, row[a])?;
+            (start, shift[a]) = (start * self.dims[a] + c, s);
+        }
+        Some((start * self.dims[0], shift))
     }
-    [nx as u32, ny as u32]
 }
 
-fn bounding_box(positions: &[Vec2]) -> ([f64; 2], [f64; 2]) {
-    let fold = |(lo, hi): (Vec2, Vec2), p: &Vec2| (lo.min(*p), hi.max(*p));
-    let empty = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+/// Cells per radius along each axis, which is also how many cells each way a neighbour can lie
+/// in: `columns` along x, one along every other axis.
+fn cells_per_radius<const D: usize>(columns: u32) -> [u32; D] {
+    std::array::from_fn(|a| if a == 0 { columns } else { 1 })
+}
+
+/// Cells along each axis: at least `radius / per_radius` wide, at most about `max_cells` in all
+/// (then wider along every axis alike).
+fn cell_counts<const D: usize>(
+    size: [f64; D],
+    radius: f64,
+    per_radius: [u32; D],
+    max_cells: usize,
+) -> [u32; D] {
+    let mut counts: [f64; D] = std::array::from_fn(|a| {
+        let width = radius / f64::from(per_radius[a]);
+        (size[a] / (width * CELL_SLACK)).floor().clamp(1.0, 1e6)
+    });
+    let cap = max_cells.max(1) as f64;
+    let total: f64 = counts.iter().product();
+    if total > cap {
+        let scale = root(cap / total, D);
+        counts = counts.map(|n| (n * scale).floor().max(1.0));
+    }
+    counts.map(|n| n as u32)
+}
+
+/// The `d`th root of `x`.
+fn root(x: f64, d: usize) -> f64 {
+    match d {
+        1 => x,
+        2 => x.sqrt(),
+        3 => x.cbrt(),
+        _ => x.powf(1.0 / d as f64),
+    }
+}
+
+/// Lowest and highest coordinate along each axis (`[0; D]` and `[1; D]` for no positions).
+fn bounding_box<const D: usize, P: Position<D>>(positions: &[P]) -> ([f64; D], [f64; D]) {
+    type Bounds<const D: usize> = ([f32; D], [f32; D]);
+    // The selects of glam's `min` and `max`.
+    let merge = |(lo, hi): Bounds<D>, (low, high): Bounds<D>| -> Bounds<D> {
+        (
+            std::array::from_fn(|a| if lo[a] < low[a] { lo[a] } else { low[a] }),
+            std::array::from_fn(|a| if hi[a] > high[a] { hi[a] } else { high[a] }),
+        )
+    };
+    let fold = |bounds: Bounds<D>, p: &P| {
+        let p = (*p).into();
+        merge(bounds, (p, p))
+    };
+    let empty = ([f32::INFINITY; D], [f32::NEG_INFINITY; D]);
     #[cfg(feature = "parallel")]
     let (lo, hi) = positions
         .par_iter()
         .fold(|| empty, fold)
-        .reduce(|| empty, |a, b| (a.0.min(b.0), a.1.max(b.1)));
+        .reduce(|| empty, merge);
     #[cfg(not(feature = "parallel"))]
     let (lo, hi) = positions.iter().fold(empty, fold);
     if positions.is_empty() {
-        return ([0.0; 2], [1.0; 2]);
+        return ([0.0; D], [1.0; D]);
     }
-    (
-        [f64::from(lo.x), f64::from(lo.y)],
-        [f64::from(hi.x), f64::from(hi.y)],
-    )
+    (lo.map(f64::from), hi.map(f64::from))
+}
+
+/// The rows of a block of cells, by their unwrapped coordinates along every axis but x (x is
+/// left as given): y fastest, then z, which is the order of cell numbers in the block.
+#[derive(Clone, Debug)]
+struct Rows<const D: usize> {
+    low: [i64; D],
+    high: [i64; D],
+    next: Option<[i64; D]>,
+}
+
+impl<const D: usize> Rows<D> {
+    /// The rows of the block `low..=high` (along every axis but x).
+    #[inline(always)]
+    fn new(low: [i64; D], high: [i64; D]) -> Self {
+        let empty = (1..D).any(|a| low[a] > high[a]);
+        Self {
+            low,
+            high,
+            next: (!empty).then_some(low),
+        }
+    }
+}
+
+impl<const D: usize> Iterator for Rows<D> {
+    type Item = [i64; D];
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<[i64; D]> {
+        let row = self.next?;
+        let mut next = row;
+        self.next = None;
+        for a in 1..D {
+            if next[a] < self.high[a] {
+                next[a] += 1;
+                self.next = Some(next);
+                break;
+            }
+            next[a] = self.low[a];
+        }
+        Some(row)
+    }
 }
 
 /// A cell near a boid ([`GridGeometry::cells_near`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NearCell {
+pub struct NearCell<const D: usize> {
     /// Cell index.
     pub cell: u32,
     /// Unwrapped column: `-1` or `nx` across a torus seam.
     pub column: i64,
     /// World shift to take off `p_i - p_j` for a boid `j` of this cell: the minimum image
     /// without a division per pair (zero unless wrapped).
-    pub shift: Vec2,
+    pub shift: [f32; D],
 }
 
 /// Consecutive cells of one row near a row of cells ([`GridGeometry::runs_near`]): their
 /// boids are one span of a [`CellIndex`](super::CellIndex).
 #[derive(Clone, Debug, PartialEq)]
-pub struct NearRun {
+pub struct NearRun<const D: usize> {
     /// Cell indices.
     pub cells: std::ops::Range<u32>,
     /// Unwrapped columns of the cells: below `0` or from `nx` on across a torus seam.
     pub columns: std::ops::RangeInclusive<i64>,
     /// World shift to take off `p_i - p_j` for a boid `j` of these cells: the minimum image
     /// without a division per pair (zero unless wrapped). Only a single cell is shifted in x.
-    pub shift: Vec2,
+    pub shift: [f32; D],
 }
 
-impl NearRun {
+impl<const D: usize> NearRun<D> {
     /// The run's cells one by one.
-    pub fn near_cells(self) -> impl Iterator<Item = NearCell> {
+    pub fn near_cells(self) -> impl Iterator<Item = NearCell<D>> {
         let shift = self.shift;
         let cells = self.cells.zip(self.columns);
         cells.map(move |(cell, column)| NearCell {
@@ -291,28 +428,27 @@ impl NearRun {
 /// The iterator of [`GridGeometry::runs_near`] (a plain struct, so that it inlines into the
 /// vector loops that use it).
 #[derive(Clone, Debug)]
-pub struct RunsNear<'a> {
-    grid: &'a GridGeometry,
-    rows: std::ops::RangeInclusive<i64>,
+pub struct RunsNear<'a, const D: usize> {
+    grid: &'a GridGeometry<D>,
+    rows: Rows<D>,
     /// Unwrapped columns of every row.
     first: i64,
     last: i64,
     /// The columns of every row inside the grid: one run.
     inside: std::ops::RangeInclusive<i64>,
-    /// The row being listed, wrapped, with its shift.
-    row: Option<(u32, f32)>,
+    /// The row being listed, wrapped: its first cell and its shift.
+    row: Option<(u32, [f32; D])>,
     /// Next unwrapped column of that row.
     column: i64,
 }
 
-impl Iterator for RunsNear<'_> {
-    type Item = NearRun;
+impl<const D: usize> Iterator for RunsNear<'_, D> {
+    type Item = NearRun<D>;
 
     #[inline(always)]
-    fn next(&mut self) -> Option<NearRun> {
-        let [nx, ny] = self.grid.dims;
+    fn next(&mut self) -> Option<NearRun<D>> {
         loop {
-            if let Some((y, shift_y)) = self.row {
+            if let Some((row_start, row_shift)) = self.row {
                 while self.column <= self.last {
                     let first = self.column;
                     let last = match first == *self.inside.start() {
@@ -320,18 +456,20 @@ impl Iterator for RunsNear<'_> {
                         false => first,
                     };
                     self.column = last + 1;
-                    if let Some((x, shift_x)) = self.grid.wrap_axis(first, nx, 0) {
-                        let start = x + nx * y;
+                    if let Some((x, shift_x)) = self.grid.wrap_axis(0, first) {
+                        let start = row_start + x;
+                        let mut shift = row_shift;
+                        shift[0] = shift_x;
                         return Some(NearRun {
                             cells: start..start + (last - first) as u32 + 1,
                             columns: first..=last,
-                            shift: Vec2::new(shift_x, shift_y),
+                            shift,
                         });
                     }
                 }
             }
             let row = self.rows.next()?;
-            self.row = self.grid.wrap_axis(row, ny, 1);
+            self.row = self.grid.wrap_row(row);
             self.column = self.first;
         }
     }
@@ -340,6 +478,7 @@ impl Iterator for RunsNear<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec2;
 
     #[test]
     fn torus_cells_are_at_least_the_radius_wide() {
@@ -347,7 +486,7 @@ mod tests {
         assert_eq!(g.dims(), [9, 6]);
         let g = GridGeometry::torus([0.0, 0.0], [10.0, 2.5], 1.0, 1, usize::MAX);
         assert_eq!(g.dims(), [9, 1], "an axis of two cells becomes one");
-        assert_eq!(g.pairwise_wrap(), Vec2::new(0.0, 2.5));
+        assert_eq!(Vec2::from(g.pairwise_wrap()), Vec2::new(0.0, 2.5));
     }
 
     #[test]
@@ -361,9 +500,9 @@ mod tests {
     }
 
     /// The cells near `cell` with their shifts, as `cells_near` lists them.
-    fn near(g: &GridGeometry, cell: u32) -> Vec<(u32, Vec2)> {
+    fn near(g: &GridGeometry<2>, cell: u32) -> Vec<(u32, Vec2)> {
         g.cells_near(cell)
-            .map(|near| (near.cell, near.shift))
+            .map(|near| (near.cell, Vec2::from(near.shift)))
             .collect()
     }
 
@@ -424,15 +563,15 @@ mod tests {
             }
             for row in 0..ny {
                 for first in 0..nx {
-                    let runs: Vec<NearRun> = g.runs_near(row, first..=nx - 1).collect();
+                    let runs: Vec<NearRun<2>> = g.runs_near(row, first..=nx - 1).collect();
                     for run in &runs {
                         assert_eq!(run.cells.len(), run.columns.clone().count());
                         assert_eq!(run.cells.start / nx, (run.cells.end - 1) / nx, "one row");
-                        assert!(run.shift.x == 0.0 || run.cells.len() == 1, "{run:?}");
+                        assert!(run.shift[0] == 0.0 || run.cells.len() == 1, "{run:?}");
                     }
-                    let unshifted = runs.iter().filter(|run| run.shift.x == 0.0).count();
+                    let unshifted = runs.iter().filter(|run| run.shift[0] == 0.0).count();
                     assert!(unshifted <= if ny == 1 { 1 } else { 3 }, "{runs:?}");
-                    let joined: Vec<NearCell> =
+                    let joined: Vec<NearCell<2>> =
                         runs.into_iter().flat_map(NearRun::near_cells).collect();
                     assert!(
                         joined
@@ -447,7 +586,7 @@ mod tests {
                     {
                         let wrapped = u.rem_euclid(i64::from(nx)) as u32;
                         assert_eq!(g.coords(c)[0], wrapped);
-                        assert_eq!(shift.x != 0.0, u != i64::from(wrapped));
+                        assert_eq!(shift[0] != 0.0, u != i64::from(wrapped));
                     }
                 }
             }

@@ -7,9 +7,7 @@
 
 use std::collections::TryReserveError;
 
-use glam::Vec2;
-
-use super::GridGeometry;
+use super::{GridGeometry, Position};
 use crate::par::{self, Split};
 use crate::simd::Build;
 
@@ -78,14 +76,23 @@ impl CellIndex {
 
     /// Sorts `positions` into the cells of `geometry`. Within a cell, boids are ordered by
     /// `ids`, so the order is a function of the flock alone, never of how it was stored.
-    pub fn rebuild(&mut self, geometry: &GridGeometry, positions: &[Vec2], ids: &[u32]) {
+    pub fn rebuild<const D: usize, P: Position<D>>(
+        &mut self,
+        geometry: &GridGeometry<D>,
+        positions: &[P],
+        ids: &[u32],
+    ) {
         self.bin(geometry, positions);
         self.sort(ids);
     }
 
     /// The first half of [`CellIndex::rebuild`]: the cell of every boid, and how many boids
     /// each cell holds.
-    pub fn bin(&mut self, geometry: &GridGeometry, positions: &[Vec2]) {
+    pub fn bin<const D: usize, P: Position<D>>(
+        &mut self,
+        geometry: &GridGeometry<D>,
+        positions: &[P],
+    ) {
         let n = positions.len();
         let cells = geometry.cell_count();
         self.cell_of.resize(n, 0);
@@ -365,10 +372,10 @@ impl Scan<'_> {
 /// highest, by `build`, which must be [`Build::supported`]: the same loop, vectorised by the
 /// compiler for the build's instructions (the conversions are exact, so every build gives the
 /// same cells).
-fn bin_chunk(
+fn bin_chunk<const D: usize, P: Position<D>>(
     build: Build,
-    geometry: &GridGeometry,
-    positions: &[Vec2],
+    geometry: &GridGeometry<D>,
+    positions: &[P],
     cell_of: &mut [u32],
 ) -> [u32; 2] {
     debug_assert!(build.supported());
@@ -386,7 +393,11 @@ fn bin_chunk(
 
 /// [`bin_chunk`] in any build.
 #[inline(always)]
-fn cells_of(geometry: &GridGeometry, positions: &[Vec2], cell_of: &mut [u32]) -> [u32; 2] {
+fn cells_of<const D: usize, P: Position<D>>(
+    geometry: &GridGeometry<D>,
+    positions: &[P],
+    cell_of: &mut [u32],
+) -> [u32; 2] {
     let mut low = u32::MAX;
     let mut high = 0;
     for (c, p) in cell_of.iter_mut().zip(positions) {
@@ -397,18 +408,27 @@ fn cells_of(geometry: &GridGeometry, positions: &[Vec2], cell_of: &mut [u32]) ->
     [low, high]
 }
 
-/// [`cells_of`] compiled for the x86 vector extensions.
+/// [`cells_of`] compiled for the x86 vector extensions (in every dimension: generic functions
+/// take their target features into each instantiation).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{GridGeometry, Vec2, cells_of};
+    use super::{GridGeometry, Position, cells_of};
 
     #[target_feature(enable = "avx512f,avx512vl,avx2")]
-    pub fn cells_of_avx512(g: &GridGeometry, positions: &[Vec2], cell_of: &mut [u32]) -> [u32; 2] {
+    pub fn cells_of_avx512<const D: usize, P: Position<D>>(
+        g: &GridGeometry<D>,
+        positions: &[P],
+        cell_of: &mut [u32],
+    ) -> [u32; 2] {
         cells_of(g, positions, cell_of)
     }
 
     #[target_feature(enable = "avx2")]
-    pub fn cells_of_avx2(g: &GridGeometry, positions: &[Vec2], cell_of: &mut [u32]) -> [u32; 2] {
+    pub fn cells_of_avx2<const D: usize, P: Position<D>>(
+        g: &GridGeometry<D>,
+        positions: &[P],
+        cell_of: &mut [u32],
+    ) -> [u32; 2] {
         cells_of(g, positions, cell_of)
     }
 }
@@ -450,6 +470,7 @@ fn sort_by_id<D: Destination>(into: &mut D, first_in_cell: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::{Vec2, Vec3};
     use rand::{Rng, SeedableRng};
 
     /// Every build of the binning loop gives the cell of [`GridGeometry::cell_of`], also for
@@ -460,8 +481,37 @@ mod tests {
             GridGeometry::torus([-5.0, 2.0], [1013.0, 480.0], 40.0, 1, usize::MAX),
             GridGeometry::bounding(&[Vec2::new(-3.0, 0.5), Vec2::new(90.0, 7.0)], 2.5, 1, 64),
         ];
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-        let mut positions: Vec<Vec2> = (0..3000)
+        for g in grids {
+            let borders = (0..g.dims()[0]).map(|c| {
+                let x = -5.0 + f64::from(c) * 1013.0 / f64::from(g.dims()[0]);
+                Vec2::new(x as f32, 100.0)
+            });
+            let positions: Vec<Vec2> = awkward_positions(5).chain(borders).collect();
+            assert_every_build_bins_as_cell_of(&g, &positions);
+        }
+    }
+
+    /// [`every_build_bins_as_cell_of`] in three dimensions, borders along z.
+    #[test]
+    fn every_build_bins_as_cell_of_in_3d() {
+        let g = GridGeometry::torus([-5.0, 2.0, 1.0], [1013.0, 480.0, 300.0], 40.0, 2, 1 << 20);
+        let borders = (0..g.dims()[2]).map(|c| {
+            let z = 1.0 + f64::from(c) * 300.0 / f64::from(g.dims()[2]);
+            Vec3::new(100.0, 100.0, z as f32)
+        });
+        let depths = awkward_positions(6).zip(awkward_positions(7));
+        let positions: Vec<Vec3> = depths
+            .map(|(p, q)| p.extend(q.x.max(q.y) * 0.3))
+            .chain(borders)
+            .collect();
+        assert_every_build_bins_as_cell_of(&g, &positions);
+    }
+
+    /// Random positions over and beyond a world of 1000 by 500, then far, tiny and signed-zero
+    /// ones.
+    fn awkward_positions(seed: u64) -> impl Iterator<Item = Vec2> {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let random: Vec<Vec2> = (0..3000)
             .map(|_| {
                 Vec2::new(
                     rng.random_range(-50.0..1100.0),
@@ -469,27 +519,26 @@ mod tests {
                 )
             })
             .collect();
-        positions
-            .extend([-1e30, -1.0, -0.0, 0.0, 1e-30, 40.0, 1e9, 1e30, f32::MAX].map(Vec2::splat));
-        for g in grids {
-            let borders = (0..g.dims()[0]).map(|c| {
-                let x = -5.0 + f64::from(c) * 1013.0 / f64::from(g.dims()[0]);
-                Vec2::new(x as f32, 100.0)
-            });
-            let positions: Vec<Vec2> = positions.iter().copied().chain(borders).collect();
-            let want: Vec<u32> = positions.iter().map(|&p| g.cell_of(p)).collect();
-            for build in Build::ALL.iter().filter(|b| b.supported()) {
-                let mut got = vec![0; positions.len()];
-                let range = bin_chunk(*build, &g, &positions, &mut got);
-                assert_eq!(got, want, "{build:?}");
-                let low = want.iter().min().copied();
-                assert_eq!(range, [low.unwrap(), *want.iter().max().unwrap()]);
-            }
+        let special = [-1e30, -1.0, -0.0, 0.0, 1e-30, 40.0, 1e9, 1e30, f32::MAX].map(Vec2::splat);
+        random.into_iter().chain(special)
+    }
+
+    fn assert_every_build_bins_as_cell_of<const D: usize, P: Position<D>>(
+        g: &GridGeometry<D>,
+        positions: &[P],
+    ) {
+        let want: Vec<u32> = positions.iter().map(|&p| g.cell_of(p)).collect();
+        for build in Build::ALL.iter().filter(|b| b.supported()) {
+            let mut got = vec![0; positions.len()];
+            let range = bin_chunk(*build, g, positions, &mut got);
+            assert_eq!(got, want, "{build:?}");
+            let low = want.iter().min().copied();
+            assert_eq!(range, [low.unwrap(), *want.iter().max().unwrap()]);
         }
     }
 
     /// Checks that `index` lists every boid once, cells ascending, ids ascending within a cell.
-    fn assert_sorted(index: &CellIndex, g: &GridGeometry, pts: &[Vec2], ids: &[u32]) {
+    fn assert_sorted(index: &CellIndex, g: &GridGeometry<2>, pts: &[Vec2], ids: &[u32]) {
         let mut seen = vec![false; pts.len()];
         for c in 0..g.cell_count() as u32 {
             let span = &index.order[index.span(c)];

@@ -64,7 +64,7 @@ impl FieldOfView {
 
 /// An indexed flock (id order) answering metric and k-nearest queries in the field of view.
 pub struct Neighborhood<'a> {
-    geometry: GridGeometry,
+    geometry: GridGeometry<2>,
     index: CellIndex,
     positions: &'a [Vec2],
     headings: Vec<Vec2>,
@@ -108,7 +108,7 @@ impl<'a> Neighborhood<'a> {
         let mut index = CellIndex::default();
         index.rebuild(&geometry, positions, &ids);
         Self {
-            wrap: geometry.torus_size().unwrap_or(Vec2::ZERO),
+            wrap: geometry.torus_size().map_or(Vec2::ZERO, Vec2::from),
             geometry,
             index,
             positions,
