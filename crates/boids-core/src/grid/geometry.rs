@@ -351,18 +351,24 @@ fn bounding_box<const D: usize, P: Position<D>>(positions: &[P]) -> ([f64; D], [
 struct Rows<const D: usize> {
     low: [i64; D],
     high: [i64; D],
-    next: Option<[i64; D]>,
+    /// The next row, if `left` is not zero.
+    next: [i64; D],
+    /// Rows still to come.
+    left: u64,
 }
 
 impl<const D: usize> Rows<D> {
     /// The rows of the block `low..=high` (along every axis but x).
     #[inline(always)]
     fn new(low: [i64; D], high: [i64; D]) -> Self {
-        let empty = (1..D).any(|a| low[a] > high[a]);
+        let left = (1..D)
+            .map(|a| (high[a] - low[a] + 1).max(0) as u64)
+            .product();
         Self {
             low,
             high,
-            next: (!empty).then_some(low),
+            next: low,
+            left,
         }
     }
 }
@@ -372,16 +378,17 @@ impl<const D: usize> Iterator for Rows<D> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<[i64; D]> {
-        let row = self.next?;
-        let mut next = row;
-        self.next = None;
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let row = self.next;
         for a in 1..D {
-            if next[a] < self.high[a] {
-                next[a] += 1;
-                self.next = Some(next);
+            if self.next[a] < self.high[a] {
+                self.next[a] += 1;
                 break;
             }
-            next[a] = self.low[a];
+            self.next[a] = self.low[a];
         }
         Some(row)
     }
