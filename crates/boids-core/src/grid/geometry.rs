@@ -350,6 +350,7 @@ fn bounding_box<const D: usize, P: Position<D>>(positions: &[P]) -> ([f64; D], [
 #[derive(Clone, Debug)]
 struct Rows<const D: usize> {
     low: [i64; D],
+    /// The block's last row; along the last axis only `left` bounds it.
     high: [i64; D],
     /// The next row, if `left` is not zero.
     next: [i64; D],
@@ -383,8 +384,10 @@ impl<const D: usize> Iterator for Rows<D> {
         }
         self.left -= 1;
         let row = self.next;
+        // The last axis never turns over (`left` ends the block first), so it needs no bound:
+        // in 2D, where y is the only axis counted, the odometer is one increment, as a range.
         for a in 1..D {
-            if self.next[a] < self.high[a] {
+            if a + 1 == D || self.next[a] < self.high[a] {
                 self.next[a] += 1;
                 break;
             }
