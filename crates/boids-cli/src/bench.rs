@@ -18,7 +18,10 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use boids_core::{Params, ScanCounts, Simulation, StepStats, reference, workload};
+use boids_core::{
+    Dim, Dimension, Params, ScanCounts, Simulation, StepStats, WorldStep, reference,
+    with_dimensions, workload,
+};
 use clap::Args;
 use serde_json::json;
 
@@ -75,48 +78,25 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
     let seed = args.flock.seed;
 
     let fixed = Memory::reset_peak();
-
-    let mut sim = Simulation::new(params.clone(), seed)?;
-    let built_peak = Memory::peak();
-    Memory::reset_peak();
-    let mut first_step = None;
-    for _ in 0..args.warmup {
-        sim.step();
-        first_step.get_or_insert(sim.stats().counts);
-    }
-    let mut step_times = Vec::with_capacity(args.steps as usize);
-    let mut measured = Vec::with_capacity(args.steps as usize);
-    for _ in 0..args.steps {
-        let start = Instant::now();
-        sim.step();
-        step_times.push(start.elapsed());
-        measured.push(sim.stats());
-    }
-    let step_peak = Memory::peak();
-
+    let timing = with_dimensions!(params.dimensions, D, {
+        time_steps::<D>(&params, seed, args)?
+    });
     let threads = rayon::current_num_threads();
     let capacity = (threads > 1).then(|| parallel_capacity(threads));
-    let naive = args.vs_naive.then(|| {
-        let state = sim.state();
-        let reps = if count <= 50_000 { 3 } else { 1 };
-        median(
-            (0..reps)
-                .map(|_| {
-                    let start = Instant::now();
-                    let next = reference::step(&params, &state, sim.step_count());
-                    let elapsed = start.elapsed();
-                    drop(next);
-                    elapsed
-                })
-                .collect(),
-        )
-    });
+    let Timing {
+        first_step,
+        step_times,
+        measured,
+        built_peak,
+        step_peak,
+        naive,
+    } = timing;
 
     let report = Report {
         params: &params,
         preset: &args.flock.preset,
         neighbors_target: args.neighbors,
-        first_step: first_step.unwrap_or(measured[0].counts),
+        first_step,
         threads,
         capacity,
         steps: args.steps,
@@ -135,6 +115,68 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
         print!("{}", report.table());
     }
     Ok(())
+}
+
+/// What the timed run measured.
+struct Timing {
+    /// The counts of the first step (the uniform start's neighbours).
+    first_step: ScanCounts,
+    step_times: Vec<Duration>,
+    measured: Vec<StepStats>,
+    /// Peak resident memory once the flock is built, and while it steps.
+    built_peak: Option<u64>,
+    step_peak: Option<u64>,
+    /// The brute-force step's median time, when asked for.
+    naive: Option<Duration>,
+}
+
+/// Builds the flock of `params` in `D` dimensions, runs the warm-up steps, times the measured
+/// ones (and the brute-force step if asked), reading peak memory as it goes.
+fn time_steps<const D: usize>(params: &Params, seed: u64, args: &BenchArgs) -> Result<Timing>
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let mut sim = Simulation::<D>::new(params.clone(), seed)?;
+    let built_peak = Memory::peak();
+    Memory::reset_peak();
+    let mut first_step = None;
+    for _ in 0..args.warmup {
+        sim.step();
+        first_step.get_or_insert(sim.stats().counts);
+    }
+    let mut step_times = Vec::with_capacity(args.steps as usize);
+    let mut measured = Vec::with_capacity(args.steps as usize);
+    for _ in 0..args.steps {
+        let start = Instant::now();
+        sim.step();
+        step_times.push(start.elapsed());
+        measured.push(sim.stats());
+    }
+    let step_peak = Memory::peak();
+    let naive = args.vs_naive.then(|| {
+        let state = sim.state();
+        let reps = if params.count <= 50_000 { 3 } else { 1 };
+        median(
+            (0..reps)
+                .map(|_| {
+                    let start = Instant::now();
+                    let next = reference::step(params, &state, sim.step_count());
+                    let elapsed = start.elapsed();
+                    drop(next);
+                    elapsed
+                })
+                .collect(),
+        )
+    });
+    Ok(Timing {
+        first_step: first_step.unwrap_or(measured[0].counts),
+        step_times,
+        measured,
+        built_peak,
+        step_peak,
+        naive,
+    })
 }
 
 /// How many times the work of one thread `threads` threads get done in the same time, each
@@ -316,6 +358,7 @@ impl Report<'_> {
         let scan = self.scan();
         json!({
             "workload": "W3",
+            "dimensions": self.params.dimensions,
             "preset": self.preset,
             "count": self.count(),
             "neighbors_target": self.neighbors_target,
@@ -355,9 +398,10 @@ impl Report<'_> {
     fn table(&self) -> String {
         let (min, max) = self.spread();
         let median = self.median();
-        let side = self.params.world_width;
+        let side = format!("{:.0}", self.params.world_width);
+        let torus = vec![side; self.params.dimensions].join(" x ");
         let mut out = format!(
-            "W3: {} rules, {side:.0} x {side:.0} torus, uniform start, {} measured steps after {} warm-up\n",
+            "W3: {} rules, {torus} torus, uniform start, {} measured steps after {} warm-up\n",
             self.preset, self.steps, self.warmup
         );
         let mut row = |name: &str, value: String| out.push_str(&format!("{name:<18} {value}\n"));

@@ -144,7 +144,7 @@ pub fn render(args: &RenderArgs) -> Result<()> {
         .collect();
     output::check(&inputs, &[&target])?;
     crate::set_threads(args.threads)?;
-    let mut sim = Simulation::new(params(args)?, args.flock.seed)?;
+    let mut sim = Simulation::<2>::new(params(args)?, args.flock.seed)?;
 
     let mut renderer = Renderer::new(sim.params(), args.size, args.overlay);
     let mut sink = Sink::create(format, &target, args, Palette::for_style(renderer.style()))?;

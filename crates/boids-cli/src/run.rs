@@ -243,7 +243,7 @@ fn summary(args: &RunArgs, sim: &Simulation, m: &Metrics) -> String {
 fn build_simulation(args: &RunArgs) -> Result<Simulation> {
     let seed = args.flock.seed;
     let Some(path) = &args.init else {
-        return Ok(Simulation::new(args.flock.params()?, seed)?);
+        return Ok(Simulation::<2>::new(args.flock.params()?, seed)?);
     };
     let mut loaded = state_csv::read(path)?;
     let mut builder = args.flock.builder()?;
@@ -255,7 +255,7 @@ fn build_simulation(args: &RunArgs) -> Result<Simulation> {
     let params = builder.build()?;
     let lines = std::mem::take(&mut loaded.lines);
     let state = loaded.into_flock(&params);
-    Simulation::from_state(params, seed, state, args.start_step).map_err(|error| match error {
+    Simulation::<2>::from_state(params, seed, state, args.start_step).map_err(|error| match error {
         StateError::InsideObstacle { agent, index, .. } => {
             let line = lines.line_of(agent, index).unwrap_or(0);
             anyhow::anyhow!("{}, line {line}: {error}", path.display())

@@ -85,7 +85,7 @@ impl LoadedState {
     /// to the simulation (no boid resting, predators drawn afresh).
     pub fn into_flock(self, params: &Params) -> FlockState {
         let groups = self.groups.unwrap_or_else(|| scout_groups(params));
-        let kernel = Kernel::new(params);
+        let kernel = Kernel::<2>::new(params);
         let biases = self
             .biases
             .unwrap_or_else(|| groups.iter().map(|&g| kernel.initial_bias(g)).collect());

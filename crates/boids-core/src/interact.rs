@@ -39,62 +39,79 @@
 
 use std::ops::Range;
 
-use glam::Vec2;
-
 use crate::grid::{GridGeometry, NearRun};
 use crate::par;
-use crate::real::{Real, V2};
+use crate::real::{Real, Vector};
 use crate::rules::{self, Boids, Kernel, Scouts, group};
 pub use crate::simd::LANES;
 use crate::simd::{Arrays, Build, Pack, Simd};
+use crate::space::{Dim, Dimension, VecN};
 use crate::stats::ScanCounts;
-use crate::world::WorldSteer;
 
 /// Column of an unused lane: no cell is within reach of it.
 const NO_COLUMN: i32 = -1 << 30;
 
-/// The previous frame in cell order. A candidate's position and velocity share one 16-byte
-/// entry, so the scan reads each candidate from one place. Both arrays carry [`LANES`] entries
-/// of padding, so a group's lanes past the last boid still read memory.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Frame {
-    /// x, y, vx, vy of each boid.
-    pub boid: Vec<[f32; 4]>,
+/// What pulls on boids in a world of `D` dimensions: predators to flee and attractors
+/// ([`crate::world::WorldSteer`] in 2D).
+pub trait Pull<const D: usize>: Sync {
+    /// Whether the pull may be other than zero somewhere in the box `[lo, hi]`.
+    fn reaches(&self, lo: [f32; D], hi: [f32; D]) -> bool;
+    /// The change of velocity of a boid at `p`.
+    fn pull(&self, p: [f32; D]) -> [f32; D];
+}
+
+/// The previous frame in cell order. A candidate's position and velocity share one entry
+/// (16 bytes in 2D, 24 in 3D), so the scan reads each candidate from one place. Both arrays
+/// carry [`LANES`] entries of padding, so a group's lanes past the last boid still read memory.
+#[derive(Clone, Debug)]
+pub(crate) struct Frame<const D: usize> {
+    /// Position, then velocity, of each boid.
+    pub boid: Vec<[[f32; D]; 2]>,
     pub bias: Vec<f32>,
 }
 
-impl Frame {
-    /// Where a component lies in an entry of [`Frame::boid`].
-    pub const X: usize = 0;
-    pub const Y: usize = 1;
-    pub const VX: usize = 2;
-    pub const VY: usize = 3;
+impl<const D: usize> Default for Frame<D> {
+    fn default() -> Self {
+        Self {
+            boid: Vec::new(),
+            bias: Vec::new(),
+        }
+    }
+}
 
-    /// Component `c` ([`Frame::X`] to [`Frame::VY`]) of the boids `first..first + LANES`.
+impl<const D: usize> Frame<D> {
+    /// Where the position and the velocity lie in an entry of [`Frame::boid`].
+    pub const POSITION: usize = 0;
+    pub const VELOCITY: usize = 1;
+
+    /// Axis `a` of the position or velocity (`what`) of the boids `first..first + LANES`.
     #[inline(always)]
-    fn lanes(&self, first: usize, c: usize) -> [f32; LANES] {
+    fn lanes(&self, first: usize, what: usize, a: usize) -> [f32; LANES] {
         let boids = &self.boid[first..first + LANES];
-        std::array::from_fn(|l| boids[l][c])
+        std::array::from_fn(|l| boids[l][what][a])
     }
 }
 
 /// Everything the phase reads.
-pub(crate) struct Interaction<'a> {
-    pub prev: &'a Frame,
-    pub geometry: &'a GridGeometry<2>,
+pub(crate) struct Interaction<'a, const D: usize> {
+    pub prev: &'a Frame<D>,
+    pub geometry: &'a GridGeometry<D>,
     /// `cell_start[c]..cell_start[c + 1]`: the boids of cell `c` in `prev`.
     pub cell_start: &'a [u32],
     pub groups: &'a [u8],
-    pub kernel: &'a Kernel,
-    pub wander: Vec2,
+    pub kernel: &'a Kernel<D>,
+    pub wander: [f32; D],
     /// What predators and attractors do to boids this step (`None`: nothing).
-    pub world: Option<&'a WorldSteer>,
+    pub world: Option<&'a dyn Pull<D>>,
 }
 
-impl Interaction<'_> {
+impl<const D: usize> Interaction<'_, D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The new state of every boid (cell order) into `pos`, `vel` and `bias`, in parallel, and
     /// what the scan did.
-    pub fn run(&self, pos: &mut [Vec2], vel: &mut [Vec2], bias: &mut [f32]) -> ScanCounts {
+    pub fn run(&self, pos: &mut [VecN<D>], vel: &mut [VecN<D>], bias: &mut [f32]) -> ScanCounts {
         let build = Build::best();
         par::sum_parts((pos, vel, bias), |start, (pos, vel, bias)| {
             self.run_part(build, start, pos, vel, bias)
@@ -107,43 +124,46 @@ impl Interaction<'_> {
         &self,
         build: Build,
         start: usize,
-        pos: &mut [Vec2],
-        vel: &mut [Vec2],
+        pos: &mut [VecN<D>],
+        vel: &mut [VecN<D>],
         bias: &mut [f32],
     ) -> ScanCounts {
-        let pairwise = self.geometry.pairwise_wrap() != [0.0; 2];
+        let pairwise = self.geometry.pairwise_wrap() != [0.0; D];
         let (job, out) = (self, (start, pos, vel, bias));
         match (pairwise, self.kernel.must_skip_self()) {
-            (false, false) => interact_chunk::<false, false>(build, job, out),
-            (false, true) => interact_chunk::<false, true>(build, job, out),
-            (true, false) => interact_chunk::<true, false>(build, job, out),
-            (true, true) => interact_chunk::<true, true>(build, job, out),
+            (false, false) => interact_chunk::<D, false, false>(build, job, out),
+            (false, true) => interact_chunk::<D, false, true>(build, job, out),
+            (true, false) => interact_chunk::<D, true, false>(build, job, out),
+            (true, true) => interact_chunk::<D, true, true>(build, job, out),
         }
     }
 }
 
 /// Where a part of the step writes: its first boid, and its positions, velocities and biases.
-type Part<'a> = (usize, &'a mut [Vec2], &'a mut [Vec2], &'a mut [f32]);
+type Part<'a, const D: usize> = (usize, &'a mut [VecN<D>], &'a mut [VecN<D>], &'a mut [f32]);
 
 /// New state of the boids of `part` (cell order), by `build`, which must be
 /// [`Build::supported`], and what the scan did.
 /// `PAIRWISE`: some torus axis is a single cell, and offsets take the minimum image per pair.
 /// `SKIP_SELF`: each lane must leave its own boid out by index ([`Kernel::must_skip_self`]).
-fn interact_chunk<const PAIRWISE: bool, const SKIP_SELF: bool>(
+fn interact_chunk<const D: usize, const PAIRWISE: bool, const SKIP_SELF: bool>(
     build: Build,
-    job: &Interaction,
-    part: Part,
-) -> ScanCounts {
+    job: &Interaction<D>,
+    part: Part<D>,
+) -> ScanCounts
+where
+    Dim<D>: Dimension<D>,
+{
     debug_assert!(build.supported());
     match build {
-        Build::Arrays => chunk::<Arrays, PAIRWISE, SKIP_SELF>(job, part),
+        Build::Arrays => chunk::<Arrays, D, PAIRWISE, SKIP_SELF>(job, part),
         // SAFETY (both): the caller checked that the processor has the build's features.
         #[cfg(target_arch = "x86_64")]
         #[allow(unsafe_code)]
-        Build::Avx2 => unsafe { x86::chunk_avx2::<PAIRWISE, SKIP_SELF>(job, part) },
+        Build::Avx2 => unsafe { x86::chunk_avx2::<D, PAIRWISE, SKIP_SELF>(job, part) },
         #[cfg(target_arch = "x86_64")]
         #[allow(unsafe_code)]
-        Build::Avx512 => unsafe { x86::chunk_avx512::<PAIRWISE, SKIP_SELF>(job, part) },
+        Build::Avx512 => unsafe { x86::chunk_avx512::<D, PAIRWISE, SKIP_SELF>(job, part) },
     }
 }
 
@@ -152,31 +172,41 @@ fn interact_chunk<const PAIRWISE: bool, const SKIP_SELF: bool>(
 mod x86 {
     use super::{Interaction, Part, chunk};
     use crate::simd::{Avx2, Avx512};
+    use crate::space::{Dim, Dimension};
     use crate::stats::ScanCounts;
 
     #[target_feature(enable = "avx512f,avx512vl,avx2,popcnt")]
-    pub fn chunk_avx512<const PAIRWISE: bool, const SKIP_SELF: bool>(
-        job: &Interaction,
-        part: Part,
-    ) -> ScanCounts {
-        chunk::<Avx512, PAIRWISE, SKIP_SELF>(job, part)
+    pub fn chunk_avx512<const D: usize, const PAIRWISE: bool, const SKIP_SELF: bool>(
+        job: &Interaction<D>,
+        part: Part<D>,
+    ) -> ScanCounts
+    where
+        Dim<D>: Dimension<D>,
+    {
+        chunk::<Avx512, D, PAIRWISE, SKIP_SELF>(job, part)
     }
 
     #[target_feature(enable = "avx2,popcnt")]
-    pub fn chunk_avx2<const PAIRWISE: bool, const SKIP_SELF: bool>(
-        job: &Interaction,
-        part: Part,
-    ) -> ScanCounts {
-        chunk::<Avx2, PAIRWISE, SKIP_SELF>(job, part)
+    pub fn chunk_avx2<const D: usize, const PAIRWISE: bool, const SKIP_SELF: bool>(
+        job: &Interaction<D>,
+        part: Part<D>,
+    ) -> ScanCounts
+    where
+        Dim<D>: Dimension<D>,
+    {
+        chunk::<Avx2, D, PAIRWISE, SKIP_SELF>(job, part)
     }
 }
 
 /// [`interact_chunk`] with the vectors of `S`.
 #[inline(always)]
-fn chunk<S: Simd, const PAIRWISE: bool, const SKIP_SELF: bool>(
-    job: &Interaction,
-    part: Part,
-) -> ScanCounts {
+fn chunk<S: Simd, const D: usize, const PAIRWISE: bool, const SKIP_SELF: bool>(
+    job: &Interaction<D>,
+    part: Part<D>,
+) -> ScanCounts
+where
+    Dim<D>: Dimension<D>,
+{
     let (start, pos, vel, bias) = part;
     let end = start + pos.len();
     let mut walk = CellWalk::new(job.cell_start, start);
@@ -184,16 +214,15 @@ fn chunk<S: Simd, const PAIRWISE: bool, const SKIP_SELF: bool>(
     let mut first = start;
     while first < end {
         let group = Group::new(job, &mut walk, first, end);
-        let sums = Sums::<S>::of::<PAIRWISE, SKIP_SELF>(job, &group, &mut counts);
+        let sums = Sums::<S, D>::of::<PAIRWISE, SKIP_SELF>(job, &group, &mut counts);
         let next = group.advance(job, &sums);
-        let lanes = |v: Pack<S>| S::to_array(v.0);
-        let (x, y) = (lanes(next.position.x), lanes(next.position.y));
-        let (vx, vy) = (lanes(next.velocity.x), lanes(next.velocity.y));
-        let b = lanes(next.bias);
+        let position = next.position.0.map(|c| S::to_array(c.0));
+        let velocity = next.velocity.0.map(|c| S::to_array(c.0));
+        let b = S::to_array(next.bias.0);
         let out = first - start;
         for l in 0..group.len {
-            pos[out + l] = Vec2::new(x[l], y[l]);
-            vel[out + l] = Vec2::new(vx[l], vy[l]);
+            pos[out + l] = std::array::from_fn(|a| position[a][l]).into();
+            vel[out + l] = std::array::from_fn(|a| velocity[a][l]).into();
             bias[out + l] = b[l];
         }
         first += group.len;
@@ -225,27 +254,29 @@ impl<'a> CellWalk<'a> {
     }
 }
 
-/// Up to [`LANES`] consecutive boids in one row of cells, one per lane.
-struct Group {
+/// Up to [`LANES`] consecutive boids in one row of cells (a line of cells along x), one per
+/// lane.
+struct Group<const D: usize> {
     /// Index of lane 0's boid.
     first: usize,
     /// Lanes in use.
     len: usize,
+    /// The row: its cells are `row * nx..(row + 1) * nx`.
     row: u32,
     /// Each lane's column ([`NO_COLUMN`] past `len`).
     column: [i32; LANES],
-    x: [f32; LANES],
-    y: [f32; LANES],
+    /// Each lane's position, axis by axis.
+    position: [[f32; LANES]; D],
 }
 
-impl Group {
+impl<const D: usize> Group<D> {
     /// The group starting at boid `first`: as many boids as fit, stopping at `end` and at the
     /// end of the row.
     #[inline(always)]
-    fn new(job: &Interaction, walk: &mut CellWalk, first: usize, end: usize) -> Self {
-        let [_, row] = job.geometry.coords(walk.cell_of(first));
+    fn new(job: &Interaction<D>, walk: &mut CellWalk, first: usize, end: usize) -> Self {
         // The row's cells are numbered from `row * nx`; one division per group, not per boid.
         let nx = job.geometry.dims()[0];
+        let row = walk.cell_of(first) / nx;
         let row_first = row * nx;
         let mut column = [NO_COLUMN; LANES];
         let mut len = 0;
@@ -262,100 +293,110 @@ impl Group {
             len,
             row,
             column,
-            x: job.prev.lanes(first, Frame::X),
-            y: job.prev.lanes(first, Frame::Y),
+            position: std::array::from_fn(|a| job.prev.lanes(first, Frame::<D>::POSITION, a)),
         }
     }
-}
 
-impl Group {
+    /// Lane `l`'s position.
+    #[inline(always)]
+    fn position_of(&self, l: usize) -> [f32; D] {
+        std::array::from_fn(|a| self.position[a][l])
+    }
+
     /// The rules applied to every lane ([`rules::advance`] on eight boids at once).
     #[inline(always)]
-    fn advance<S: Simd>(&self, job: &Interaction, sums: &Sums<S>) -> Boids<Pack<S>> {
+    fn advance<S: Simd>(&self, job: &Interaction<D>, sums: &Sums<S, D>) -> Boids<Pack<S>, D>
+    where
+        Dim<D>: Dimension<D>,
+    {
         let prev = job.prev;
-        let lanes = |c: usize| -> Pack<S> { Pack(S::load(prev.lanes(self.first, c))) };
+        let load = |lanes: [f32; LANES]| -> Pack<S> { Pack(S::load(lanes)) };
         // A plain loop: closures here are not inlined into the vector builds.
-        let (mut goal_x, mut goal_y, mut scout) = ([0.0; LANES], [0.0; LANES], [0.0; LANES]);
+        let (mut goal, mut scout) = ([[0.0; LANES]; D], [0.0; LANES]);
         for l in 0..self.len {
             let group = job.groups[self.first + l];
-            let goal = job.kernel.goal[usize::from(group)];
-            (goal_x[l], goal_y[l]) = (goal.x, goal.y);
+            let preferred = job.kernel.goal[usize::from(group)];
+            for a in 0..D {
+                goal[a][l] = preferred[a];
+            }
             scout[l] = f32::from(u8::from(group != group::NONE));
         }
         let scouts = Scouts {
-            goal: V2::new(Pack(S::load(goal_x)), Pack(S::load(goal_y))),
-            scout: Pack(S::load(scout)).gt(Pack::splat(0.0)),
+            goal: Vector(goal.map(load)),
+            scout: load(scout).gt(Pack::splat(0.0)),
         };
+        let velocity = std::array::from_fn(|a| prev.lanes(self.first, Frame::<D>::VELOCITY, a));
         let boids = Boids {
-            position: V2::new(Pack(S::load(self.x)), Pack(S::load(self.y))),
-            velocity: V2::new(lanes(Frame::VX), lanes(Frame::VY)),
-            bias: Pack(S::load(
+            position: Vector(self.position.map(load)),
+            velocity: Vector(velocity.map(load)),
+            bias: load(
                 prev.bias[self.first..self.first + LANES]
                     .try_into()
                     .expect("LANES entries"),
-            )),
+            ),
         };
+        let pack = |v: [S::F; D]| Vector(v.map(Pack));
         let acc = rules::Sums {
             count: Pack(sums.count),
-            offset_sum: V2::new(Pack(sums.offset_x), Pack(sums.offset_y)),
-            velocity_sum: V2::new(Pack(sums.velocity_x), Pack(sums.velocity_y)),
-            separation: V2::new(Pack(sums.separation_x), Pack(sums.separation_y)),
+            offset_sum: pack(sums.offset),
+            velocity_sum: pack(sums.velocity),
+            separation: pack(sums.separation),
         };
         let world = job.world.map(|steer| {
-            let (mut pull_x, mut pull_y) = ([0.0; LANES], [0.0; LANES]);
-            let lanes = || (0..self.len).map(|l| Vec2::new(self.x[l], self.y[l]));
-            let lo = lanes().fold(Vec2::INFINITY, Vec2::min);
-            let hi = lanes().fold(Vec2::NEG_INFINITY, Vec2::max);
-            // Most groups are far from every predator: their pull is zero, as `pull` gives it.
-            if steer.reaches(lo, hi) {
-                for (l, p) in lanes().enumerate() {
-                    let pull = steer.pull(p);
-                    (pull_x[l], pull_y[l]) = (pull.x, pull.y);
+            let mut pull = [[0.0; LANES]; D];
+            let (mut lo, mut hi) = ([f32::INFINITY; D], [f32::NEG_INFINITY; D]);
+            for l in 0..self.len {
+                let p = self.position_of(l);
+                for a in 0..D {
+                    (lo[a], hi[a]) = (lo[a].min(p[a]), hi[a].max(p[a]));
                 }
             }
-            V2::new(Pack(S::load(pull_x)), Pack(S::load(pull_y)))
+            // Most groups are far from every predator: their pull is zero, as `pull` gives it.
+            if steer.reaches(lo, hi) {
+                for l in 0..self.len {
+                    let lane = steer.pull(self.position_of(l));
+                    for (axis, value) in pull.iter_mut().zip(lane) {
+                        axis[l] = value;
+                    }
+                }
+            }
+            Vector(pull.map(load))
         });
         rules::advance_lanes(job.kernel, &acc, boids, &scouts, job.wander, world)
     }
 }
 
 /// The fields of [`Accum`], one lane per boid of a group, and the group's neighbour count.
-struct Sums<S: Simd> {
+struct Sums<S: Simd, const D: usize> {
     /// Candidates within the visual range over all lanes, each lane's own boid among them: for
     /// [`ScanCounts::neighbors`], counted on the scalar units beside the vector sums.
     in_range: u32,
     count: S::F,
-    offset_x: S::F,
-    offset_y: S::F,
-    velocity_x: S::F,
-    velocity_y: S::F,
-    separation_x: S::F,
-    separation_y: S::F,
+    offset: [S::F; D],
+    velocity: [S::F; D],
+    separation: [S::F; D],
 }
 
-impl<S: Simd> Sums<S> {
+impl<S: Simd, const D: usize> Sums<S, D> {
     /// The neighbour sums of every boid of `group`, counting the scan's work into `counts`:
     /// per run of cells, its cells and its boids tested against each boid of the group, and
     /// once at the end the group's neighbours.
     #[inline(always)]
     fn of<const PAIRWISE: bool, const SKIP_SELF: bool>(
-        job: &Interaction,
-        group: &Group,
+        job: &Interaction<D>,
+        group: &Group<D>,
         counts: &mut ScanCounts,
     ) -> Self {
         let zero = S::splat(0.0);
         let mut sums = Self {
             in_range: 0,
             count: zero,
-            offset_x: zero,
-            offset_y: zero,
-            velocity_x: zero,
-            velocity_y: zero,
-            separation_x: zero,
-            separation_y: zero,
+            offset: [zero; D],
+            velocity: [zero; D],
+            separation: [zero; D],
         };
         let columns = group.column[0] as u32..=group.column[group.len - 1] as u32;
-        let lanes = Lanes::<S>::new(job, group);
+        let lanes = Lanes::<S, D>::new(job, group);
         for run in job.geometry.runs_near(group.row, columns) {
             let boids = job.cell_start[run.cells.start as usize] as usize
                 ..job.cell_start[run.cells.end as usize] as usize;
@@ -364,7 +405,7 @@ impl<S: Simd> Sums<S> {
             // Offsets across a seam take the shift off after the difference, as the minimum
             // image does (the same rounding as the brute-force reference); elsewhere there is
             // nothing to take off.
-            if run.shift == [0.0; 2] {
+            if run.shift == [0.0; D] {
                 sums.add_run::<PAIRWISE, SKIP_SELF, false>(job, &lanes, boids, &run);
             } else {
                 sums.add_run::<PAIRWISE, SKIP_SELF, true>(job, &lanes, boids, &run);
@@ -382,46 +423,47 @@ impl<S: Simd> Sums<S> {
     /// are not in its block. An unshifted run is one span of a row, so such a candidate is more
     /// than `reach` cell widths away in x, exactly, and `reach` cells are wider than the visual
     /// range. Rounding is monotonic, so the computed `dx * dx` is at least the rounded square
-    /// of that width, which exceeds both range bounds: the candidate fails both tests in that
-    /// lane and leaves its sums bit for bit unchanged. So every lane sums exactly its own
-    /// block, in its order. A shifted offset is rounded twice, so there a lane mask keeps each
-    /// boid to cells within reach of its own instead.
+    /// of that width, which exceeds both range bounds (the other axes only add to it): the
+    /// candidate fails both tests in that lane and leaves its sums bit for bit unchanged. So
+    /// every lane sums exactly its own block, in its order. A shifted offset is rounded twice,
+    /// so there a lane mask keeps each boid to cells within reach of its own instead.
     #[inline(always)]
     fn add_run<const PAIRWISE: bool, const SKIP_SELF: bool, const SHIFTED: bool>(
         &mut self,
-        job: &Interaction,
-        lanes: &Lanes<S>,
+        job: &Interaction<D>,
+        lanes: &Lanes<S, D>,
         boids: Range<usize>,
-        run: &NearRun<2>,
+        run: &NearRun<D>,
     ) {
         let (first, last) = (*run.columns.start() as f32, *run.columns.end() as f32);
         let near = S::lt(
             S::abs(S::sub(lanes.column, S::splat((first + last) / 2.0))),
             S::splat((last - first) / 2.0 + lanes.reach + 0.5),
         );
-        let shift = run.shift;
-        let (shift_x, shift_y) = (S::splat(shift[0]), S::splat(shift[1]));
+        let shift = run.shift.map(S::splat);
         let prev = job.prev;
         let Sums {
             mut in_range,
             mut count,
-            mut offset_x,
-            mut offset_y,
-            mut velocity_x,
-            mut velocity_y,
-            mut separation_x,
-            mut separation_y,
+            mut offset,
+            mut velocity,
+            mut separation,
         } = *self;
-        for (j, &[x, y, vx, vy]) in boids.clone().zip(&prev.boid[boids]) {
-            let mut dx = S::sub(lanes.x, S::splat(x));
-            let mut dy = S::sub(lanes.y, S::splat(y));
-            if SHIFTED {
-                (dx, dy) = (S::sub(dx, shift_x), S::sub(dy, shift_y));
+        for (j, &[p, v]) in boids.clone().zip(&prev.boid[boids]) {
+            let mut d = [S::splat(0.0); D];
+            for a in 0..D {
+                d[a] = S::sub(lanes.position[a], S::splat(p[a]));
+                if SHIFTED {
+                    d[a] = S::sub(d[a], shift[a]);
+                }
             }
             if PAIRWISE {
-                (dx, dy) = lanes.minimum_image(dx, dy);
+                d = lanes.minimum_image(d);
             }
-            let d2 = S::add(S::mul(dx, dx), S::mul(dy, dy));
+            let mut d2 = S::mul(d[0], d[0]);
+            for &c in &d[1..] {
+                d2 = S::add(d2, S::mul(c, c));
+            }
             let (seen, separated) = match SHIFTED {
                 true => (
                     S::lt_where(near, d2, lanes.visual_below),
@@ -438,45 +480,45 @@ impl<S: Simd> Sums<S> {
                 averaged = S::and_not(averaged, S::only_lane(j.wrapping_sub(lanes.first) as i32));
             }
             in_range += S::count(seen);
-            // Three of the seven sums go to the multipliers, which the scan leaves idler.
+            // Three of the seven 2D sums go to the multipliers, which the scan leaves idler.
             let one = lanes.opaque_one;
             count = S::add_where_by_multiplier(averaged, count, one, one);
-            offset_x = S::sub_where(averaged, offset_x, dx);
-            offset_y = S::sub_where(averaged, offset_y, dy);
-            velocity_x = S::add_where_by_multiplier(averaged, velocity_x, S::splat(vx), one);
-            velocity_y = S::add_where_by_multiplier(averaged, velocity_y, S::splat(vy), one);
-            separation_x = S::add_where(separated, separation_x, dx);
-            separation_y = S::add_where(separated, separation_y, dy);
+            for a in 0..D {
+                offset[a] = S::sub_where(averaged, offset[a], d[a]);
+            }
+            for a in 0..D {
+                velocity[a] =
+                    S::add_where_by_multiplier(averaged, velocity[a], S::splat(v[a]), one);
+            }
+            for a in 0..D {
+                separation[a] = S::add_where(separated, separation[a], d[a]);
+            }
         }
         *self = Sums {
             in_range,
             count,
-            offset_x,
-            offset_y,
-            velocity_x,
-            velocity_y,
-            separation_x,
-            separation_y,
+            offset,
+            velocity,
+            separation,
         };
     }
 }
 
-impl<S: Simd> Clone for Sums<S> {
+impl<S: Simd, const D: usize> Clone for Sums<S, D> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<S: Simd> Copy for Sums<S> {}
+impl<S: Simd, const D: usize> Copy for Sums<S, D> {}
 
 /// A group's lanes and the scan's constants, as vectors.
-struct Lanes<S: Simd> {
+struct Lanes<S: Simd, const D: usize> {
     /// Index of lane 0's boid.
     first: usize,
     /// The lanes' positions; lanes past the group's boids at x = infinity, where no candidate
     /// is in range (their sums are not used, and they count no neighbours).
-    x: S::F,
-    y: S::F,
+    position: [S::F; D],
     column: S::F,
     /// Columns each way a boid's neighbours can lie in ([`GridGeometry::reach`]).
     reach: f32,
@@ -488,48 +530,43 @@ struct Lanes<S: Simd> {
     /// 1.0, hidden from the compiler (see [`Simd::add_where_by_multiplier`]).
     opaque_one: S::F,
     /// The per-pair minimum image's world size (see `interact_chunk`).
-    wrap_x: S::F,
-    wrap_y: S::F,
+    wrap: [f32; D],
 }
 
-impl<S: Simd> Lanes<S> {
+impl<S: Simd, const D: usize> Lanes<S, D> {
     #[inline(always)]
-    fn new(job: &Interaction, group: &Group) -> Self {
-        let wrap = job.geometry.pairwise_wrap();
+    fn new(job: &Interaction<D>, group: &Group<D>) -> Self {
+        let mut position = group.position;
+        for x in &mut position[0][group.len..] {
+            *x = f32::INFINITY;
+        }
         Self {
             first: group.first,
-            x: S::load(std::array::from_fn(|l| match l < group.len {
-                true => group.x[l],
-                false => f32::INFINITY,
-            })),
-            y: S::load(group.y),
+            position: position.map(S::load),
             column: S::load(group.column.map(|c| c as f32)),
             reach: job.geometry.reach()[0] as f32,
             visual_below: S::splat(job.kernel.visual_below),
             protected_below: S::splat(job.kernel.protected_below),
             unseen_below: S::splat(job.kernel.unseen_below()),
             opaque_one: std::hint::black_box(S::splat(1.0)),
-            wrap_x: S::splat(wrap[0]),
-            wrap_y: S::splat(wrap[1]),
+            wrap: job.geometry.pairwise_wrap(),
         }
     }
 
     /// [`rules::minimum_image`] in every lane.
     #[inline(always)]
-    fn minimum_image(&self, dx: S::F, dy: S::F) -> (S::F, S::F) {
-        let axis = |d: S::F, w: S::F| {
-            let d = S::to_array(d);
-            let w = S::to_array(w);
-            S::load(std::array::from_fn(|l| {
-                rules::minimum_image(Vec2::new(d[l], 0.0), Vec2::new(w[l], 0.0)).x
-            }))
-        };
-        (axis(dx, self.wrap_x), axis(dy, self.wrap_y))
+    fn minimum_image(&self, mut d: [S::F; D]) -> [S::F; D] {
+        for (c, wrap) in d.iter_mut().zip(self.wrap) {
+            let lanes = S::to_array(*c);
+            *c = S::load(lanes.map(|x| rules::minimum_image_axis(x, wrap)));
+        }
+        d
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use glam::Vec2;
     use rand::{Rng, SeedableRng};
 
     use super::*;
@@ -648,13 +685,13 @@ mod tests {
             let frame = Frame {
                 boid: order
                     .iter()
-                    .map(|&i| [pos[i].x, pos[i].y, vel[i].x, vel[i].y])
-                    .chain([[0.0; 4]; LANES])
+                    .map(|&i| [pos[i].into(), vel[i].into()])
+                    .chain([[[0.0; 2]; 2]; LANES])
                     .collect(),
                 bias: vec![0.0; p.count + LANES],
             };
             let groups: Vec<u8> = order.iter().map(|&i| (i % 3) as u8).collect();
-            let kernel = Kernel::new(&p);
+            let kernel = Kernel::<2>::new(&p);
             let wander = Vec2::new(0.6, 0.8);
 
             let sorted: Vec<Vec2> = order.iter().map(|&i| pos[i]).collect();
@@ -665,13 +702,13 @@ mod tests {
                 .map(|k| {
                     let mut acc = Accum::default();
                     search.for_each_candidate(k, |j, d| {
-                        let v = Vec2::new(frame.boid[j][Frame::VX], frame.boid[j][Frame::VY]);
+                        let v = Vec2::from(frame.boid[j][Frame::<2>::VELOCITY]);
                         acc.add(&kernel, d, v, j == k);
                         neighbors += u64::from(j != k && d.length_squared() < kernel.visual_below);
                     });
                     let boid = BoidState {
                         position: sorted[k],
-                        velocity: Vec2::new(frame.boid[k][Frame::VX], frame.boid[k][Frame::VY]),
+                        velocity: Vec2::from(frame.boid[k][Frame::<2>::VELOCITY]),
                         bias: 0.0,
                     };
                     let b = rules::advance(&kernel, &acc, boid, groups[k], wander, None);
@@ -692,7 +729,7 @@ mod tests {
                 cell_start: &index.cell_start,
                 groups: &groups,
                 kernel: &kernel,
-                wander,
+                wander: wander.into(),
                 world: None,
             };
             let mut work_by_cut = std::collections::HashMap::new();
@@ -726,6 +763,85 @@ mod tests {
                     "CI runs every build; this machine lacks {missing:?}"
                 );
                 eprintln!("SKIPPED builds {missing:?}: this processor lacks their features");
+            }
+        }
+    }
+
+    /// In three dimensions every build, split into chunks anywhere, gives the bits of the
+    /// baseline build, and the same counts of work: on a torus cube (seams, edges, corners),
+    /// in a box with margins, and on a torus too narrow for three cells along some axis.
+    #[test]
+    fn every_build_gives_the_same_bits_in_3d() {
+        let cases = [
+            ("cornell", vec!["boundary=\"torus\""]),
+            ("cornell", vec![]),
+            ("functional", vec!["world_width=1.5", "world_depth=0.9"]),
+        ];
+        for (case, (preset, sets)) in cases.into_iter().enumerate() {
+            let mut builder = crate::ParamsBuilder::preset(preset).unwrap();
+            for set in sets.into_iter().chain(["dimensions=3", "count=900"]) {
+                let source = crate::Source::Flag(set.to_owned());
+                builder = builder.apply_assignment(set, source).unwrap();
+            }
+            let p = builder.build().unwrap();
+            let state = crate::FlockState::<3>::initial(&p, case as u64);
+            let geometry = Simulation::<3>::geometry(&p, &state.positions);
+            let ids: Vec<u32> = (0..p.count as u32).collect();
+            let mut index = CellIndex::default();
+            index.rebuild(&geometry, &state.positions, &ids);
+            let order: Vec<usize> = index.order.iter().map(|&i| i as usize).collect();
+            let frame = Frame {
+                boid: order
+                    .iter()
+                    .map(|&i| [state.positions[i].into(), state.velocities[i].into()])
+                    .chain([[[0.0; 3]; 2]; LANES])
+                    .collect(),
+                bias: vec![0.001; p.count + LANES],
+            };
+            let groups: Vec<u8> = order.iter().map(|&i| (i % 3) as u8).collect();
+            let kernel = Kernel::<3>::new(&p);
+            let job = Interaction {
+                prev: &frame,
+                geometry: &geometry,
+                cell_start: &index.cell_start,
+                groups: &groups,
+                kernel: &kernel,
+                wander: [0.6, 0.8, 0.0],
+                world: None,
+            };
+            let n = p.count;
+            let run = |build: Build, cut: usize| {
+                let (mut pos, mut vel, mut bias) = (
+                    vec![glam::Vec3::ZERO; n],
+                    vec![glam::Vec3::ZERO; n],
+                    vec![0.0; n],
+                );
+                let (pos_a, pos_b) = pos.split_at_mut(cut);
+                let (vel_a, vel_b) = vel.split_at_mut(cut);
+                let (bias_a, bias_b) = bias.split_at_mut(cut);
+                let counts = job.run_part(build, 0, pos_a, vel_a, bias_a)
+                    + job.run_part(build, cut, pos_b, vel_b, bias_b);
+                let bits: Vec<u32> = (0..n)
+                    .flat_map(|k| pos[k].to_array().into_iter().chain(vel[k].to_array()))
+                    .chain(bias)
+                    .map(f32::to_bits)
+                    .collect();
+                (counts, bits)
+            };
+            let (baseline, bits) = run(Build::Arrays, 0);
+            assert!(
+                baseline.neighbors > n as u64,
+                "case {case}: too few neighbours"
+            );
+            for cut in [0, 1, 37, 350] {
+                // The work counted depends on how the cut groups boids, not on the build.
+                let (work, _) = run(Build::Arrays, cut);
+                for build in Build::ALL.iter().filter(|b| b.supported()) {
+                    let (counts, got) = run(*build, cut);
+                    assert_eq!(counts, work, "case {case}, {build:?}, cut {cut}");
+                    assert_eq!(counts.neighbors, baseline.neighbors);
+                    assert!(got == bits, "case {case}, {build:?}, cut {cut}: other bits");
+                }
             }
         }
     }

@@ -8,7 +8,7 @@
 //! use boids_core::{Params, Simulation, Metrics};
 //!
 //! let params = Params::preset("cornell").unwrap();
-//! let mut sim = Simulation::new(params, 42).unwrap();
+//! let mut sim = Simulation::<2>::new(params, 42).unwrap();
 //! for _ in 0..100 {
 //!     sim.step();
 //! }
@@ -58,6 +58,7 @@ pub mod reference;
 pub mod rng;
 pub mod rules;
 pub mod sim;
+pub mod space;
 pub mod state;
 pub mod stats;
 // The only unsafe code of the workspace: vector intrinsics, behind run-time feature detection.
@@ -67,14 +68,15 @@ pub mod workload;
 pub mod world;
 
 pub use error::{ParamsError, StateError};
-pub use glam::Vec2;
+pub use glam::{Vec2, Vec3};
 pub use metrics::{METRIC_COLUMNS, Metrics};
 pub use params::{
     Boundary, Model, NoiseDistribution, PARAMS, ParamInfo, Params, ParamsBuilder, Source,
 };
 pub use presets::{DEFAULT_PRESET, PRESETS, Preset};
 pub use rules::{RuleVectors, group};
-pub use sim::Simulation;
+pub use sim::{Simulation, WorldStep};
+pub use space::{Coordinates, Dim, Dimension, VecN};
 pub use state::FlockState;
 pub use stats::{PhaseTimes, ScanCounts, StepStats};
 

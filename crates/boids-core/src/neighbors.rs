@@ -571,7 +571,7 @@ mod tests {
 
     #[test]
     fn a_simulations_neighbours_use_its_storage_order() {
-        let mut sim = Simulation::new(params("functional", |p| p.count = 200), 3).unwrap();
+        let mut sim = Simulation::<2>::new(params("functional", |p| p.count = 200), 3).unwrap();
         for _ in 0..5 {
             sim.step();
         }

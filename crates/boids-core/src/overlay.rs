@@ -136,7 +136,7 @@ mod tests {
             biases: vec![0.0; n],
             ..FlockState::default()
         };
-        Simulation::from_state(params, 0, state, 0).unwrap()
+        Simulation::<2>::from_state(params, 0, state, 0).unwrap()
     }
 
     #[test]

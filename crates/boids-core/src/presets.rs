@@ -154,9 +154,22 @@ impl ParamsBuilder {
             valid: names().join(", "),
         })?;
         Ok(Self::from_params(
-            (preset.params)(),
+            with_depth((preset.params)()),
             Source::Preset(name.to_owned()),
         ))
+    }
+}
+
+/// Every preset's third axis, for `dimensions = 3`: the world as deep as it is high, and z (and
+/// vz) drawn at the start as y (and vy) are. For seed 001 that is the depth of 480 its 3D
+/// reading asks for; in two dimensions these values are not used.
+fn with_depth(p: Params) -> Params {
+    Params {
+        world_z_min: p.world_y_min,
+        world_depth: p.world_height,
+        init_z: p.init_y,
+        init_vz: p.init_vy,
+        ..p
     }
 }
 

@@ -97,33 +97,32 @@ impl Real for f32 {
     }
 }
 
-/// A 2D vector of [`Real`]s, with the arithmetic of `glam::Vec2` (same operations, same order).
+/// A vector of `D` [`Real`]s (x, y, then z), with the arithmetic of glam's vectors: the same
+/// operations in the same order, axis by axis, so that one lane of it computes what a glam
+/// vector computes. Loops over the axes run to a constant bound and unroll.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct V2<T> {
-    pub x: T,
-    pub y: T,
-}
+pub struct Vector<T, const D: usize>(pub [T; D]);
 
-impl<T: Real> V2<T> {
+impl<T: Real, const D: usize> Vector<T, D> {
+    /// Every coordinate of `v` in every lane.
     #[inline(always)]
-    pub fn new(x: T, y: T) -> Self {
-        Self { x, y }
-    }
-
-    /// Both components `x`, `y` in every lane.
-    #[inline(always)]
-    pub fn splat(v: glam::Vec2) -> Self {
-        Self::new(T::splat(v.x), T::splat(v.y))
+    pub fn splat(v: [f32; D]) -> Self {
+        Self(v.map(T::splat))
     }
 
     #[inline(always)]
     pub fn zero() -> Self {
-        Self::splat(glam::Vec2::ZERO)
+        Self([T::splat(0.0); D])
     }
 
+    /// `x0 * y0 + x1 * y1 (+ x2 * y2)`, added from the first axis on, as glam does.
     #[inline(always)]
     pub fn dot(self, o: Self) -> T {
-        self.x * o.x + self.y * o.y
+        let mut sum = self.0[0] * o.0[0];
+        for a in 1..D {
+            sum = sum + self.0[a] * o.0[a];
+        }
+        sum
     }
 
     #[inline(always)]
@@ -131,55 +130,50 @@ impl<T: Real> V2<T> {
         self.dot(self).sqrt()
     }
 
-    /// Rotated a quarter turn counter-clockwise.
     #[inline(always)]
-    pub fn perp(self) -> Self {
-        Self::new(-self.y, self.x)
+    pub fn scale(mut self, s: T) -> Self {
+        for a in 0..D {
+            self.0[a] = self.0[a] * s;
+        }
+        self
     }
 
     #[inline(always)]
-    pub fn scale(self, s: T) -> Self {
-        Self::new(self.x * s, self.y * s)
-    }
-
-    #[inline(always)]
-    pub fn div(self, s: T) -> Self {
-        Self::new(self.x / s, self.y / s)
+    pub fn div(mut self, s: T) -> Self {
+        for a in 0..D {
+            self.0[a] = self.0[a] / s;
+        }
+        self
     }
 
     /// `yes` where `mask`, else `no`.
     #[inline(always)]
-    pub fn select(mask: T::Mask, yes: Self, no: Self) -> Self {
-        Self::new(T::select(mask, yes.x, no.x), T::select(mask, yes.y, no.y))
+    pub fn select(mask: T::Mask, mut yes: Self, no: Self) -> Self {
+        for a in 0..D {
+            yes.0[a] = T::select(mask, yes.0[a], no.0[a]);
+        }
+        yes
     }
 }
 
-impl<T: Real> Add for V2<T> {
+impl<T: Real, const D: usize> Add for Vector<T, D> {
     type Output = Self;
     #[inline(always)]
-    fn add(self, o: Self) -> Self {
-        Self::new(self.x + o.x, self.y + o.y)
+    fn add(mut self, o: Self) -> Self {
+        for a in 0..D {
+            self.0[a] = self.0[a] + o.0[a];
+        }
+        self
     }
 }
 
-impl<T: Real> Sub for V2<T> {
+impl<T: Real, const D: usize> Sub for Vector<T, D> {
     type Output = Self;
     #[inline(always)]
-    fn sub(self, o: Self) -> Self {
-        Self::new(self.x - o.x, self.y - o.y)
-    }
-}
-
-impl From<glam::Vec2> for V2<f32> {
-    #[inline(always)]
-    fn from(v: glam::Vec2) -> Self {
-        Self::new(v.x, v.y)
-    }
-}
-
-impl From<V2<f32>> for glam::Vec2 {
-    #[inline(always)]
-    fn from(v: V2<f32>) -> Self {
-        Self::new(v.x, v.y)
+    fn sub(mut self, o: Self) -> Self {
+        for a in 0..D {
+            self.0[a] = self.0[a] - o.0[a];
+        }
+        self
     }
 }

@@ -8,21 +8,21 @@ use crate::models::neighborhood::FieldOfView;
 use crate::par;
 use crate::params::Params;
 use crate::rules::{self, Accum, BoidState, Kernel};
+use crate::space::{Coordinates, Dim, Dimension};
 use crate::state::FlockState;
 
 /// Minimum-image offset `p_i - p_j` under `params` (plain difference in an open world).
-pub fn offset(params: &Params, pi: Vec2, pj: Vec2) -> Vec2 {
-    let wrap = if params.is_torus() {
-        Vec2::new(params.world_width as f32, params.world_height as f32)
-    } else {
-        Vec2::ZERO
-    };
-    rules::minimum_image(pi - pj, wrap)
+pub fn offset<const D: usize, P: Coordinates<D>>(params: &Params, pi: P, pj: P) -> P {
+    rules::minimum_image(pi - pj, params.periods::<D>().into())
 }
 
 /// For every boid, the indices of the other boids whose squared offset is below `below`, in
 /// ascending order.
-pub fn neighbors(params: &Params, positions: &[Vec2], below: f32) -> Vec<Vec<u32>> {
+pub fn neighbors<const D: usize, P: Coordinates<D>>(
+    params: &Params,
+    positions: &[P],
+    below: f32,
+) -> Vec<Vec<u32>> {
     par::map_collect(positions.len(), |i| {
         others(positions.len(), i)
             .filter(|&j| offset(params, positions[i], positions[j]).length_squared() < below)
@@ -90,11 +90,14 @@ fn seen_by<'a>(
 }
 
 /// One synchronous step of `state` (id order) by brute force, at step number `step`.
-pub fn step(params: &Params, state: &FlockState, step: u64) -> FlockState {
-    let kernel = Kernel::new(params);
+pub fn step<const D: usize>(params: &Params, state: &FlockState<D>, step: u64) -> FlockState<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    let kernel = Kernel::<D>::new(params);
     let wander = rules::wander_heading(params, step);
     let next = par::map_collect(state.len(), |i| {
-        let mut acc = Accum::default();
+        let mut acc = Accum::<D>::default();
         for j in 0..state.len() {
             let d = offset(params, state.positions[i], state.positions[j]);
             acc.add(&kernel, d, state.velocities[j], i == j);

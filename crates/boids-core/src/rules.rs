@@ -27,7 +27,8 @@
 use glam::Vec2;
 
 use crate::params::{Boundary, Params};
-use crate::real::{Real, V2};
+use crate::real::{Real, Vector};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 
 /// Scout group of a boid (seed 001).
 pub mod group {
@@ -39,9 +40,9 @@ pub mod group {
     pub const LEFT: u8 = 2;
 }
 
-/// The model's constants in the hot loop's precision.
+/// The model's constants in the hot loop's precision, for a world of `D` dimensions.
 #[derive(Clone, Copy, Debug)]
-pub struct Kernel {
+pub struct Kernel<const D: usize = 2> {
     /// Strict upper bound on squared distance for the visual range.
     pub visual_below: f32,
     /// Strict upper bound on squared distance for the protected range.
@@ -57,8 +58,8 @@ pub struct Kernel {
     max_speed: f32,
     dt: f32,
     boundary: Boundary,
-    world_min: Vec2,
-    world_size: Vec2,
+    world_min: [f32; D],
+    world_size: [f32; D],
     margin: f32,
     turnfactor: f32,
     wall_buffer: f32,
@@ -69,16 +70,17 @@ pub struct Kernel {
     dynamic_bias: bool,
     wander_weight: f32,
     /// Preferred direction of each scout group (unit vectors, indexed by group).
-    pub goal: [Vec2; 3],
+    pub goal: [[f32; D]; 3],
 }
 
-impl Kernel {
+impl<const D: usize> Kernel<D> {
     /// Converts validated parameters to the kernel's constants.
     pub fn new(p: &Params) -> Self {
         let squared_bound = |range: f64| {
             let r2 = (range * range) as f32;
             if p.inclusive_ranges { r2.next_up() } else { r2 }
         };
+        let (world_min, world_size) = p.world_box::<D>();
         Self {
             visual_below: squared_bound(p.visual_range),
             protected_below: squared_bound(p.protected_range),
@@ -93,8 +95,8 @@ impl Kernel {
             max_speed: p.max_speed as f32,
             dt: p.dt as f32,
             boundary: p.boundary,
-            world_min: Vec2::new(p.world_x_min as f32, p.world_y_min as f32),
-            world_size: Vec2::new(p.world_width as f32, p.world_height as f32),
+            world_min,
+            world_size,
             margin: p.margin as f32,
             turnfactor: p.turnfactor as f32,
             wall_buffer: p.wall_buffer as f32,
@@ -105,9 +107,9 @@ impl Kernel {
             dynamic_bias: p.dynamic_bias,
             wander_weight: p.wander_weight as f32,
             goal: [
-                Vec2::ZERO,
-                unit_at(p.preferred_angle1),
-                unit_at(p.preferred_angle2),
+                [0.0; D],
+                in_plane(unit_at(p.preferred_angle1)),
+                in_plane(unit_at(p.preferred_angle2)),
             ],
         }
     }
@@ -147,6 +149,13 @@ impl Kernel {
     }
 }
 
+/// A direction of the x-y plane in `D` dimensions (z = 0 in 3D).
+pub fn in_plane<const D: usize>(v: Vec2) -> [f32; D] {
+    let mut out = [0.0; D];
+    out[..2].copy_from_slice(&[v.x, v.y]);
+    out
+}
+
 /// The unit vector at `angle` (radians), with components within 1e-15 of 0 or ±1 snapped there,
 /// so that the axis directions (seed 001's +x and -x) are exact and the scout bias along them
 /// touches only vx, as the seed's rule does.
@@ -182,37 +191,54 @@ pub fn turn_toward(from: Vec2, to: Vec2, limit: f64) -> Vec2 {
 
 /// Whether the offset `d` (squared length `d2`) puts a boid in the visual range.
 #[inline(always)]
-pub fn in_visual_range(kernel: &Kernel, d2: f32) -> bool {
+pub fn in_visual_range<const D: usize>(kernel: &Kernel<D>, d2: f32) -> bool {
     d2 < kernel.visual_below
+}
+
+/// `x0 * y0 + x1 * y1 (+ x2 * y2)` of two coordinate arrays, added from the first axis on.
+#[inline(always)]
+pub fn dot<const D: usize>(a: [f32; D], b: [f32; D]) -> f32 {
+    Vector::<f32, D>(a).dot(Vector(b))
 }
 
 /// Sums over one boid's neighbours.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Accum {
+pub struct Accum<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Boids in the averaging set.
     pub count: f32,
     /// Sum of `p_j - p_i` over the averaging set.
-    pub offset_sum: Vec2,
+    pub offset_sum: VecN<D>,
     /// Sum of `v_j` over the averaging set.
-    pub velocity_sum: Vec2,
+    pub velocity_sum: VecN<D>,
     /// Sum of `p_i - p_j` over protected neighbours.
-    pub separation: Vec2,
+    pub separation: VecN<D>,
 }
 
-impl Accum {
+impl<const D: usize> Accum<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Adds one candidate: `d = p_i - p_j` (minimum image), its velocity, and whether it is the
     /// boid itself. Sums grow by selects, never by a multiply with a 0/1 weight: a candidate
     /// out of range leaves them bit for bit unchanged, which the lane scan relies on.
     #[inline(always)]
-    pub fn add(&mut self, kernel: &Kernel, d: Vec2, velocity: Vec2, is_self: bool) {
-        let (averaged, separated) = kernel.joins(d.x * d.x + d.y * d.y, is_self);
+    pub fn add(&mut self, kernel: &Kernel<D>, d: VecN<D>, velocity: VecN<D>, is_self: bool) {
+        let (d, velocity) = (d.to_array(), velocity.to_array());
+        let (averaged, separated) = kernel.joins(dot(d, d), is_self);
         self.count = add_if(self.count, 1.0, averaged);
-        self.offset_sum.x = add_if(self.offset_sum.x, -d.x, averaged);
-        self.offset_sum.y = add_if(self.offset_sum.y, -d.y, averaged);
-        self.velocity_sum.x = add_if(self.velocity_sum.x, velocity.x, averaged);
-        self.velocity_sum.y = add_if(self.velocity_sum.y, velocity.y, averaged);
-        self.separation.x = add_if(self.separation.x, d.x, separated);
-        self.separation.y = add_if(self.separation.y, d.y, separated);
+        let mut offset = self.offset_sum.to_array();
+        let mut velocities = self.velocity_sum.to_array();
+        let mut separation = self.separation.to_array();
+        for a in 0..D {
+            offset[a] = add_if(offset[a], -d[a], averaged);
+            velocities[a] = add_if(velocities[a], velocity[a], averaged);
+            separation[a] = add_if(separation[a], d[a], separated);
+        }
+        (self.offset_sum, self.velocity_sum) = (offset.into(), velocities.into());
+        self.separation = separation.into();
     }
 }
 
@@ -225,21 +251,27 @@ pub fn add_if(sum: f32, x: f32, yes: bool) -> f32 {
 /// The three rule contributions to a boid's velocity change, weighted and scaled by the
 /// steering gain: what the debug overlays draw.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct RuleVectors {
+pub struct RuleVectors<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Pull toward the neighbours' centre.
-    pub cohesion: Vec2,
+    pub cohesion: VecN<D>,
     /// Push away from protected neighbours.
-    pub separation: Vec2,
+    pub separation: VecN<D>,
     /// Pull toward the neighbours' mean velocity.
-    pub alignment: Vec2,
+    pub alignment: VecN<D>,
 }
 
-impl RuleVectors {
+impl<const D: usize> RuleVectors<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The weighted rule vectors of a boid with velocity `v` and neighbour sums `acc`.
     #[inline(always)]
-    pub fn new(kernel: &Kernel, acc: &Accum, v: Vec2) -> Self {
+    pub fn new(kernel: &Kernel<D>, acc: &Accum<D>, v: VecN<D>) -> Self {
         let [cohesion, separation, alignment] =
-            rule_vectors(kernel, &Sums::from(acc), v.into()).map(Vec2::from);
+            rule_vectors(kernel, &Sums::from(acc), Vector(v.into())).map(|r| r.0.into());
         Self {
             cohesion,
             separation,
@@ -248,22 +280,25 @@ impl RuleVectors {
     }
 }
 
-/// The shared wandering heading `(cos a, sin a)` of seed 004 at step number `step`: the angle
-/// `a` starts at `wander_angle` and turns by `wander_turn` every `wander_period` steps. The one
-/// definition for the fast path ([`crate::sim`]), the general path ([`crate::models`]) and the
-/// brute-force reference ([`crate::reference`]).
-pub fn wander_heading(params: &Params, step: u64) -> Vec2 {
+/// The shared wandering heading `(cos a, sin a)` of seed 004 at step number `step` (in the x-y
+/// plane in 3D): the angle `a` starts at `wander_angle` and turns by `wander_turn` every
+/// `wander_period` steps. The one definition for the fast path ([`crate::sim`]), the general
+/// path ([`crate::models`]) and the brute-force reference ([`crate::reference`]).
+pub fn wander_heading<const D: usize, P: Coordinates<D>>(params: &Params, step: u64) -> P {
     let angle = params.wander_angle + params.wander_turn * (step / params.wander_period) as f64;
-    Vec2::new(angle.cos() as f32, angle.sin() as f32)
+    in_plane(Vec2::new(angle.cos() as f32, angle.sin() as f32)).into()
 }
 
 /// One boid's state going into or out of a step.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BoidState {
+pub struct BoidState<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Position.
-    pub position: Vec2,
+    pub position: VecN<D>,
     /// Velocity.
-    pub velocity: Vec2,
+    pub velocity: VecN<D>,
     /// Scout bias (dynamic bias changes it).
     pub bias: f32,
 }
@@ -273,81 +308,91 @@ pub struct BoidState {
 /// boid's pull from predators and attractors ([`crate::world::WorldSteer`]), `None` when
 /// nothing pulls.
 #[inline(always)]
-pub fn advance(
-    kernel: &Kernel,
-    acc: &Accum,
-    boid: BoidState,
+pub fn advance<const D: usize>(
+    kernel: &Kernel<D>,
+    acc: &Accum<D>,
+    boid: BoidState<D>,
     group: u8,
-    wander: Vec2,
-    world: Option<Vec2>,
-) -> BoidState {
+    wander: VecN<D>,
+    world: Option<VecN<D>>,
+) -> BoidState<D>
+where
+    Dim<D>: Dimension<D>,
+{
     let next = advance_lanes(
         kernel,
         &Sums::from(acc),
         Boids {
-            position: boid.position.into(),
-            velocity: boid.velocity.into(),
+            position: Vector(boid.position.into()),
+            velocity: Vector(boid.velocity.into()),
             bias: boid.bias,
         },
         &Scouts {
-            goal: kernel.goal[usize::from(group)].into(),
+            goal: Vector(kernel.goal[usize::from(group)]),
             scout: group != group::NONE,
         },
-        wander,
-        world.map(V2::from),
+        wander.into(),
+        world.map(|pull| Vector(pull.into())),
     );
     BoidState {
-        position: next.position.into(),
-        velocity: next.velocity.into(),
+        position: next.position.0.into(),
+        velocity: next.velocity.0.into(),
         bias: next.bias,
     }
 }
 
 /// [`Accum`] over [`Real`] lanes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Sums<T> {
+pub(crate) struct Sums<T, const D: usize> {
     pub count: T,
-    pub offset_sum: V2<T>,
-    pub velocity_sum: V2<T>,
-    pub separation: V2<T>,
+    pub offset_sum: Vector<T, D>,
+    pub velocity_sum: Vector<T, D>,
+    pub separation: Vector<T, D>,
 }
 
-impl From<&Accum> for Sums<f32> {
+impl<const D: usize> From<&Accum<D>> for Sums<f32, D>
+where
+    Dim<D>: Dimension<D>,
+{
     #[inline(always)]
-    fn from(a: &Accum) -> Self {
+    fn from(a: &Accum<D>) -> Self {
         Self {
             count: a.count,
-            offset_sum: a.offset_sum.into(),
-            velocity_sum: a.velocity_sum.into(),
-            separation: a.separation.into(),
+            offset_sum: Vector(a.offset_sum.into()),
+            velocity_sum: Vector(a.velocity_sum.into()),
+            separation: Vector(a.separation.into()),
         }
     }
 }
 
 /// [`BoidState`] over [`Real`] lanes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Boids<T> {
-    pub position: V2<T>,
-    pub velocity: V2<T>,
+pub(crate) struct Boids<T, const D: usize> {
+    pub position: Vector<T, D>,
+    pub velocity: Vector<T, D>,
     pub bias: T,
 }
 
 /// Each lane's scout group: its preferred direction (zero for non-scouts) and whether it is a
 /// scout.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Scouts<T: Real> {
-    pub goal: V2<T>,
+pub(crate) struct Scouts<T: Real, const D: usize> {
+    pub goal: Vector<T, D>,
     pub scout: T::Mask,
 }
 
 /// The weighted cohesion, separation and alignment of boids with velocity `v` and neighbour sums
 /// `acc` (zero cohesion and alignment without neighbours).
 #[inline(always)]
-fn rule_vectors<T: Real>(k: &Kernel, acc: &Sums<T>, v: V2<T>) -> [V2<T>; 3] {
+fn rule_vectors<T: Real, const D: usize>(
+    k: &Kernel<D>,
+    acc: &Sums<T, D>,
+    v: Vector<T, D>,
+) -> [Vector<T, D>; 3] {
     let seen = acc.count.gt(T::splat(0.0));
     let inv = T::splat(1.0) / acc.count;
-    let cohesion = V2::select(seen, acc.offset_sum.scale(inv), V2::zero());
-    let alignment = V2::select(seen, acc.velocity_sum.scale(inv) - v, V2::zero());
+    let cohesion = Vector::select(seen, acc.offset_sum.scale(inv), Vector::zero());
+    let alignment = Vector::select(seen, acc.velocity_sum.scale(inv) - v, Vector::zero());
     let gain = k.gain;
     [
         cohesion.scale(T::splat(k.centering * gain)),
@@ -356,23 +401,27 @@ fn rule_vectors<T: Real>(k: &Kernel, acc: &Sums<T>, v: V2<T>) -> [V2<T>; 3] {
     ]
 }
 
-/// [`advance`] for every lane: the rules written once for one boid or a vector of them.
+/// [`advance`] for every lane: the rules written once for one boid or a vector of them, in
+/// any dimension.
 #[inline(always)]
-pub(crate) fn advance_lanes<T: Real>(
-    kernel: &Kernel,
-    acc: &Sums<T>,
-    boids: Boids<T>,
-    scouts: &Scouts<T>,
-    wander: Vec2,
-    world: Option<V2<T>>,
-) -> Boids<T> {
+pub(crate) fn advance_lanes<T: Real, const D: usize>(
+    kernel: &Kernel<D>,
+    acc: &Sums<T, D>,
+    boids: Boids<T, D>,
+    scouts: &Scouts<T, D>,
+    wander: [f32; D],
+    world: Option<Vector<T, D>>,
+) -> Boids<T, D>
+where
+    Dim<D>: Dimension<D>,
+{
     let Boids {
         position: p,
         velocity: v,
         bias,
     } = boids;
     let [cohesion, separation, alignment] = rule_vectors(kernel, acc, v);
-    let wander = V2::splat(wander * (kernel.wander_weight * kernel.gain));
+    let wander = Vector::splat(wander.map(|w| w * (kernel.wander_weight * kernel.gain)));
     let steer = cohesion + alignment + separation + wander;
     let mut v = (v + steer).scale(T::splat(kernel.boost));
     v = v + boundary_steer_lanes(kernel, p);
@@ -385,10 +434,9 @@ pub(crate) fn advance_lanes<T: Real>(
     // direction g: the component along g is pulled toward 1, the component across g is
     // untouched (bit-identical to the seed's rule when g is +x or -x).
     let g = scouts.goal;
-    let across_axis = g.perp();
     let along = (T::splat(1.0) - bias) * v.dot(g) + bias;
-    let steered = g.scale(along) + across_axis.scale(v.dot(across_axis));
-    let v = clamp_speed(kernel, V2::select(scouts.scout, steered, v));
+    let steered = g.scale(along) + Dim::<D>::across(v, g);
+    let v = clamp_speed(kernel, Vector::select(scouts.scout, steered, v));
     let (position, velocity) = move_lanes(kernel, p, v);
     Boids {
         position,
@@ -399,29 +447,30 @@ pub(crate) fn advance_lanes<T: Real>(
 
 /// Velocity change from the margins (turn) or walls (push inward); zero on a torus.
 #[inline(always)]
-pub fn boundary_steer(k: &Kernel, p: Vec2) -> Vec2 {
-    boundary_steer_lanes(k, p.into()).into()
+pub fn boundary_steer<const D: usize, P: Coordinates<D>>(k: &Kernel<D>, p: P) -> P {
+    boundary_steer_lanes::<f32, D>(k, Vector(p.into())).0.into()
 }
 
 /// [`boundary_steer`] for every lane.
 #[inline(always)]
-fn boundary_steer_lanes<T: Real>(k: &Kernel, p: V2<T>) -> V2<T> {
-    let (lo, hi) = (k.world_min, k.world_min + k.world_size);
+fn boundary_steer_lanes<T: Real, const D: usize>(k: &Kernel<D>, p: Vector<T, D>) -> Vector<T, D> {
+    let mut dv = Vector::zero();
     // Direct calls, not a function pointer chosen by the match: a call through a pointer is
     // not inlined, and costs the vector loop a call per group.
-    match k.boundary {
-        Boundary::Torus => V2::zero(),
-        Boundary::Margins => V2::new(
-            margin_turn(k, p.x, lo.x, hi.x),
-            margin_turn(k, p.y, lo.y, hi.y),
-        ),
-        Boundary::Walls => V2::new(wall_push(k, p.x, lo.x, hi.x), wall_push(k, p.y, lo.y, hi.y)),
+    for a in 0..D {
+        let (lo, hi) = (k.world_min[a], k.world_min[a] + k.world_size[a]);
+        dv.0[a] = match k.boundary {
+            Boundary::Torus => return Vector::zero(),
+            Boundary::Margins => margin_turn(k, p.0[a], lo, hi),
+            Boundary::Walls => wall_push(k, p.0[a], lo, hi),
+        };
     }
+    dv
 }
 
 /// Seed 001's margins along one axis: turn inward within `margin` of either edge.
 #[inline(always)]
-fn margin_turn<T: Real>(k: &Kernel, x: T, lo: f32, hi: f32) -> T {
+fn margin_turn<T: Real, const D: usize>(k: &Kernel<D>, x: T, lo: f32, hi: f32) -> T {
     let (zero, margin, turn) = (T::splat(0.0), T::splat(k.margin), T::splat(k.turnfactor));
     let dv = T::select(x.lt(T::splat(lo) + margin), zero + turn, zero);
     T::select(x.gt(T::splat(hi) - margin), dv - turn, dv)
@@ -429,7 +478,7 @@ fn margin_turn<T: Real>(k: &Kernel, x: T, lo: f32, hi: f32) -> T {
 
 /// Seed 002's avoidWalls along one axis: the later (far-wall) test wins when both apply.
 #[inline(always)]
-fn wall_push<T: Real>(k: &Kernel, x: T, lo: f32, hi: f32) -> T {
+fn wall_push<T: Real, const D: usize>(k: &Kernel<D>, x: T, lo: f32, hi: f32) -> T {
     let (zero, buffer) = (T::splat(0.0), T::splat(k.wall_buffer));
     let (lo, hi) = (T::splat(lo), T::splat(hi));
     let d = T::select((x - lo).lt(buffer), x - lo, zero);
@@ -439,7 +488,12 @@ fn wall_push<T: Real>(k: &Kernel, x: T, lo: f32, hi: f32) -> T {
 /// Seed 001's dynamic bias: grows while the scout moves its preferred way (a positive component
 /// along its preferred direction), shrinks otherwise.
 #[inline(always)]
-fn scout_bias<T: Real>(k: &Kernel, scouts: &Scouts<T>, v: V2<T>, bias: T) -> T {
+fn scout_bias<T: Real, const D: usize>(
+    k: &Kernel<D>,
+    scouts: &Scouts<T, D>,
+    v: Vector<T, D>,
+    bias: T,
+) -> T {
     if !k.dynamic_bias {
         return bias;
     }
@@ -453,52 +507,68 @@ fn scout_bias<T: Real>(k: &Kernel, scouts: &Scouts<T>, v: V2<T>, bias: T) -> T {
 /// Raises speeds below `min_speed`, then lowers speeds above `max_speed`, from the same measured
 /// speed (seed 001's order). A boid at rest stays at rest: it has no direction to speed up in.
 #[inline(always)]
-fn clamp_speed<T: Real>(k: &Kernel, v: V2<T>) -> V2<T> {
+fn clamp_speed<T: Real, const D: usize>(k: &Kernel<D>, v: Vector<T, D>) -> Vector<T, D> {
     let speed = v.length();
     let (min, max) = (T::splat(k.min_speed), T::splat(k.max_speed));
     let slow = speed.lt(min) & speed.gt(T::splat(0.0));
-    let v = V2::select(slow, v.div(speed).scale(min), v);
-    V2::select(speed.gt(max), v.div(speed).scale(max), v)
+    let v = Vector::select(slow, v.div(speed).scale(min), v);
+    Vector::select(speed.gt(max), v.div(speed).scale(max), v)
 }
 
 /// [`clamp_speed`] for one boid (the obstacle pass re-applies the limits after it steers).
-pub fn limit_speed(k: &Kernel, v: Vec2) -> Vec2 {
-    clamp_speed::<f32>(k, v.into()).into()
+pub fn limit_speed<const D: usize, P: Coordinates<D>>(k: &Kernel<D>, v: P) -> P {
+    clamp_speed::<f32, D>(k, Vector(v.into())).0.into()
 }
 
 /// Moves by `v dt`, then wraps (torus) or bounces (walls, seed 002's isCollided: a boid whose
 /// disc would cross a wall is placed against it with that velocity component reflected, and
 /// does not move that step).
 #[inline(always)]
-pub fn move_boid(k: &Kernel, p: Vec2, v: Vec2) -> (Vec2, Vec2) {
-    let (p, v) = move_lanes(k, p.into(), v.into());
-    (p.into(), v.into())
+pub fn move_boid<const D: usize, P: Coordinates<D>>(k: &Kernel<D>, p: P, v: P) -> (P, P) {
+    let (p, v) = move_lanes::<f32, D>(k, Vector(p.into()), Vector(v.into()));
+    (p.0.into(), v.0.into())
 }
 
 /// [`move_boid`] for every lane.
 #[inline(always)]
-fn move_lanes<T: Real>(k: &Kernel, p: V2<T>, v: V2<T>) -> (V2<T>, V2<T>) {
-    let moved = p + v.scale(T::splat(k.dt));
+fn move_lanes<T: Real, const D: usize>(
+    k: &Kernel<D>,
+    p: Vector<T, D>,
+    mut v: Vector<T, D>,
+) -> (Vector<T, D>, Vector<T, D>) {
+    let mut moved = p + v.scale(T::splat(k.dt));
     match k.boundary {
-        Boundary::Margins => (moved, v),
-        Boundary::Torus => (wrap_lanes(moved, k.world_min, k.world_size), v),
+        Boundary::Margins => {}
+        Boundary::Torus => {
+            for a in 0..D {
+                moved.0[a] = wrap_axis(moved.0[a], k.world_min[a], k.world_size[a]);
+            }
+        }
         Boundary::Walls => {
-            let (lo, hi) = (k.world_min, k.world_min + k.world_size);
-            let (px, vx, hit_x) = bounce(k, p.x, v.x, moved.x, lo.x, hi.x);
-            let (py, vy, hit_y) = bounce(k, p.y, v.y, moved.y, lo.y, hi.y);
-            let collided = hit_x | hit_y;
-            (
-                V2::select(collided, V2::new(px, py), moved),
-                V2::new(vx, vy),
-            )
+            let mut against = p;
+            let (x, vx, mut collided) = bounce(k, p.0[0], v.0[0], moved.0[0], 0);
+            (against.0[0], v.0[0]) = (x, vx);
+            for a in 1..D {
+                let (x, vx, hit) = bounce(k, p.0[a], v.0[a], moved.0[a], a);
+                (against.0[a], v.0[a], collided) = (x, vx, collided | hit);
+            }
+            moved = Vector::select(collided, against, moved);
         }
     }
+    (moved, v)
 }
 
-/// Seed 002's isCollided along one axis, walls at `lo` and `hi`: the position against the wall
-/// and the reflected velocity where the disc would cross it, and whether it would.
+/// Seed 002's isCollided along axis `a`: the position against the wall and the reflected
+/// velocity where the disc would cross it, and whether it would.
 #[inline(always)]
-fn bounce<T: Real>(k: &Kernel, p: T, v: T, moved: T, lo: f32, hi: f32) -> (T, T, T::Mask) {
+fn bounce<T: Real, const D: usize>(
+    k: &Kernel<D>,
+    p: T,
+    v: T,
+    moved: T,
+    a: usize,
+) -> (T, T, T::Mask) {
+    let (lo, hi) = (k.world_min[a], k.world_min[a] + k.world_size[a]);
     let r = k.boid_size;
     let below = (moved - T::splat(r)).lt(T::splat(lo));
     let (p, v) = (
@@ -515,14 +585,12 @@ fn bounce<T: Real>(k: &Kernel, p: T, v: T, moved: T, lo: f32, hi: f32) -> (T, T,
 
 /// Wraps a position into `[min, min + size)`, never returning the upper edge itself.
 #[inline(always)]
-pub fn wrap(p: Vec2, min: Vec2, size: Vec2) -> Vec2 {
-    wrap_lanes(p.into(), min, size).into()
-}
-
-/// [`wrap`] for every lane.
-#[inline(always)]
-fn wrap_lanes<T: Real>(p: V2<T>, min: Vec2, size: Vec2) -> V2<T> {
-    V2::new(wrap_axis(p.x, min.x, size.x), wrap_axis(p.y, min.y, size.y))
+pub fn wrap<const D: usize, P: Coordinates<D>>(p: P, min: P, size: P) -> P {
+    let (mut p, min, size) = (p.to_array(), min.to_array(), size.to_array());
+    for a in 0..D {
+        p[a] = wrap_axis(p[a], min[a], size[a]);
+    }
+    p.into()
 }
 
 /// [`wrap`] along one axis.
@@ -558,36 +626,52 @@ fn wrap_offset<T: Real>(t: T, extent: f32) -> T {
     T::select(inside, t, r)
 }
 
-/// Minimum-image offset along axes whose `wrap` is non-zero.
+/// The minimum image of an offset `x` along an axis of period `w` (none when `w` is zero).
 #[inline(always)]
-pub fn minimum_image(d: Vec2, wrap: Vec2) -> Vec2 {
-    let axis = |x: f32, w: f32| if w > 0.0 { x - w * (x / w).round() } else { x };
-    Vec2::new(axis(d.x, wrap.x), axis(d.y, wrap.y))
+pub fn minimum_image_axis(x: f32, w: f32) -> f32 {
+    if w > 0.0 { x - w * (x / w).round() } else { x }
 }
 
-/// The minimum image of `d` when it lies within `range` of zero along both axes, else `None`.
+/// Minimum-image offset along axes whose `wrap` is non-zero.
+#[inline(always)]
+pub fn minimum_image<const D: usize, P: Coordinates<D>>(d: P, wrap: P) -> P {
+    let (mut d, wrap) = (d.to_array(), wrap.to_array());
+    for a in 0..D {
+        d[a] = minimum_image_axis(d[a], wrap[a]);
+    }
+    d.into()
+}
+
+/// The minimum image of `d` when it lies within `range` of zero along every axis, else `None`.
 /// `d` must be the difference of two points stored in the world (so `|d| < wrap` on a torus):
-/// then a far pair is ruled out by two comparisons, without the divisions of
+/// then a far pair is ruled out by a comparison per axis, without the divisions of
 /// [`minimum_image`], which gives the exact offset of the pairs that remain.
 #[inline]
-pub fn image_within(d: Vec2, wrap: Vec2, range: f32) -> Option<Vec2> {
+pub fn image_within<const D: usize, P: Coordinates<D>>(d: P, wrap: P, range: f32) -> Option<P> {
     let axis = |x: f32, w: f32| {
         let a = x.abs();
         if w > 0.0 { a.min(w - a) } else { a }
     };
     // A hair of slack, so the quick test never refuses a pair the exact offset keeps.
     let reach = range * (1.0 + 1e-5);
-    if axis(d.x, wrap.x) > reach || axis(d.y, wrap.y) > reach {
+    let (da, wa) = (d.to_array(), wrap.to_array());
+    if (0..D).any(|a| axis(da[a], wa[a]) > reach) {
         return None;
     }
     Some(minimum_image(d, wrap))
 }
 
-/// Whether some point of the box `[lo, hi]` may lie within `range` of `q` along both axes (on a
-/// torus, of any image of `q`): a test that rules a whole group of boids out at once before
+/// Whether some point of the box `[lo, hi]` may lie within `range` of `q` along every axis (on
+/// a torus, of any image of `q`): a test that rules a whole group of boids out at once before
 /// [`image_within`] tests each. It never refuses a box holding a point that test would keep.
 #[inline]
-pub fn box_reaches(lo: Vec2, hi: Vec2, q: Vec2, wrap: Vec2, range: f32) -> bool {
+pub fn box_reaches<const D: usize, P: Coordinates<D>>(
+    lo: P,
+    hi: P,
+    q: P,
+    wrap: P,
+    range: f32,
+) -> bool {
     let axis = |lo: f32, hi: f32, q: f32, w: f32| {
         let gap = |q: f32| (lo - q).max(q - hi).max(0.0);
         if w > 0.0 {
@@ -597,7 +681,8 @@ pub fn box_reaches(lo: Vec2, hi: Vec2, q: Vec2, wrap: Vec2, range: f32) -> bool 
         }
     };
     let reach = range * (1.0 + 1e-5);
-    axis(lo.x, hi.x, q.x, wrap.x) <= reach && axis(lo.y, hi.y, q.y, wrap.y) <= reach
+    let [lo, hi, q, wrap] = [lo, hi, q, wrap].map(Coordinates::to_array);
+    (0..D).all(|a| axis(lo[a], hi[a], q[a], wrap[a]) <= reach)
 }
 
 #[cfg(test)]
@@ -618,7 +703,7 @@ mod tests {
         let k = kernel(|p| p.scout_group1_fraction = 0.0);
         let p = Vec2::new(300.0, 200.0);
         let v = Vec2::new(3.0, 0.0);
-        let mut acc = Accum::default();
+        let mut acc = Accum::<2>::default();
         acc.add(&k, p - Vec2::new(310.0, 200.0), Vec2::new(0.0, 4.0), false);
         acc.add(&k, p - Vec2::new(296.0, 203.0), Vec2::new(9.0, 9.0), false);
         acc.add(&k, Vec2::ZERO, v, true);
@@ -652,7 +737,7 @@ mod tests {
         // In the left and top margins, slow: turns +x and +y by 0.2, then min speed 3.
         let out = advance(
             &k,
-            &Accum::default(),
+            &Accum::<2>::default(),
             BoidState {
                 position: Vec2::new(50.0, 50.0),
                 velocity: Vec2::new(1.0, 0.0),
@@ -667,7 +752,7 @@ mod tests {
         // Too fast in the bottom-right margin: turns by -0.2 each, then max speed 6.
         let out = advance(
             &k,
-            &Accum::default(),
+            &Accum::<2>::default(),
             BoidState {
                 position: Vec2::new(600.0, 450.0),
                 velocity: Vec2::new(10.0, 0.0),
@@ -688,31 +773,68 @@ mod tests {
             velocity: Vec2::new(-4.0, 0.0),
             bias: 0.001,
         };
-        let out = advance(&k, &Accum::default(), state, group::RIGHT, Vec2::ZERO, None);
+        let out = advance(
+            &k,
+            &Accum::<2>::default(),
+            state,
+            group::RIGHT,
+            Vec2::ZERO,
+            None,
+        );
         assert!((out.velocity.x - ((1.0 - 0.001) * -4.0 + 0.001)).abs() < 1e-6);
         assert_eq!(out.bias, 0.001);
 
         let k = kernel(|p| p.dynamic_bias = true);
         // Moving against its preference: the bias shrinks, but not below bias_increment.
-        let out = advance(&k, &Accum::default(), state, group::RIGHT, Vec2::ZERO, None);
+        let out = advance(
+            &k,
+            &Accum::<2>::default(),
+            state,
+            group::RIGHT,
+            Vec2::ZERO,
+            None,
+        );
         assert!((out.bias - (0.001 - 0.00004)).abs() < 1e-9);
         let low = BoidState {
             bias: 0.00005,
             ..state
         };
         assert_eq!(
-            advance(&k, &Accum::default(), low, group::RIGHT, Vec2::ZERO, None).bias,
+            advance(
+                &k,
+                &Accum::<2>::default(),
+                low,
+                group::RIGHT,
+                Vec2::ZERO,
+                None
+            )
+            .bias,
             0.00004
         );
         // Group 2 prefers -x: the bias grows, up to max_bias.
-        let out = advance(&k, &Accum::default(), state, group::LEFT, Vec2::ZERO, None);
+        let out = advance(
+            &k,
+            &Accum::<2>::default(),
+            state,
+            group::LEFT,
+            Vec2::ZERO,
+            None,
+        );
         assert!((out.bias - 0.00104).abs() < 1e-9);
         let high = BoidState {
             bias: 0.00999,
             ..state
         };
         assert_eq!(
-            advance(&k, &Accum::default(), high, group::LEFT, Vec2::ZERO, None).bias,
+            advance(
+                &k,
+                &Accum::<2>::default(),
+                high,
+                group::LEFT,
+                Vec2::ZERO,
+                None
+            )
+            .bias,
             0.01
         );
     }
@@ -723,7 +845,7 @@ mod tests {
         // 30 px from the left wall: pushed by +30 * 0.05 = 1.5 px/s; speed 50 within limits.
         let out = advance(
             &canvas,
-            &Accum::default(),
+            &Accum::<2>::default(),
             BoidState {
                 position: Vec2::new(30.0, 240.0),
                 velocity: Vec2::new(0.0, 50.0),
@@ -741,7 +863,7 @@ mod tests {
         // About to cross the right wall: placed at width - size, vx reflected, y not moved.
         let out = advance(
             &canvas,
-            &Accum::default(),
+            &Accum::<2>::default(),
             BoidState {
                 position: Vec2::new(594.5, 240.0),
                 velocity: Vec2::new(60.0, 30.0),
@@ -760,7 +882,7 @@ mod tests {
         let k = Kernel::new(&Params::preset("functional").unwrap());
         let out = advance(
             &k,
-            &Accum::default(),
+            &Accum::<2>::default(),
             BoidState {
                 position: Vec2::ZERO,
                 velocity: Vec2::new(0.02, 0.0),
@@ -773,7 +895,7 @@ mod tests {
         assert!((out.velocity.x - 0.02 * 1.0025).abs() < 1e-9);
         let out = advance(
             &k,
-            &Accum::default(),
+            &Accum::<2>::default(),
             BoidState {
                 position: Vec2::ZERO,
                 velocity: Vec2::new(0.05, 0.0),
@@ -788,12 +910,12 @@ mod tests {
 
     #[test]
     fn inclusive_ranges_count_a_neighbour_exactly_at_the_range() {
-        let k = Kernel::new(&Params::preset("allegheny").unwrap());
-        let mut acc = Accum::default();
+        let k = Kernel::<2>::new(&Params::preset("allegheny").unwrap());
+        let mut acc = Accum::<2>::default();
         acc.add(&k, Vec2::new(40.0, 0.0), Vec2::ZERO, false);
         assert_eq!(acc.count, 1.0);
         let k = kernel(|_| {});
-        let mut acc = Accum::default();
+        let mut acc = Accum::<2>::default();
         acc.add(&k, Vec2::new(40.0, 0.0), Vec2::ZERO, false);
         assert_eq!(acc.count, 0.0);
     }

@@ -12,15 +12,19 @@ use crate::params::Params;
 use crate::rng::Stream;
 use crate::rng::{self, Purpose};
 use crate::rules::{self, Kernel, group};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::world::{ObstacleIndex, Predator};
 
-/// A flock in boid-id order: what is saved, loaded and measured.
+/// A flock of `D` dimensions in boid-id order: what is saved, loaded and measured.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct FlockState {
+pub struct FlockState<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Positions.
-    pub positions: Vec<Vec2>,
+    pub positions: Vec<VecN<D>>,
     /// Velocities.
-    pub velocities: Vec<Vec2>,
+    pub velocities: Vec<VecN<D>>,
     /// Scout groups ([`group::NONE`], [`group::RIGHT`], [`group::LEFT`]).
     pub groups: Vec<u8>,
     /// Scout biases (zero for non-scouts).
@@ -32,7 +36,10 @@ pub struct FlockState {
     pub resting: Vec<u32>,
 }
 
-impl FlockState {
+impl<const D: usize> FlockState<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Number of boids.
     pub fn len(&self) -> usize {
         self.positions.len()
@@ -52,11 +59,11 @@ impl FlockState {
         let obstacles = ObstacleIndex::of(params);
         let draws = par::map_collect(params.count, |id| {
             let mut s = rng::stream(seed, Purpose::Init, 0, id as u64);
-            start(params, &obstacles, &mut s)
+            start::<D, VecN<D>>(params, &obstacles, &mut s)
         });
         let (positions, velocities) = draws.into_iter().unzip();
         let groups = scout_groups(params);
-        let kernel = Kernel::new(params);
+        let kernel = Kernel::<D>::new(params);
         let biases = groups.iter().map(|&g| kernel.initial_bias(g)).collect();
         Self {
             positions,
@@ -77,26 +84,31 @@ impl FlockState {
 
 /// A boid's start drawn from `s`: a free position ([`free_position`]) and a velocity uniform
 /// in the `init_v*` intervals. The random start and a caught boid's new start share it.
-pub fn start(params: &Params, obstacles: &ObstacleIndex, s: &mut Stream) -> (Vec2, Vec2) {
+pub fn start<const D: usize, P: Coordinates<D>>(
+    params: &Params,
+    obstacles: &ObstacleIndex,
+    s: &mut Stream,
+) -> (P, P) {
     let position = free_position(params, obstacles, s);
-    let velocity = Vec2::new(
-        s.uniform(params.init_vx) as f32,
-        s.uniform(params.init_vy) as f32,
-    );
-    (position, velocity)
+    let intervals = [params.init_vx, params.init_vy, params.init_vz];
+    let velocity = std::array::from_fn(|a| s.uniform(intervals[a]) as f32);
+    (position, velocity.into())
 }
 
 /// A position drawn uniformly from the `init_x`, `init_y` region, drawn again from the same
 /// stream while it is inside an obstacle once wrapped into the world, as it will be stored (the
 /// parameter checks make sure the region has free space), so without obstacles one draw is all.
-pub fn free_position(params: &Params, obstacles: &ObstacleIndex, s: &mut Stream) -> Vec2 {
+/// Coordinates are drawn x, y, then z. Obstacles lie in the x-y plane (a 3D flock has none).
+pub fn free_position<const D: usize, P: Coordinates<D>>(
+    params: &Params,
+    obstacles: &ObstacleIndex,
+    s: &mut Stream,
+) -> P {
+    let intervals = [params.init_x, params.init_y, params.init_z];
     loop {
-        let p = Vec2::new(
-            s.uniform(params.init_x) as f32,
-            s.uniform(params.init_y) as f32,
-        );
-        if !obstacles.contains(obstacles.as_stored(p)) {
-            return p;
+        let p: [f32; D] = std::array::from_fn(|a| s.uniform(intervals[a]) as f32);
+        if !obstacles.contains(obstacles.as_stored(Vec2::new(p[0], p[1]))) {
+            return p.into();
         }
     }
 }

@@ -4,52 +4,70 @@
 use boids_core::neighbors::NeighborSearch;
 use boids_core::reference;
 use boids_core::rules::Kernel;
-use boids_core::{FlockState, Params, Simulation, Vec2, group};
+use boids_core::{
+    Coordinates, Dim, Dimension, FlockState, Params, Simulation, VecN, WorldStep, group,
+};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 mod common;
 use common::params;
 
-/// Random states that stress the grid: uniform, dense clumps, and boids on the torus seams and
+/// Random states of `D` dimensions that stress the grid: uniform, dense clumps, and boids on
+/// the torus seams (every face, so in 3D also the edges and corners where seams meet) and
 /// exactly on cell edges.
-fn stress_state(params: &Params, seed: u64) -> FlockState {
+fn stress_state<const D: usize>(params: &Params, seed: u64) -> FlockState<D>
+where
+    Dim<D>: Dimension<D>,
+{
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let (x0, y0) = (params.world_x_min as f32, params.world_y_min as f32);
-    let (w, h) = (params.world_width as f32, params.world_height as f32);
+    let (min, size) = params.world_box::<D>();
     let r = params.visual_range as f32;
     let n = params.count;
-    let mut positions = Vec::with_capacity(n);
+    let mut positions: Vec<VecN<D>> = Vec::with_capacity(n);
     for i in 0..n {
-        let p = match i % 4 {
-            0 => Vec2::new(x0 + rng.random::<f32>() * w, y0 + rng.random::<f32>() * h),
-            1 => Vec2::new(
-                x0 + w * 0.3 + rng.random::<f32>() * r * 0.5,
-                y0 + h * 0.6 + rng.random::<f32>() * r * 0.5,
-            ),
-            2 => Vec2::new(
-                x0 + (rng.random::<f32>() - 0.5) * r * 1.5,
-                y0 + rng.random::<f32>() * h,
-            ),
-            _ => Vec2::new(
-                x0 + rng.random::<f32>() * w,
-                y0 + (rng.random::<f32>() - 0.5) * r * 1.5,
-            ),
-        };
-        positions.push(p);
+        let mut uniform = |a: usize| min[a] + rng.random::<f32>() * size[a];
+        let mut p: [f32; D] = std::array::from_fn(&mut uniform);
+        match i % 4 {
+            0 => {}
+            1 => {
+                for (a, c) in p.iter_mut().enumerate() {
+                    let at = [0.3, 0.6, 0.45][a];
+                    *c = min[a] + size[a] * at + rng.random::<f32>() * r * 0.5;
+                }
+            }
+            // Near a seam: one axis, or (every eighth boid) all of them, a corner.
+            _ => {
+                let axes = if i % 8 == 2 {
+                    0..D
+                } else {
+                    (i / 4) % D..(i / 4) % D + 1
+                };
+                for a in axes {
+                    p[a] = min[a] + (rng.random::<f32>() - 0.5) * r * 1.5;
+                }
+            }
+        }
+        positions.push(p.into());
     }
     // Pairs exactly one visual range apart along an axis, to exercise the range boundary.
     for k in 0..n.min(20) / 2 {
-        positions[2 * k + 1] = positions[2 * k] + Vec2::new(r, 0.0);
+        let mut apart = [0.0; D];
+        apart[k % D] = r;
+        positions[2 * k + 1] = positions[2 * k] + apart.into();
     }
     if params.is_torus() {
+        let (min, size) = (min.into(), size.into());
         for p in &mut positions {
-            *p = boids_core::rules::wrap(*p, Vec2::new(x0, y0), Vec2::new(w, h));
+            *p = boids_core::rules::wrap(*p, min, size);
         }
     }
     let speed = params.max_speed.min(10.0) as f32;
     let velocities = (0..n)
-        .map(|_| Vec2::new(rng.random::<f32>() - 0.5, rng.random::<f32>() - 0.5) * speed)
+        .map(|_| {
+            let v: [f32; D] = std::array::from_fn(|_| (rng.random::<f32>() - 0.5) * speed);
+            v.into()
+        })
         .collect();
     let groups = boids_core::sim::scout_groups(params);
     let biases = groups
@@ -71,21 +89,28 @@ fn stress_state(params: &Params, seed: u64) -> FlockState {
     }
 }
 
-fn worlds() -> Vec<Params> {
+/// Worlds of every boundary and path, in `dimensions` dimensions.
+fn worlds(dimensions: usize) -> Vec<Params> {
+    let d = format!("dimensions={dimensions}");
+    let world = |preset: &str, sets: &[&str]| {
+        let sets: Vec<&str> = sets.iter().copied().chain([d.as_str()]).collect();
+        params(preset, &sets)
+    };
     vec![
-        params("cornell", &["count=600"]),
-        params("cornell", &["count=300", "boundary=\"torus\""]),
-        params("functional", &["count=800", "visual_range=1.0"]),
-        params("occoids", &["count=500"]),
-        params("canvas", &["count=200"]),
-        params("allegheny", &["count=400"]),
+        world("cornell", &["count=600"]),
+        world("cornell", &["count=300", "boundary=\"torus\""]),
+        world("functional", &["count=800", "visual_range=1.0"]),
+        world("occoids", &["count=500"]),
+        world("canvas", &["count=200"]),
+        world("allegheny", &["count=400"]),
         // Axes too short for three cells: the grid takes the minimum image per pair.
-        params(
+        world(
             "functional",
             &[
                 "count=300",
                 "world_width=1.5",
                 "world_height=0.9",
+                "world_depth=1.1",
                 "visual_range=0.4",
                 "init_x=[0,1]",
             ],
@@ -95,9 +120,9 @@ fn worlds() -> Vec<Params> {
 
 #[test]
 fn grid_finds_exactly_the_brute_force_neighbours() {
-    for (case, p) in worlds().iter().enumerate() {
-        let state = stress_state(p, case as u64);
-        let kernel = Kernel::new(p);
+    for (case, p) in worlds(2).iter().enumerate() {
+        let state = stress_state::<2>(p, case as u64);
+        let kernel = Kernel::<2>::new(p);
         let ids: Vec<u32> = (0..state.len() as u32).collect();
         let search = NeighborSearch::new(p, &state.positions, &ids);
         let expected = reference::neighbors(p, &state.positions, kernel.visual_below);
@@ -123,26 +148,47 @@ fn grid_finds_exactly_the_brute_force_neighbours() {
     }
 }
 
-#[test]
-fn a_grid_step_equals_the_brute_force_step() {
-    for (case, p) in worlds().iter().enumerate() {
-        let state = stress_state(p, 100 + case as u64);
+/// One grid step against the brute-force step, in `D` dimensions: the scan counts exactly
+/// the pairs within the visual range that the brute force finds (across every seam, edge
+/// and corner of a torus), and the new state agrees to rounding (the sums run in another
+/// order).
+fn grid_step_equals_brute_force_step<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    for (case, p) in worlds(D).iter().enumerate() {
+        let state = stress_state::<D>(p, 100 + case as u64);
         let want = reference::step(p, &state, 0);
-        let mut sim = Simulation::from_state(p.clone(), 1, state, 0).unwrap();
+        let pairs: usize =
+            reference::neighbors(p, &state.positions, Kernel::<D>::new(p).visual_below)
+                .iter()
+                .map(Vec::len)
+                .sum();
+        let mut sim = Simulation::<D>::from_state(p.clone(), 1, state, 0).unwrap();
         sim.step();
+        assert_eq!(
+            sim.stats().counts.neighbors,
+            pairs as u64,
+            "{D}D case {case}"
+        );
+        assert!(
+            pairs > p.count,
+            "{D}D case {case}: too few neighbours ({pairs})"
+        );
         let got = sim.state();
         let scale = p.world_width.max(p.world_height) as f32;
         for i in 0..got.len() {
-            let dp = boids_core::reference::offset(p, got.positions[i], want.positions[i]).length();
+            let dp = reference::offset(p, got.positions[i], want.positions[i]).length();
             let dv = (got.velocities[i] - want.velocities[i]).length();
             let vscale = want.velocities[i].length().max(1e-3);
             assert!(
                 dp <= 1e-5 * scale,
-                "case {case} boid {i}: position off by {dp}"
+                "{D}D case {case} boid {i}: position off by {dp}"
             );
             assert!(
                 dv <= 1e-4 * vscale,
-                "case {case} boid {i}: velocity {:?} vs {:?}",
+                "{D}D case {case} boid {i}: velocity {:?} vs {:?}",
                 got.velocities[i],
                 want.velocities[i]
             );
@@ -151,69 +197,100 @@ fn a_grid_step_equals_the_brute_force_step() {
     }
 }
 
-fn run_bits(p: &Params, seed: u64, steps: usize) -> Vec<u32> {
-    let mut sim = Simulation::new(p.clone(), seed).unwrap();
+#[test]
+fn a_grid_step_equals_the_brute_force_step() {
+    grid_step_equals_brute_force_step::<2>();
+}
+
+#[test]
+fn a_grid_step_equals_the_brute_force_step_in_3d() {
+    grid_step_equals_brute_force_step::<3>();
+}
+
+fn run_bits<const D: usize>(p: &Params, seed: u64, steps: usize) -> Vec<u32>
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let mut sim = Simulation::<D>::new(p.clone(), seed).unwrap();
     for _ in 0..steps {
         sim.step();
     }
     bits(&sim.state())
 }
 
-fn bits(state: &FlockState) -> Vec<u32> {
+fn bits<const D: usize>(state: &FlockState<D>) -> Vec<u32>
+where
+    Dim<D>: Dimension<D>,
+{
     state
         .positions
         .iter()
         .zip(&state.velocities)
-        .flat_map(|(p, v)| [p.x, p.y, v.x, v.y])
+        .flat_map(|(p, v)| p.to_array().into_iter().chain(v.to_array()))
         .chain(state.biases.iter().copied())
         .map(f32::to_bits)
         .collect()
 }
 
-#[test]
-fn results_are_bit_identical_for_any_thread_count() {
+fn bit_identical_for_any_thread_count<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let d = format!("dimensions={D}");
     let cases = [
-        params("cornell", &["count=20000", "dynamic_bias=true"]),
+        params("cornell", &["count=20000", "dynamic_bias=true", &d]),
         params(
             "functional",
             &[
                 "count=12000",
                 "world_width=40",
                 "world_height=40",
+                "world_depth=40",
                 "init_x=[-20,20]",
                 "init_y=[-20,20]",
+                "init_z=[-20,20]",
+                &d,
             ],
         ),
     ];
     for p in &cases {
         let runs: Vec<Vec<u32>> = [1, 2, 3]
             .iter()
-            .map(|&threads| {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
-                pool.install(|| run_bits(p, 9, 15))
-            })
+            .map(|&threads| common::on_threads(threads, || run_bits::<D>(p, 9, 15)))
             .collect();
-        assert_eq!(runs[0], runs[1], "1 vs 2 threads");
-        assert_eq!(runs[0], runs[2], "1 vs 3 threads");
+        assert_eq!(runs[0], runs[1], "{D}D: 1 vs 2 threads");
+        assert_eq!(runs[0], runs[2], "{D}D: 1 vs 3 threads");
     }
+}
+
+#[test]
+fn results_are_bit_identical_for_any_thread_count() {
+    bit_identical_for_any_thread_count::<2>();
+}
+
+#[test]
+fn results_are_bit_identical_for_any_thread_count_in_3d() {
+    bit_identical_for_any_thread_count::<3>();
 }
 
 #[test]
 fn same_seed_same_run_other_seed_other_run() {
     let p = params("occoids", &[]);
-    assert_eq!(run_bits(&p, 5, 30), run_bits(&p, 5, 30));
-    assert_ne!(run_bits(&p, 5, 30), run_bits(&p, 6, 30));
+    assert_eq!(run_bits::<2>(&p, 5, 30), run_bits::<2>(&p, 5, 30));
+    assert_ne!(run_bits::<2>(&p, 5, 30), run_bits::<2>(&p, 6, 30));
 }
 
-#[test]
-fn resuming_from_a_checkpoint_continues_bit_identically() {
+fn resume_continues_bit_identically<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
     for preset in ["cornell", "functional", "canvas", "allegheny", "occoids"] {
-        let p = params(preset, &["dynamic_bias=true"]);
-        let mut straight = Simulation::new(p.clone(), 3).unwrap();
-        let mut first_half = Simulation::new(p.clone(), 3).unwrap();
+        let p = params(preset, &["dynamic_bias=true", &format!("dimensions={D}")]);
+        let mut straight = Simulation::<D>::new(p.clone(), 3).unwrap();
+        let mut first_half = Simulation::<D>::new(p.clone(), 3).unwrap();
         for _ in 0..150 {
             straight.step();
             first_half.step();
@@ -222,17 +299,31 @@ fn resuming_from_a_checkpoint_continues_bit_identically() {
         for _ in 0..150 {
             straight.step();
         }
-        let mut resumed = Simulation::from_state(p.clone(), 3, checkpoint, 150).unwrap();
+        let mut resumed = Simulation::<D>::from_state(p.clone(), 3, checkpoint, 150).unwrap();
         for _ in 0..150 {
             resumed.step();
         }
-        assert_eq!(bits(&resumed.state()), bits(&straight.state()), "{preset}");
+        assert_eq!(
+            bits(&resumed.state()),
+            bits(&straight.state()),
+            "{D}D {preset}"
+        );
     }
 }
 
 #[test]
+fn resuming_from_a_checkpoint_continues_bit_identically() {
+    resume_continues_bit_identically::<2>();
+}
+
+#[test]
+fn resuming_from_a_3d_checkpoint_continues_bit_identically() {
+    resume_continues_bit_identically::<3>();
+}
+
+#[test]
 fn live_parameter_changes_keep_the_flock() {
-    let mut sim = Simulation::new(params("cornell", &[]), 1).unwrap();
+    let mut sim = Simulation::<2>::new(params("cornell", &[]), 1).unwrap();
     sim.step();
     let before = sim.state();
     let mut more = sim.params().clone();
@@ -242,7 +333,7 @@ fn live_parameter_changes_keep_the_flock() {
     let after = sim.state();
     assert_eq!(after.len(), 700);
     assert_eq!(&after.positions[..500], &before.positions[..]);
-    let fresh = FlockState::initial(&more, 1);
+    let fresh = FlockState::<2>::initial(&more, 1);
     assert_eq!(&after.positions[500..], &fresh.positions[500..]);
     let mut fewer = more;
     fewer.count = 100;
@@ -253,15 +344,15 @@ fn live_parameter_changes_keep_the_flock() {
 #[test]
 fn unusable_states_are_refused_with_the_boid_and_field() {
     let p = params("cornell", &["count=3"]);
-    let mut state = FlockState::initial(&p, 0);
+    let mut state = FlockState::<2>::initial(&p, 0);
     state.velocities[2].y = f32::NAN;
-    let err = Simulation::from_state(p.clone(), 0, state, 0)
+    let err = Simulation::<2>::from_state(p.clone(), 0, state, 0)
         .unwrap_err()
         .to_string();
     assert!(err.contains("boid 2") && err.contains("velocity"), "{err}");
-    let mut state = FlockState::initial(&p, 0);
+    let mut state = FlockState::<2>::initial(&p, 0);
     state.groups[1] = 7;
-    let err = Simulation::from_state(p, 0, state, 0)
+    let err = Simulation::<2>::from_state(p, 0, state, 0)
         .unwrap_err()
         .to_string();
     assert!(

@@ -102,7 +102,7 @@ fn no_boid_ever_ends_a_step_inside_an_obstacle_or_past_a_wall() {
     for preset in ["cornell", "vicsek", "couzin"] {
         for boundary in ["torus", "margins"] {
             let params = crowded(preset, boundary, &[]);
-            let mut sim = Simulation::new(params.clone(), 7).unwrap();
+            let mut sim = Simulation::<2>::new(params.clone(), 7).unwrap();
             for _ in 0..200 {
                 let before = sim.state();
                 sim.step();
@@ -134,7 +134,7 @@ fn obstacles_keep_runs_bit_identical_on_any_thread_count() {
         let params = crowded(preset, "torus", &[]);
         let run = |threads: usize| {
             common::on_threads(threads, || {
-                let mut sim = Simulation::new(params.clone(), 3).unwrap();
+                let mut sim = Simulation::<2>::new(params.clone(), 3).unwrap();
                 for _ in 0..60 {
                     sim.step();
                 }
@@ -174,7 +174,7 @@ fn steering_turns_boids_before_they_reach_an_obstacle() {
             center: Vec2::new(150.0, 240.0),
             radius: 30.0,
         }];
-        let mut sim = Simulation::new(p, 1).unwrap();
+        let mut sim = Simulation::<2>::new(p, 1).unwrap();
         let mut close = [false; 200];
         for _ in 0..80 {
             sim.step();
@@ -198,9 +198,9 @@ fn steering_turns_boids_before_they_reach_an_obstacle() {
 #[test]
 fn a_state_with_a_boid_inside_an_obstacle_is_refused() {
     let params = crowded("cornell", "torus", &[]);
-    let mut state = Simulation::new(params.clone(), 1).unwrap().state();
+    let mut state = Simulation::<2>::new(params.clone(), 1).unwrap().state();
     state.positions[17] = Vec2::new(98.0, 50.0);
-    let Err(err) = Simulation::from_state(params, 1, state, 0) else {
+    let Err(err) = Simulation::<2>::from_state(params, 1, state, 0) else {
         panic!("a boid inside an obstacle was accepted");
     };
     let err = err.to_string();
@@ -214,7 +214,7 @@ fn a_state_with_a_boid_inside_an_obstacle_is_refused() {
 fn obstacles_placed_on_a_running_flock_push_its_boids_out() {
     let mut params = crowded("cornell", "torus", &[]);
     let obstacles = std::mem::take(&mut params.obstacles);
-    let mut sim = Simulation::new(params.clone(), 5).unwrap();
+    let mut sim = Simulation::<2>::new(params.clone(), 5).unwrap();
     sim.step();
     params.obstacles = obstacles;
     params.obstacles.push(Shape::Circle {
@@ -247,7 +247,7 @@ fn a_start_region_beyond_the_torus_edge_is_checked_where_boids_are_stored() {
         center: Vec2::new(40.0, 50.0),
         radius: 15.0,
     });
-    let mut sim = Simulation::new(params.clone(), 3).unwrap();
+    let mut sim = Simulation::<2>::new(params.clone(), 3).unwrap();
     let all_outside = |sim: &Simulation| {
         let params = sim.params();
         sim.state()

@@ -397,9 +397,9 @@ fn agree(
     let mut params = Params::preset(preset).unwrap();
     params.count = count;
     params.dynamic_bias = preset == "cornell";
-    let state = FlockState::initial(&params, 11);
+    let state = FlockState::<2>::initial(&params, 11);
     let mut expected = boids_of(&state);
-    let mut sim = Simulation::from_state(params.clone(), 11, state, start_step).unwrap();
+    let mut sim = Simulation::<2>::from_state(params.clone(), 11, state, start_step).unwrap();
     let size = [params.world_width, params.world_height];
     let mut neighbours_seen = false;
     for t in start_step..start_step + steps {

@@ -20,7 +20,7 @@ fn steps_allocate(params: &Params, threads: usize) -> u64 {
         .num_threads(threads)
         .build()
         .unwrap();
-    let mut sim = Simulation::new(params.clone(), 3).unwrap();
+    let mut sim = Simulation::<2>::new(params.clone(), 3).unwrap();
     pool.install(|| {
         for _ in 0..3 {
             sim.step();

@@ -24,7 +24,7 @@ fn step_on(threads: usize, sim: &mut Simulation) -> ScanCounts {
 /// zone (in view) or the k nearest in view; the boids rules add the protected boids in view,
 /// and Couzin's model takes only its zone of repulsion when that holds anyone.
 fn brute_neighbors(p: &Params, state: &FlockState) -> u64 {
-    let kernel = Kernel::new(p);
+    let kernel = Kernel::<2>::new(p);
     let (pos, vel) = (&state.positions, &state.velocities);
     let zone = match p.topological_k {
         0 => reference::neighbors_in_view(p, pos, vel, kernel.visual_below),
@@ -94,7 +94,7 @@ fn every_path() -> Vec<(&'static str, Params)> {
 #[test]
 fn neighbours_equal_a_brute_force_count_on_every_path_and_thread_count() {
     for (name, p) in every_path() {
-        let mut one = Simulation::new(p.clone(), 7).unwrap();
+        let mut one = Simulation::<2>::new(p.clone(), 7).unwrap();
         let mut two = one.clone();
         for step in 0..2 {
             let want = brute_neighbors(&p, &one.state());
@@ -115,11 +115,11 @@ fn the_fast_path_tests_a_clump_against_itself_once_per_group_of_eight() {
     let p = params("functional", &["count=100"]);
     let spot = FlockState {
         positions: vec![Vec2::new(1.0, -2.0); 100],
-        ..FlockState::initial(&p, 1)
+        ..FlockState::<2>::initial(&p, 1)
     };
-    let reach = Simulation::geometry(&p, &spot.positions).reach();
+    let reach = Simulation::<2>::geometry(&p, &spot.positions).reach();
     let block = u64::from((2 * reach[0] + 1) * (2 * reach[1] + 1));
-    let mut sim = Simulation::from_state(p, 1, spot, 0).unwrap();
+    let mut sim = Simulation::<2>::from_state(p, 1, spot, 0).unwrap();
     sim.step();
     let counts = sim.stats().counts;
     assert_eq!(
@@ -140,7 +140,7 @@ fn the_general_path_visits_each_of_nine_cells_once_per_query() {
         "vicsek",
         &["count=50", "world_width=3.5", "world_height=3.5", "noise=0"],
     );
-    let mut sim = Simulation::new(p.clone(), 3).unwrap();
+    let mut sim = Simulation::<2>::new(p.clone(), 3).unwrap();
     let want = brute_neighbors(&p, &sim.state());
     sim.step();
     let counts = sim.stats().counts;

@@ -8,7 +8,7 @@ use boids_core::{FlockState, Metrics, Params, Simulation, Vec2};
 use common::{on_threads, params};
 
 fn run(params: &Params, seed: u64, steps: u64) -> Simulation {
-    let mut sim = Simulation::new(params.clone(), seed).unwrap();
+    let mut sim = Simulation::<2>::new(params.clone(), seed).unwrap();
     for _ in 0..steps {
         sim.step();
     }
@@ -63,7 +63,7 @@ fn a_run_resumed_from_its_saved_state_equals_the_uninterrupted_run() {
     for p in worlds() {
         let whole = run(&p, 8, 200).state();
         let half = run(&p, 8, 100).state();
-        let mut resumed = Simulation::from_state(p.clone(), 8, half, 100).unwrap();
+        let mut resumed = Simulation::<2>::from_state(p.clone(), 8, half, 100).unwrap();
         for _ in 0..100 {
             resumed.step();
         }
@@ -109,7 +109,7 @@ fn the_fast_path_pulls_boids_as_the_general_path_does() {
 fn boids_that_flee_keep_farther_from_predators_and_are_caught_less() {
     let outcome = |flee: &str| {
         let p = params("predator", &["count=300", flee]);
-        let mut sim = Simulation::new(p, 11).unwrap();
+        let mut sim = Simulation::<2>::new(p, 11).unwrap();
         let (mut caught, mut distance) = (0, 0.0);
         for step in 0..1500 {
             sim.step();
@@ -153,7 +153,7 @@ fn a_predator_turns_toward_the_nearest_boid_it_sees_and_catches_it() {
         }],
         resting: Vec::new(),
     };
-    let mut sim = Simulation::from_state(p, 0, state, 0).unwrap();
+    let mut sim = Simulation::<2>::from_state(p, 0, state, 0).unwrap();
     let mut caught_at = None;
     for step in 0..200 {
         sim.step();
@@ -206,7 +206,7 @@ fn a_flock_seeks_its_attractor() {
         let d: f32 = sim.positions().iter().map(|&q| (q - goal).length()).sum();
         d / sim.len() as f32
     };
-    let mut sim = Simulation::new(p, 4).unwrap();
+    let mut sim = Simulation::<2>::new(p, 4).unwrap();
     let before = mean_distance(&sim);
     for _ in 0..400 {
         sim.step();
@@ -239,7 +239,7 @@ fn an_attractor_leads_a_couzin_group_like_an_informed_direction() {
 fn perched_boids_rest_below_the_ground_line_and_take_off_again() {
     let p = params("perching", &["count=300"]);
     let ground = (p.world_y_min + p.world_height - p.perch_height) as f32;
-    let mut sim = Simulation::new(p.clone(), 6).unwrap();
+    let mut sim = Simulation::<2>::new(p.clone(), 6).unwrap();
     let (mut landed_ever, mut took_off) = (vec![false; 300], 0);
     let mut before = sim.state();
     for _ in 0..1500 {
@@ -286,7 +286,7 @@ fn predators_never_end_a_step_inside_an_obstacle() {
             "predator_turn_rate=0.05",
         ],
     );
-    let mut sim = Simulation::new(p.clone(), 2).unwrap();
+    let mut sim = Simulation::<2>::new(p.clone(), 2).unwrap();
     let obstacles = boids_core::world::ObstacleIndex::of(&p);
     for _ in 0..1500 {
         sim.step();
@@ -303,7 +303,7 @@ fn predators_never_end_a_step_inside_an_obstacle() {
 #[test]
 fn predators_follow_predator_count_and_can_be_moved_removed_and_pointed() {
     let p = params("cornell", &["count=1000"]);
-    let mut sim = Simulation::new(p.clone(), 3).unwrap();
+    let mut sim = Simulation::<2>::new(p.clone(), 3).unwrap();
     assert!(sim.predators().is_empty());
     let mut more = p.clone();
     more.predator_count = 3;
@@ -319,8 +319,8 @@ fn predators_follow_predator_count_and_can_be_moved_removed_and_pointed() {
     assert!(sim.move_predator(0, Vec2::new(f32::NAN, 0.0)).is_err());
 
     // Boids flee the pointer's predator as they flee the others.
-    let mut pointed = Simulation::new(p.clone(), 3).unwrap();
-    let mut alone = Simulation::new(p, 3).unwrap();
+    let mut pointed = Simulation::<2>::new(p.clone(), 3).unwrap();
+    let mut alone = Simulation::<2>::new(p, 3).unwrap();
     pointed.set_pointer(Some(Vec2::new(320.0, 240.0))).unwrap();
     for _ in 0..30 {
         pointed.step();
@@ -346,18 +346,18 @@ fn predators_follow_predator_count_and_can_be_moved_removed_and_pointed() {
 #[test]
 fn a_state_whose_predators_do_not_match_predator_count_is_refused() {
     let p = params("predator", &["count=50"]);
-    let mut state = FlockState::initial(&p, 0);
+    let mut state = FlockState::<2>::initial(&p, 0);
     state.predators.pop();
-    let error = Simulation::from_state(p.clone(), 0, state, 0).unwrap_err();
+    let error = Simulation::<2>::from_state(p.clone(), 0, state, 0).unwrap_err();
     assert!(
         error
             .to_string()
             .contains("1 predators but predator_count = 2"),
         "{error}"
     );
-    let mut bare = FlockState::initial(&p, 0);
+    let mut bare = FlockState::<2>::initial(&p, 0);
     bare.predators.clear();
-    let sim = Simulation::from_state(p, 0, bare, 0).unwrap();
+    let sim = Simulation::<2>::from_state(p, 0, bare, 0).unwrap();
     assert_eq!(
         sim.predators().len(),
         2,

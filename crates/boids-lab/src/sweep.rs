@@ -173,8 +173,8 @@ pub fn plan(
 /// states at steps `from, from + every, ...` up to `steps`; undefined values (`NaN`) are left
 /// out of an average, which is `NaN` only when every sample was undefined.
 pub fn time_averaged(run: &SweepRun, steps: u64, every: u64, from: u64) -> Vec<f64> {
-    let mut sim =
-        Simulation::new(run.params.clone(), run.seed).expect("validated parameters build a flock");
+    let mut sim = Simulation::<2>::new(run.params.clone(), run.seed)
+        .expect("validated parameters build a flock");
     let mut samples: Vec<[f64; METRIC_COLUMNS.len()]> = Vec::new();
     for k in 0..=steps {
         if k > 0 {

@@ -19,7 +19,7 @@
 //!
 //! let mut params = Params::preset("cornell").unwrap();
 //! params.count = 50;
-//! let sim = Simulation::new(params, 1).unwrap();
+//! let sim = Simulation::<2>::new(params, 1).unwrap();
 //! let size: ImageSize = "160x120".parse().unwrap();
 //! let mut renderer = Renderer::new(sim.params(), size, true);
 //! let png = renderer.draw(&sim).encode_png().unwrap();

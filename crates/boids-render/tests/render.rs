@@ -21,7 +21,7 @@ fn flock(params: Params, boids: &[(Vec2, Vec2)]) -> Simulation {
         ..params
     };
     params.validate().unwrap();
-    Simulation::from_state(params, 0, state, 0).unwrap()
+    Simulation::<2>::from_state(params, 0, state, 0).unwrap()
 }
 
 /// Bounding box (min, max pixel) of the pixels in the square of side 2 `half` around `at` that
@@ -74,7 +74,7 @@ fn count(colors: &[Color], c: Color) -> usize {
 fn the_scene_draws_through_any_back_end_one_triangle_per_boid() {
     let mut params = Params::preset("cornell").unwrap();
     params.count = 300;
-    let mut sim = Simulation::new(params, 3).unwrap();
+    let mut sim = Simulation::<2>::new(params, 3).unwrap();
     for _ in 0..10 {
         sim.step();
     }
@@ -206,7 +206,7 @@ fn neighbours_across_a_torus_seam_appear_as_ghosts_beyond_it() {
 fn a_gif_decodes_to_its_frames_size_rate_and_loop() {
     let mut params = Params::preset("cornell").unwrap();
     params.count = 40;
-    let mut sim = Simulation::new(params, 7).unwrap();
+    let mut sim = Simulation::<2>::new(params, 7).unwrap();
     let size: ImageSize = "64x48".parse().unwrap();
     let mut renderer = Renderer::new(sim.params(), size, false);
     let palette = Palette::for_style(renderer.style());
@@ -409,7 +409,7 @@ fn predators_attractors_the_ground_and_perched_boids_show_in_their_colours() {
         velocity: Vec2::new(0.0, 5.0),
     }];
     state.resting = vec![0, 30];
-    let world = Simulation::from_state(params, 0, state, 0).unwrap();
+    let world = Simulation::<2>::from_state(params, 0, state, 0).unwrap();
     let ground_y = 480.0 - world.params().perch_height as f32;
 
     let paint = |sim: &Simulation| {

@@ -131,7 +131,7 @@ mod tests {
     }
 
     fn work(p: &Params) -> Work {
-        let sim = Simulation::new(p.clone(), 1).unwrap();
+        let sim = Simulation::<2>::new(p.clone(), 1).unwrap();
         Work::estimate(p, Extent::of(sim.positions()))
     }
 

@@ -469,7 +469,7 @@ impl EventLog {
                 .map_err(|e| params_error(first, e))?;
         }
         let params = layers.build().map_err(|e| params_error(first, e))?;
-        let sim = Simulation::new(params, *seed).map_err(|error| EventsError::State {
+        let sim = Simulation::<2>::new(params, *seed).map_err(|error| EventsError::State {
             origin: origin.to_owned(),
             error,
         })?;
@@ -713,7 +713,7 @@ mod tests {
     #[test]
     fn replay_applies_changes_at_their_steps() {
         let params = small();
-        let mut live = Simulation::new(params.clone(), 5).unwrap();
+        let mut live = Simulation::<2>::new(params.clone(), 5).unwrap();
         let mut events = vec![Event::new_flock(0, true, "cornell", 5, &params)];
         let mut layers = ParamsBuilder::from_params(params.clone(), Source::Message);
         for (at, key, value) in [

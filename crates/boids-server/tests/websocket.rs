@@ -263,7 +263,7 @@ async fn overlays_are_the_cores_overlay_data_ghosts_included() {
     );
     let addr = start(p.clone(), 1000, false).await;
     // The server's flock: seed 3 (the tests' configuration), paused at step 0.
-    let sim = Simulation::new(p, 3).unwrap();
+    let sim = Simulation::<2>::new(p, 3).unwrap();
     let mut ws = connect(addr).await;
     let r = ws.call(1, json!({"type": "overlay", "mode": "all"})).await;
     assert_eq!(r["type"], "ok", "{r}");

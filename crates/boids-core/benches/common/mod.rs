@@ -7,7 +7,7 @@ use boids_core::{Params, Simulation, workload};
 pub fn warm_w3_flock(n: usize) -> Simulation {
     let base = Params::preset("cornell").expect("cornell is a preset");
     let params = workload::w3(&base, n, 25.0, "benchmark").expect("W3 fits these counts");
-    let mut sim = Simulation::new(params, 1).expect("a valid flock");
+    let mut sim = Simulation::<2>::new(params, 1).expect("a valid flock");
     for _ in 0..10 {
         sim.step();
     }

@@ -26,7 +26,7 @@ const BLOCKS_PER_THREAD: usize = 4;
 /// The parallel sort may read each boid's cell at most this many times in all (summed over
 /// blocks); a flock stored far from cell order (the first step after loading a file in id
 /// order) is sorted as one block instead.
-const MAX_SCANS: usize = 3;
+const MAX_SCANS: usize = 8;
 
 /// Boids listed cell by cell: the result of one counting sort.
 ///

@@ -199,7 +199,8 @@ fn steer(
     let heading = boid.velocity.normalize_or_zero();
     let mut desired = d.try_normalize().unwrap_or(heading);
     if g != group::NONE && params.informed_weight > 0.0 {
-        let blended = desired + kernel.goal[usize::from(g)] * params.informed_weight as f32;
+        let goal = Vec2::from(kernel.goal[usize::from(g)]);
+        let blended = desired + goal * params.informed_weight as f32;
         desired = blended.try_normalize().unwrap_or(desired);
     }
     if let Some(pull) = pull {

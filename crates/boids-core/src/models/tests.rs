@@ -186,7 +186,7 @@ fn general_boids_path_matches_the_brute_force_reference() {
     // order, so equal up to rounding.
     for name in ["cornell", "functional", "occoids"] {
         let p = Params::preset(name).unwrap();
-        let mut state = FlockState::initial(&p, 9);
+        let mut state = FlockState::<2>::initial(&p, 9);
         for step in 0..5 {
             let general = super::step(&p, &Kernel::new(&p), 9, step, &state, None).0;
             let brute = crate::reference::step(&p, &state, step);
@@ -271,7 +271,7 @@ fn scout_bias_toward_any_preferred_direction() {
         biases: vec![0.5],
         ..flock(&[(300.0, 200.0, 3.0, 4.0)], &[group::RIGHT])
     };
-    let mut sim = Simulation::from_state(p, 0, s, 0).unwrap();
+    let mut sim = Simulation::<2>::from_state(p, 0, s, 0).unwrap();
     sim.step();
     assert!(
         close(sim.velocities()[0], Vec2::new(3.0, 2.5)),
@@ -282,7 +282,7 @@ fn scout_bias_toward_any_preferred_direction() {
 
 fn run_in_pool(threads: usize, params: &Params, steps: u64) -> FlockState {
     let run = || {
-        let mut sim = Simulation::new(params.clone(), 42).unwrap();
+        let mut sim = Simulation::<2>::new(params.clone(), 42).unwrap();
         for _ in 0..steps {
             sim.step();
         }
@@ -331,7 +331,7 @@ fn noisy_models_are_bit_identical_across_thread_counts_and_restarts() {
         assert_eq!(one, three, "{:?}", p.model);
         // Stopping after 2 steps and continuing from the saved state gives the same step 3.
         let two = run_in_pool(2, &p, 2);
-        let mut resumed = Simulation::from_state(p.clone(), 42, two, 2).unwrap();
+        let mut resumed = Simulation::<2>::from_state(p.clone(), 42, two, 2).unwrap();
         resumed.step();
         assert_eq!(resumed.state(), one, "{:?} resumed", p.model);
     }
@@ -346,7 +346,7 @@ fn vicsek_orders_without_noise_and_not_with_full_noise() {
         p.noise = 0.1;
     });
     let polarization = |p: &Params| {
-        let mut sim = Simulation::new(p.clone(), 1).unwrap();
+        let mut sim = Simulation::<2>::new(p.clone(), 1).unwrap();
         for _ in 0..300 {
             sim.step();
         }
@@ -368,7 +368,7 @@ fn walls_keep_heading_models_inside() {
         p.avoid_factor = 0.5;
         p.count = 30;
     });
-    let mut sim = Simulation::new(p, 4).unwrap();
+    let mut sim = Simulation::<2>::new(p, 4).unwrap();
     for _ in 0..500 {
         sim.step();
     }

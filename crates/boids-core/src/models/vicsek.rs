@@ -72,7 +72,7 @@ mod tests {
             Vec2::new(-0.03, 0.0),
         ];
         let hood = Neighborhood::new(&p, &positions, &velocities);
-        let below = crate::rules::Kernel::new(&p).visual_below;
+        let below = crate::rules::Kernel::<2>::new(&p).visual_below;
         let mut counts = ScanCounts::default();
         let d = social_direction(&p, &hood, 0, below, &mut counts);
         // (1, 0) + (0, 1): the mean heading is 45 degrees.

@@ -167,6 +167,15 @@ catalogue! {
     world_height: f64 = 1.0;
         EXTENT, Length, WorldAndStart, ALL,
         "height of the world";
+    world_z_min: f64 = 0.0;
+        ANY, Length, WorldAndStart, ALL,
+        "3D: near edge of the world along z";
+    world_depth: f64 = 1.0;
+        EXTENT, Length, WorldAndStart, ALL,
+        "3D: depth of the world along z";
+    dimensions: usize = 2;
+        Kind::Integer { min: 2, max: 3 }, None, WorldAndStart, ALL,
+        "2: a flat world (x, y); 3: a world with depth (x, y, z)";
     margin: f64 = 0.0;
         NON_NEGATIVE, Length, Boundary, ALL,
         "margins boundary: distance from each edge where turning starts";
@@ -260,6 +269,12 @@ catalogue! {
     init_vy: [f64; 2] = [0.0, 0.0];
         INTERVAL, Speed, WorldAndStart, ALL,
         "initial vy drawn uniformly from [low, high]";
+    init_z: [f64; 2] = [0.0, 1.0];
+        INTERVAL, Length, WorldAndStart, ALL,
+        "3D: initial z drawn uniformly from [low, high]";
+    init_vz: [f64; 2] = [0.0, 0.0];
+        INTERVAL, Speed, WorldAndStart, ALL,
+        "3D: initial vz drawn uniformly from [low, high]";
     model: Model = Model::Boids;
         Kind::Choice(Model::NAMES), None, Model, ALL,
         "update rule: boids (Reynolds, the seeds), vicsek (Vicsek 1995), couzin (Couzin 2002/2005)";

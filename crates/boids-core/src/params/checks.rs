@@ -70,7 +70,40 @@ const CROSS_CHECKS: &[fn(&Params) -> Option<Conflict>] = &[
     start_region_has_free_space,
     perch_min_within_max,
     ground_line_inside_world,
+    three_dimensions_support,
 ];
+
+/// What a flock of three dimensions cannot have yet: the 3D step is the boids model's grid
+/// path, without the world's objects. Each is refused by name rather than ignored.
+fn three_dimensions_support(p: &Params) -> Option<Conflict> {
+    if p.dimensions != 3 {
+        return None;
+    }
+    let unsupported = [
+        (
+            p.model != super::Model::Boids,
+            "model",
+            "the vicsek and couzin models",
+        ),
+        (
+            p.topological_k > 0,
+            "topological_k",
+            "topological neighbours",
+        ),
+        (p.blind_angle > 0.0, "blind_angle", "a blind angle"),
+        (p.perch, "perch", "perching"),
+        (!p.obstacles.is_empty(), "obstacles", "obstacles"),
+        (p.predator_count > 0, "predator_count", "predators"),
+        (!p.attractors.is_empty(), "attractors", "attractors"),
+    ];
+    let (_, key, what) = unsupported.into_iter().find(|(on, ..)| *on)?;
+    Some(Conflict {
+        message: format!(
+            "{what} ({key}) are not available in three dimensions yet; use dimensions = 2 for them"
+        ),
+        keys: ["dimensions", key],
+    })
+}
 
 fn perch_min_within_max(p: &Params) -> Option<Conflict> {
     (p.perch_min > p.perch_max).then(|| Conflict {
@@ -129,21 +162,21 @@ fn scouts_within_flock(p: &Params) -> Option<Conflict> {
     })
 }
 
-/// The world's extents by name, for checks that hold on both axes.
-fn extents(p: &Params) -> [(&'static str, f64); 2] {
-    [
+/// The world's extents by name, for checks that hold on every axis.
+fn extents(p: &Params) -> impl Iterator<Item = (&'static str, f64)> {
+    let all = [
         ("world_width", p.world_width),
         ("world_height", p.world_height),
-    ]
+        ("world_depth", p.world_depth),
+    ];
+    all.into_iter().take(p.dimensions)
 }
 
 fn margins_do_not_cross(p: &Params) -> Option<Conflict> {
     if p.boundary != Boundary::Margins {
         return None;
     }
-    let (extent, size) = extents(p)
-        .into_iter()
-        .find(|&(_, size)| 2.0 * p.margin >= size)?;
+    let (extent, size) = extents(p).find(|&(_, size)| 2.0 * p.margin >= size)?;
     Some(Conflict {
         message: format!(
             "margins cross: 2 * margin = {} must be less than {extent} = {size}",
@@ -157,9 +190,7 @@ fn boid_fits_between_walls(p: &Params) -> Option<Conflict> {
     if p.boundary != Boundary::Walls {
         return None;
     }
-    let (extent, size) = extents(p)
-        .into_iter()
-        .find(|&(_, size)| 2.0 * p.boid_size >= size)?;
+    let (extent, size) = extents(p).find(|&(_, size)| 2.0 * p.boid_size >= size)?;
     Some(Conflict {
         message: format!(
             "a boid of boid_size = {} does not fit between the walls ({extent} = {size})",

@@ -33,6 +33,25 @@ impl Params {
         )
     }
 
+    /// The world's near corner and extent along each of `D` axes (x, y, then z).
+    pub fn world_box<const D: usize>(&self) -> ([f32; D], [f32; D]) {
+        let min = [self.world_x_min, self.world_y_min, self.world_z_min];
+        let size = [self.world_width, self.world_height, self.world_depth];
+        (
+            std::array::from_fn(|a| min[a] as f32),
+            std::array::from_fn(|a| size[a] as f32),
+        )
+    }
+
+    /// The periods of a world of `D` dimensions for [`crate::rules::minimum_image`]: its
+    /// extent on a torus, zero (no wrapping) otherwise.
+    pub fn periods<const D: usize>(&self) -> [f32; D] {
+        match self.is_torus() {
+            true => self.world_box().1,
+            false => [0.0; D],
+        }
+    }
+
     /// Whether the world wraps around.
     pub fn is_torus(&self) -> bool {
         self.boundary == Boundary::Torus

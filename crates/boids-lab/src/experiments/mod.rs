@@ -223,7 +223,7 @@ pub fn run_one(index: usize, spec: &RunSpec) -> Row {
     row.extend(spec.labels.iter().cloned());
     row.push(("seed", Value::Int(spec.seed as i64)));
     row.push(("steps", Value::Int(spec.steps as i64)));
-    let mut sim = Simulation::new(spec.params.clone(), spec.seed)
+    let mut sim = Simulation::<2>::new(spec.params.clone(), spec.seed)
         .expect("experiment flocks are small and valid");
     match spec.task {
         Task::Accuracy { window } | Task::Conflict { window, .. } => {

@@ -321,10 +321,10 @@ mod tests {
             capture_range: 0.0,
             ..hunted(50, FAST, None)
         };
-        let mut sim = Simulation::new(params, 1).unwrap();
+        let mut sim = Simulation::<2>::new(params, 1).unwrap();
         let row = measure(&mut sim, 20, 10);
         assert_eq!(*cell(&row, "captures"), Value::Int(0));
-        let mut sim = Simulation::new(hunted(1000, FAST, None), 1).unwrap();
+        let mut sim = Simulation::<2>::new(hunted(1000, FAST, None), 1).unwrap();
         let row = measure(&mut sim, 200, 100);
         let captures = cell(&row, "captures").number();
         assert!(captures > 0.0 && captures <= 100.0, "{captures}");

@@ -122,7 +122,7 @@ impl Engine {
                 max: config.max_count,
             });
         }
-        let sim = Simulation::new(params, config.seed)?;
+        let sim = Simulation::<2>::new(params, config.seed)?;
         let work = Work::estimate(sim.params(), Extent::of(sim.positions()));
         if work.pairs() > config.max_pairs {
             return Err(crate::ServerError::WorkAboveBudget {
@@ -463,7 +463,7 @@ impl EngineState {
         let params = layers.build()?;
         self.check_count(&params)?;
         let seed = seed.unwrap_or(self.sim.seed());
-        let sim = Simulation::new(params, seed)?;
+        let sim = Simulation::<2>::new(params, seed)?;
         let what = match &preset {
             Some(name) => format!("reset to preset {name}"),
             None => "reset".to_owned(),

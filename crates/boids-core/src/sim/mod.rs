@@ -11,43 +11,63 @@
 //! [`grid`]: crate::grid
 //! [`interact`]: crate::interact
 
-use std::borrow::Cow;
 use std::time::Instant;
-
-use glam::Vec2;
 
 use crate::error::StateError;
 use crate::grid::{self, CellIndex, Destination, GridGeometry, reserve_to};
-use crate::interact::{Frame, Interaction, LANES};
+use crate::interact::{Frame, Interaction, LANES, Pull};
 use crate::par::{self, Split};
 use crate::params::{MAX_COUNT, Params};
-use crate::rng::{self, Purpose};
 use crate::rules::{self, Kernel, group};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 use crate::stats::{PhaseTimes, ScanCounts, StepStats};
-use crate::world::{self, Hunt, ObstacleIndex, ObstaclePass, Predator, WorldSteer};
+use crate::world::{Hunt, ObstaclePass, Predator};
 // Kept at this path too: the command and the engine tests name it here.
 pub use crate::state::scout_groups;
+pub use world::WorldStep;
+use world::obstacle_index;
+
+mod world;
 
 /// The step's sort destination: the boids of [`Stored`] in cell order, in the previous
 /// [`Frame`] and the group and id arrays.
-struct IntoFrame<'a> {
-    from: Stored<'a>,
-    boid: &'a mut [[f32; 4]],
+struct IntoFrame<'a, const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
+    from: Stored<'a, D>,
+    boid: &'a mut [[[f32; D]; 2]],
     bias: &'a mut [f32],
     group: &'a mut [u8],
     id: &'a mut [u32],
 }
 
 /// The flock as stored before the sort.
-#[derive(Clone, Copy)]
-struct Stored<'a> {
-    state: &'a Buffers,
+struct Stored<'a, const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
+    state: &'a Buffers<D>,
     group: &'a [u8],
     id: &'a [u32],
 }
 
-impl Split for IntoFrame<'_> {
+impl<const D: usize> Clone for Stored<'_, D>
+where
+    Dim<D>: Dimension<D>,
+{
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<const D: usize> Copy for Stored<'_, D> where Dim<D>: Dimension<D> {}
+
+impl<const D: usize> Split for IntoFrame<'_, D>
+where
+    Dim<D>: Dimension<D>,
+{
     fn len(&self) -> usize {
         self.boid.len()
     }
@@ -70,12 +90,15 @@ impl Split for IntoFrame<'_> {
     }
 }
 
-impl Destination for IntoFrame<'_> {
+impl<const D: usize> Destination for IntoFrame<'_, D>
+where
+    Dim<D>: Dimension<D>,
+{
     #[inline]
     fn put(&mut self, slot: usize, boid: usize) {
         let Stored { state, group, id } = self.from;
         let (p, v) = (state.pos[boid], state.vel[boid]);
-        self.boid[slot] = [p.x, p.y, v.x, v.y];
+        self.boid[slot] = [p.into(), v.into()];
         self.bias[slot] = state.bias[boid];
         self.group[slot] = group[boid];
         self.id[slot] = id[boid];
@@ -114,21 +137,27 @@ impl Destination for IntoFrame<'_> {
 
 /// The flock in storage order: what the accessors show and the step writes.
 #[derive(Clone, Debug, Default)]
-struct Buffers {
-    pos: Vec<Vec2>,
-    vel: Vec<Vec2>,
+struct Buffers<const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
+    pos: Vec<VecN<D>>,
+    vel: Vec<VecN<D>>,
     bias: Vec<f32>,
 }
 
-/// A running flock.
+/// A running flock in a world of `D` dimensions (2 or 3).
 #[derive(Clone, Debug)]
-pub struct Simulation {
+pub struct Simulation<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     params: Params,
-    kernel: Kernel,
+    kernel: Kernel<D>,
     seed: u64,
     step: u64,
-    state: Buffers,
-    previous: Frame,
+    state: Buffers<D>,
+    previous: Frame<D>,
     group: Vec<u8>,
     id: Vec<u32>,
     group_scratch: Vec<u8>,
@@ -151,7 +180,11 @@ pub struct Simulation {
     captures: u64,
 }
 
-impl Simulation {
+impl<const D: usize> Simulation<D>
+where
+    Dim<D>: Dimension<D>,
+    Self: WorldStep<D>,
+{
     /// A new flock drawn from `params`' initial distribution with `seed`.
     pub fn new(params: Params, seed: u64) -> Result<Self, StateError> {
         let state = FlockState::initial(&params, seed);
@@ -163,7 +196,7 @@ impl Simulation {
     pub fn from_state(
         params: Params,
         seed: u64,
-        mut state: FlockState,
+        mut state: FlockState<D>,
         start_step: u64,
     ) -> Result<Self, StateError> {
         check_state(&params, &mut state, seed)?;
@@ -191,7 +224,7 @@ impl Simulation {
         sim.reserve(n)?;
         sim.load(state);
         sim.obstacles = ObstaclePass::new(&sim.params);
-        sim.check_outside_obstacles()?;
+        WorldStep::check_outside_obstacles(&sim)?;
         Ok(sim)
     }
 
@@ -218,10 +251,12 @@ impl Simulation {
         Ok(())
     }
 
-    fn load(&mut self, mut state: FlockState) {
+    fn load(&mut self, mut state: FlockState<D>) {
         if self.params.is_torus() {
-            let (min, size) = self.params.world_rect();
+            let (min, size) = self.params.world_box::<D>();
+            let (min, size) = (VecN::<D>::from(min), VecN::<D>::from(size));
             par::for_each_indexed(&mut state.positions, |_, p| *p = rules::wrap(*p, min, size));
+            let (min, size) = self.params.world_rect();
             for predator in &mut state.predators {
                 predator.position = rules::wrap(predator.position, min, size);
             }
@@ -244,7 +279,7 @@ impl Simulation {
 
     /// The model's constants under the parameters in force: the one kernel of this
     /// simulation, which neighbour queries and overlays share with the step.
-    pub fn kernel(&self) -> &Kernel {
+    pub fn kernel(&self) -> &Kernel<D> {
         &self.kernel
     }
 
@@ -269,12 +304,12 @@ impl Simulation {
     }
 
     /// Positions in storage order (cell order of the last step); see [`Simulation::ids`].
-    pub fn positions(&self) -> &[Vec2] {
+    pub fn positions(&self) -> &[VecN<D>] {
         &self.state.pos
     }
 
     /// Velocities in storage order.
-    pub fn velocities(&self) -> &[Vec2] {
+    pub fn velocities(&self) -> &[VecN<D>] {
         &self.state.vel
     }
 
@@ -320,7 +355,7 @@ impl Simulation {
     }
 
     /// The flock in id order.
-    pub fn state(&self) -> FlockState {
+    pub fn state(&self) -> FlockState<D> {
         let n = self.len();
         let mut slot_of_id = vec![0u32; n];
         for (slot, &id) in self.id.iter().enumerate() {
@@ -340,13 +375,15 @@ impl Simulation {
 
     /// Grid geometry for the given positions under the current parameters: cells a visual
     /// range high and half of one wide ([`COLUMNS_PER_RANGE`]).
-    pub fn geometry(params: &Params, positions: &[Vec2]) -> GridGeometry<2> {
+    pub fn geometry(params: &Params, positions: &[VecN<D>]) -> GridGeometry<D> {
         let max_cells = max_cells(positions.len());
         let (radius, columns) = (params.visual_range, COLUMNS_PER_RANGE);
         if params.is_torus() {
+            let min = [params.world_x_min, params.world_y_min, params.world_z_min];
+            let size = [params.world_width, params.world_height, params.world_depth];
             GridGeometry::torus(
-                [params.world_x_min, params.world_y_min],
-                [params.world_width, params.world_height],
+                std::array::from_fn(|a| min[a]),
+                std::array::from_fn(|a| size[a]),
                 radius,
                 columns,
                 max_cells,
@@ -364,15 +401,15 @@ impl Simulation {
     /// position within a step).
     pub fn step(&mut self) {
         let start = Instant::now();
-        let world = WorldSteer::new(&self.params, self.predators.iter().chain(&self.pointer));
-        let hunted = self.hunt();
+        let world = WorldStep::world_steer(self);
+        let hunted = WorldStep::hunt(self);
         let (times, counts) = if self.params.uses_fast_path() {
             self.step_fast(world.as_ref())
         } else {
-            self.step_general(world.as_ref())
+            WorldStep::step_general(self, world.as_ref())
         };
         self.predators = hunted;
-        self.captures = self.catch();
+        self.captures = WorldStep::catch(self);
         self.step += 1;
         let times = PhaseTimes {
             interact: start.elapsed() - times.bin - times.sort,
@@ -381,33 +418,20 @@ impl Simulation {
         self.stats = StepStats { times, counts };
     }
 
-    /// The general path (Vicsek, Couzin, k nearest, a blind angle or perching), in id order.
-    fn step_general(&mut self, world: Option<&WorldSteer>) -> (PhaseTimes, ScanCounts) {
-        let previous = self.state();
-        let (next, counts) = crate::models::step(
-            &self.params,
-            &self.kernel,
-            self.seed,
-            self.step,
-            &previous,
-            world,
-        );
-        self.load(next);
-        self.pass_obstacles(|k| previous.positions[k]);
-        (PhaseTimes::default(), counts)
-    }
-
     /// The grid fast path: bin, sort into cell order, interact.
-    fn step_fast(&mut self, world: Option<&WorldSteer>) -> (PhaseTimes, ScanCounts) {
+    fn step_fast(
+        &mut self,
+        world: Option<&<Self as WorldStep<D>>::Steer>,
+    ) -> (PhaseTimes, ScanCounts) {
         let start = Instant::now();
         let geometry = Self::geometry(&self.params, &self.state.pos);
         self.index.bin(&geometry, &self.state.pos);
         let binned = Instant::now();
         self.sort();
         let sorted = Instant::now();
-        let counts = self.interact(&geometry, world);
+        let counts = self.interact(&geometry, world.map(|w| w as &dyn Pull<D>));
         let frame = std::mem::take(&mut self.previous);
-        self.pass_obstacles(|k| Vec2::new(frame.boid[k][Frame::X], frame.boid[k][Frame::Y]));
+        WorldStep::pass_obstacles(self, |k| frame.boid[k][Frame::<D>::POSITION].into());
         self.previous = frame;
         let times = PhaseTimes {
             bin: binned - start,
@@ -417,99 +441,6 @@ impl Simulation {
         (times, counts)
     }
 
-    /// The predators' next state from the state at the start of the step (the pointer's
-    /// predator stays where the pointer put it).
-    fn hunt(&self) -> Vec<Predator> {
-        if self.predators.is_empty() {
-            return Vec::new();
-        }
-        let mut hunted = self.hunt.step(
-            &self.kernel,
-            self.seed,
-            self.step,
-            &self.predators,
-            &self.state.pos,
-            &self.id,
-        );
-        if let Some(pass) = &self.obstacles {
-            self.hunt
-                .avoid(pass, &self.kernel, &self.predators, &mut hunted);
-        }
-        hunted
-    }
-
-    /// Boids within `capture_range` of a predator after the move are caught (see
-    /// [`world::captures`]) and start again at a random free place drawn from their own stream;
-    /// returns how many.
-    fn catch(&mut self) -> u64 {
-        if self.params.capture_range <= 0.0 {
-            return 0;
-        }
-        let hunters: Vec<Vec2> = self
-            .predators
-            .iter()
-            .chain(&self.pointer)
-            .map(|p| p.position)
-            .collect();
-        let range = self.params.capture_range as f32;
-        let caught = world::captures(
-            &hunters,
-            range,
-            self.params.wrap(),
-            &self.state.pos,
-            &self.id,
-        );
-        if caught.is_empty() {
-            return 0;
-        }
-        let obstacles = obstacle_index(&self.params, self.obstacles.as_ref());
-        for &slot in &caught {
-            let id = u64::from(self.id[slot]);
-            let mut s = rng::stream(self.seed, Purpose::Respawn, self.step, id);
-            (self.state.pos[slot], self.state.vel[slot]) =
-                crate::state::start(&self.params, &obstacles, &mut s);
-            if let Some(resting) = self.resting.get_mut(slot) {
-                *resting = 0;
-            }
-        }
-        caught.len() as u64
-    }
-
-    /// Applies the obstacle pass ([`ObstaclePass`]) to every boid, `from(k)` being where the
-    /// boid stored at `k` was before the step. Nothing runs without obstacles.
-    fn pass_obstacles(&mut self, from: impl Fn(usize) -> Vec2 + Sync) {
-        let Some(pass) = &self.obstacles else {
-            return;
-        };
-        let (kernel, Buffers { pos, vel, .. }) = (&self.kernel, &mut self.state);
-        par::for_each_zip(pos, vel, |k, p, v| pass.apply(kernel, from(k), p, v));
-    }
-
-    /// Refuses a flock with a boid or predator inside an obstacle (a loaded state: the random
-    /// start never places one there).
-    fn check_outside_obstacles(&self) -> Result<(), StateError> {
-        let Some(pass) = &self.obstacles else {
-            return Ok(());
-        };
-        let boids = self.state.pos.iter().zip(&self.id);
-        let boids = boids.map(|(&p, &id)| ("boid", id as usize, p));
-        let predators = self.predators.iter().enumerate();
-        let predators = predators.map(|(k, predator)| ("predator", k, predator.position));
-        for (agent, index, p) in boids.chain(predators) {
-            if let Some(obstacle) = pass.index().obstacle_at(p) {
-                return Err(StateError::InsideObstacle {
-                    agent,
-                    index,
-                    x: p.x,
-                    y: p.y,
-                    obstacle: obstacle + 1,
-                    shape: self.params.obstacles[obstacle].name(),
-                });
-            }
-        }
-        Ok(())
-    }
-
     /// Moves the flock into cell order: coordinates into [`Frame`], groups and ids into their
     /// scratch arrays, which then become the current ones (the step writes the new state in
     /// this order). The counting sort copies each boid straight into its slot, reading storage
@@ -517,7 +448,7 @@ impl Simulation {
     fn sort(&mut self) {
         let n = self.len();
         let frame = &mut self.previous;
-        frame.boid.resize(n + LANES, [0.0; 4]);
+        frame.boid.resize(n + LANES, [[0.0; D]; 2]);
         frame.bias.resize(n + LANES, 0.0);
         self.group_scratch.resize(n, 0);
         self.id_scratch.resize(n, 0);
@@ -537,10 +468,10 @@ impl Simulation {
     }
 
     /// New state of every boid from the previous frame in cell order, and the scan's counts.
-    fn interact(&mut self, geometry: &GridGeometry<2>, world: Option<&WorldSteer>) -> ScanCounts {
+    fn interact(&mut self, geometry: &GridGeometry<D>, world: Option<&dyn Pull<D>>) -> ScanCounts {
         let n = self.len();
-        self.state.pos.resize(n, Vec2::ZERO);
-        self.state.vel.resize(n, Vec2::ZERO);
+        self.state.pos.resize(n, VecN::<D>::ZERO);
+        self.state.vel.resize(n, VecN::<D>::ZERO);
         self.state.bias.resize(n, 0.0);
         let job = Interaction {
             prev: &self.previous,
@@ -548,7 +479,7 @@ impl Simulation {
             cell_start: &self.index.cell_start,
             groups: &self.group,
             kernel: &self.kernel,
-            wander: rules::wander_heading(&self.params, self.step),
+            wander: rules::wander_heading::<D, VecN<D>>(&self.params, self.step).into(),
             world,
         };
         let Buffers { pos, vel, bias } = &mut self.state;
@@ -562,9 +493,9 @@ impl Simulation {
         let mut state = self.state();
         let n = params.count;
         if n != state.len() {
-            let fresh = FlockState::initial(&params, self.seed);
-            state.positions.resize(n, Vec2::ZERO);
-            state.velocities.resize(n, Vec2::ZERO);
+            let fresh = FlockState::<D>::initial(&params, self.seed);
+            state.positions.resize(n, VecN::<D>::ZERO);
+            state.velocities.resize(n, VecN::<D>::ZERO);
             for id in self.len().min(n)..n {
                 state.positions[id] = fresh.positions[id];
                 state.velocities[id] = fresh.velocities[id];
@@ -591,21 +522,7 @@ impl Simulation {
         state.resting.resize(if params.perch { n } else { 0 }, 0);
         self.reserve(n)?;
         if let Some(pass) = &obstacles {
-            // Obstacles placed on boids (a live edit) push them out, or start them afresh
-            // (the fresh flock is drawn only if some boid needs it).
-            let mut fresh = None;
-            for (id, p) in state.positions.iter_mut().enumerate() {
-                *p = pass.way_out(*p).unwrap_or_else(|| {
-                    fresh
-                        .get_or_insert_with(|| FlockState::initial(&params, self.seed))
-                        .positions[id]
-                });
-            }
-            for (k, predator) in state.predators.iter_mut().enumerate() {
-                predator.position = pass.way_out(predator.position).unwrap_or_else(|| {
-                    crate::state::predator_start(&params, &index, self.seed, k).position
-                });
-            }
+            Self::push_out_of_obstacles(pass, &params, &index, self.seed, &mut state);
         }
         self.hunt = Hunt::new(&params);
         self.params = params;
@@ -613,107 +530,6 @@ impl Simulation {
         self.obstacles = obstacles;
         self.load(state);
         Ok(())
-    }
-
-    /// Adds a predator at `position` (wrapped into a torus world), heading as the next
-    /// predator's start would, and raises `predator_count` by one: the viewer's "place a
-    /// predator". Equal to raising `predator_count` and moving the new predator there.
-    pub fn add_predator(&mut self, position: Vec2) -> Result<(), StateError> {
-        let index = self.predators.len();
-        let position = self.placeable(position, "predator", index)?;
-        let obstacles = obstacle_index(&self.params, self.obstacles.as_ref());
-        let start = crate::state::predator_start(&self.params, &obstacles, self.seed, index);
-        self.predators.push(Predator { position, ..start });
-        self.params.predator_count = self.predators.len();
-        Ok(())
-    }
-
-    /// Puts predator `index` at `position` (wrapped into a torus world), keeping its heading.
-    pub fn move_predator(&mut self, index: usize, position: Vec2) -> Result<(), StateError> {
-        let position = self.placeable(position, "predator", index)?;
-        let count = self.predators.len();
-        let predator = self
-            .predators
-            .get_mut(index)
-            .ok_or(StateError::NoPredator { index, count })?;
-        predator.position = position;
-        Ok(())
-    }
-
-    /// Removes predator `index` (the later ones move down by one) and lowers `predator_count`.
-    pub fn remove_predator(&mut self, index: usize) -> Result<(), StateError> {
-        let count = self.predators.len();
-        if index >= count {
-            return Err(StateError::NoPredator { index, count });
-        }
-        self.predators.remove(index);
-        self.params.predator_count = self.predators.len();
-        Ok(())
-    }
-
-    /// Moves the pointer's predator to `position` (making it if there is none), its velocity
-    /// the move itself; `None` removes it. It does not hunt by itself; boids fear it and it
-    /// catches as the others do. It is not part of the saved state.
-    pub fn set_pointer(&mut self, position: Option<Vec2>) -> Result<(), StateError> {
-        self.pointer = match position {
-            None => None,
-            Some(position) => {
-                let position = self.placeable(position, "predator", self.predators.len())?;
-                let velocity = self.pointer.map_or(Vec2::ZERO, |old| {
-                    rules::minimum_image(position - old.position, self.params.wrap())
-                        / self.params.dt as f32
-                });
-                Some(Predator { position, velocity })
-            }
-        };
-        Ok(())
-    }
-
-    /// `position` wrapped into a torus world, or the reason an agent cannot be put there
-    /// (not finite, inside an obstacle).
-    fn placeable(
-        &self,
-        position: Vec2,
-        agent: &'static str,
-        index: usize,
-    ) -> Result<Vec2, StateError> {
-        if !position.is_finite() {
-            return Err(StateError::BadPredator {
-                index,
-                field: "position",
-                value: format!("{position}"),
-            });
-        }
-        let position = if self.params.is_torus() {
-            let (min, size) = self.params.world_rect();
-            rules::wrap(position, min, size)
-        } else {
-            position
-        };
-        if let Some(obstacle) = self
-            .obstacles
-            .as_ref()
-            .and_then(|o| o.index().obstacle_at(position))
-        {
-            return Err(StateError::InsideObstacle {
-                agent,
-                index,
-                x: position.x,
-                y: position.y,
-                obstacle: obstacle + 1,
-                shape: self.params.obstacles[obstacle].name(),
-            });
-        }
-        Ok(position)
-    }
-}
-
-/// The obstacles of `params` as `pass` indexes them, or an index of none (which still wraps a
-/// torus) when there is no pass: the pass's index is built once, not again per use.
-fn obstacle_index<'a>(params: &Params, pass: Option<&'a ObstaclePass>) -> Cow<'a, ObstacleIndex> {
-    match pass {
-        Some(pass) => Cow::Borrowed(pass.index()),
-        None => Cow::Owned(ObstacleIndex::of(params)),
     }
 }
 
@@ -738,10 +554,17 @@ fn max_cells(n: usize) -> usize {
 /// Refuses a state that is ragged, holds a value no boid can have, or predators that do not
 /// match `predator_count`; completes what a state may leave out (predators drawn afresh when
 /// it has none, no boid resting when it has no countdowns).
-fn check_state(params: &Params, state: &mut FlockState, seed: u64) -> Result<(), StateError> {
+fn check_state<const D: usize>(
+    params: &Params,
+    state: &mut FlockState<D>,
+    seed: u64,
+) -> Result<(), StateError>
+where
+    Dim<D>: Dimension<D>,
+{
     let n = state.len();
     if state.predators.is_empty() && params.predator_count > 0 {
-        let obstacles = ObstacleIndex::of(params);
+        let obstacles = crate::world::ObstacleIndex::of(params);
         state.predators = (0..params.predator_count)
             .map(|index| crate::state::predator_start(params, &obstacles, seed, index))
             .collect();
@@ -805,10 +628,10 @@ fn check_state(params: &Params, state: &mut FlockState, seed: u64) -> Result<(),
     };
     for i in 0..n {
         let (p, v) = (state.positions[i], state.velocities[i]);
-        if !p.is_finite() {
+        if !p.to_array().iter().all(|c| c.is_finite()) {
             return bad(i, "position", format!("{p}"), "finite numbers");
         }
-        if !v.is_finite() {
+        if !v.to_array().iter().all(|c| c.is_finite()) {
             return bad(i, "velocity", format!("{v}"), "finite numbers");
         }
         if state.groups[i] > group::LEFT {
