@@ -15,36 +15,44 @@
 //! Sums run in `f64` in index order (id order for a state from [`Neighbors::of_state`]), so the
 //! focus does not depend on storage order or thread count.
 
-use glam::{DVec2, Vec2};
-
 use crate::metrics;
 use crate::neighbors::Neighbors;
 use crate::params::Params;
 use crate::rules;
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 
 /// Where a group of boids is: its centroid and how far it reaches from it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Focus {
+pub struct Focus<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The centroid (inside the world on a torus).
-    pub center: Vec2,
-    /// Half-width and half-height of the smallest box centred on `center` that holds every
-    /// member (unwrapped on a torus).
-    pub half_extent: Vec2,
+    pub center: VecN<D>,
+    /// Half-width and half-height (and half-depth) of the smallest box centred on `center`
+    /// that holds every member (unwrapped on a torus).
+    pub half_extent: VecN<D>,
 }
 
 /// The two foci a camera needs.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Framing {
+pub struct Framing<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The largest flock (of equally large ones, the one with the lowest index).
-    pub largest: Focus,
+    pub largest: Focus<D>,
     /// Every boid; on a torus unwrapped around the largest flock's centre, so that the box is
     /// centred where most boids are.
-    pub whole: Focus,
+    pub whole: Focus<D>,
 }
 
-impl Framing {
+impl<const D: usize> Framing<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The framing of the flock `neighbors` indexes; `None` when it has no boid.
-    pub fn of(neighbors: &Neighbors) -> Option<Self> {
+    pub fn of(neighbors: &Neighbors<D>) -> Option<Self> {
         let n = neighbors.len();
         if n == 0 {
             return None;
@@ -67,53 +75,73 @@ impl Framing {
 
 /// The focus of the boids `members` (not empty) of `positions`, unwrapped around `anchor` on a
 /// torus.
-fn focus(
+fn focus<const D: usize>(
     params: &Params,
-    positions: &[Vec2],
+    positions: &[VecN<D>],
     members: impl Iterator<Item = usize> + Clone,
-    anchor: Vec2,
-) -> Focus {
-    let torus = Torus::of(params);
-    let unwrapped = |i: usize| torus.nearest_image(positions[i], anchor).as_dvec2();
+    anchor: VecN<D>,
+) -> Focus<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    let torus = Torus::<D>::of(params);
+    let unwrapped = |i: usize| {
+        let p = torus.nearest_image(positions[i], anchor).to_array();
+        p.map(f64::from)
+    };
     let (sum, count) = members
         .clone()
-        .fold((DVec2::ZERO, 0usize), |(sum, count), i| {
-            (sum + unwrapped(i), count + 1)
+        .fold(([0.0; D], 0usize), |(mut sum, count), i| {
+            let p = unwrapped(i);
+            for a in 0..D {
+                sum[a] += p[a];
+            }
+            (sum, count + 1)
         });
-    let centroid = sum / count as f64;
-    let half_extent = members.fold(DVec2::ZERO, |half, i| {
-        half.max((unwrapped(i) - centroid).abs())
+    let centroid = sum.map(|s| s / count as f64);
+    let half_extent = members.fold([0.0f64; D], |mut half, i| {
+        let p = unwrapped(i);
+        for a in 0..D {
+            half[a] = half[a].max((p[a] - centroid[a]).abs());
+        }
+        half
     });
     Focus {
-        center: torus.into_world(centroid.as_vec2()),
-        half_extent: half_extent.as_vec2(),
+        center: torus.into_world(centroid.map(|c| c as f32).into()),
+        half_extent: half_extent.map(|h| h as f32).into(),
     }
 }
 
-/// The world rectangle `(min, size)` where it wraps around; `None` off a torus, where points
-/// stay as they are. Renderers draw a boid at its image nearest the camera with it.
+/// The world box `(min, size)` where it wraps around; `None` off a torus, where points stay as
+/// they are. Renderers draw a boid at its image nearest the camera with it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Torus(Option<(Vec2, Vec2)>);
+pub struct Torus<const D: usize = 2>(Option<(VecN<D>, VecN<D>)>)
+where
+    Dim<D>: Dimension<D>;
 
-impl Torus {
+impl<const D: usize> Torus<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The world of `params`.
     pub fn of(params: &Params) -> Self {
-        Self(params.is_torus().then(|| params.world_rect()))
+        let (min, size) = params.world_box::<D>();
+        Self(params.is_torus().then(|| (min.into(), size.into())))
     }
 
     /// The image of `p` nearest `anchor`.
-    pub fn nearest_image(self, p: Vec2, anchor: Vec2) -> Vec2 {
+    pub fn nearest_image(self, p: VecN<D>, anchor: VecN<D>) -> VecN<D> {
         anchor + self.difference(p, anchor)
     }
 
     /// `to - from` as the minimum image.
-    fn difference(self, to: Vec2, from: Vec2) -> Vec2 {
-        let wrap = self.0.map_or(Vec2::ZERO, |(_, size)| size);
+    fn difference(self, to: VecN<D>, from: VecN<D>) -> VecN<D> {
+        let wrap = self.0.map_or(VecN::<D>::ZERO, |(_, size)| size);
         rules::minimum_image(to - from, wrap)
     }
 
     /// `p` wrapped into the world.
-    fn into_world(self, p: Vec2) -> Vec2 {
+    fn into_world(self, p: VecN<D>) -> VecN<D> {
         self.0.map_or(p, |(min, size)| rules::wrap(p, min, size))
     }
 }
@@ -125,13 +153,19 @@ pub const FOLLOW_RATE: f32 = 0.1;
 
 /// A focus smoothed from frame to frame by exponential smoothing of its centre and extent.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Follower {
+pub struct Follower<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     rate: f32,
-    torus: Torus,
-    focus: Option<Focus>,
+    torus: Torus<D>,
+    focus: Option<Focus<D>>,
 }
 
-impl Follower {
+impl<const D: usize> Follower<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// A follower in the world of `params` that moves the share `rate` (in (0, 1]; 1 jumps
     /// straight to the target) of the way to its target each frame.
     pub fn new(params: &Params, rate: f32) -> Self {
@@ -145,15 +179,15 @@ impl Follower {
     /// Moves toward `target` and returns the smoothed focus; the first call returns `target`.
     /// On a torus the centre moves by the minimum-image difference and is wrapped back into the
     /// world.
-    pub fn follow(&mut self, target: Focus) -> Focus {
+    pub fn follow(&mut self, target: Focus<D>) -> Focus<D> {
         let next = match self.focus {
             None => target,
             Some(last) => {
                 let step = self.torus.difference(target.center, last.center);
                 Focus {
-                    center: self.torus.into_world(last.center + self.rate * step),
+                    center: self.torus.into_world(last.center + step * self.rate),
                     half_extent: last.half_extent
-                        + self.rate * (target.half_extent - last.half_extent),
+                        + (target.half_extent - last.half_extent) * self.rate,
                 }
             }
         };
@@ -164,6 +198,8 @@ impl Follower {
 
 #[cfg(test)]
 mod tests {
+    use glam::Vec2;
+
     use super::*;
     use crate::rules::group;
     use crate::state::FlockState;
@@ -245,7 +281,7 @@ mod tests {
             center: Vec2::new(-7.0, 2.0),
             half_extent: Vec2::splat(3.0),
         };
-        let mut follower = Follower::new(&params, FOLLOW_RATE);
+        let mut follower = Follower::<2>::new(&params, FOLLOW_RATE);
         assert_eq!(follower.follow(start), start);
         let first = follower.follow(target);
         assert!(first.center.x > 7.0, "moves right, across x = 8: {first:?}");

@@ -71,6 +71,16 @@ pub enum ParamsError {
 /// A flock state (for example one read from a file) does not fit the simulation.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum StateError {
+    /// The parameters ask for another dimension than the simulation's type has.
+    #[error(
+        "the parameters say dimensions = {params}, but this is a {simulation}-dimensional simulation: build a Simulation::<{params}> (boids_core::with_dimensions! picks it from the parameters)"
+    )]
+    Dimensions {
+        /// `dimensions` of the parameters.
+        params: usize,
+        /// `D` of the simulation.
+        simulation: usize,
+    },
     /// The arrays of a state have different lengths.
     #[error("state arrays differ in length: {what}")]
     Ragged {

@@ -696,7 +696,7 @@ mod tests {
 
             let sorted: Vec<Vec2> = order.iter().map(|&i| pos[i]).collect();
             let sorted_ids: Vec<u32> = order.iter().map(|&i| i as u32).collect();
-            let search = NeighborSearch::new(&p, &sorted, &sorted_ids);
+            let search = NeighborSearch::<2>::new(&p, &sorted, &sorted_ids);
             let mut neighbors = 0;
             let want: Vec<[u32; 5]> = (0..p.count)
                 .map(|k| {

@@ -11,6 +11,7 @@ use crate::par;
 use crate::params::Params;
 use crate::rules::minimum_image;
 use crate::sim::Simulation;
+use crate::space::{Coordinates, Dim, Dimension};
 use crate::state::FlockState;
 use crate::world::ObstacleIndex;
 
@@ -36,7 +37,8 @@ pub const METRIC_COLUMNS: [&str; 13] = [
 pub struct Metrics {
     /// |mean unit heading|: 1 when all boids fly the same way, near 0 when headings are random.
     pub polarization: f64,
-    /// |mean normalised angular momentum about the centre of mass|: 1 for a perfect mill. `NaN` on
+    /// |mean normalised angular momentum about the centre of mass| (in 3D the length of the
+    /// mean of the vectors `(r_i - c) x v_i / (|r_i - c| |v_i|)`): 1 for a perfect mill. `NaN` on
     /// a torus.
     pub milling: f64,
     /// Mean speed.
@@ -65,24 +67,31 @@ pub struct Metrics {
 
 impl Metrics {
     /// Measures `state` (id order) under `params`.
-    pub fn measure(params: &Params, state: &FlockState) -> Self {
+    pub fn measure<const D: usize>(params: &Params, state: &FlockState<D>) -> Self
+    where
+        Dim<D>: Dimension<D>,
+    {
         Self::measure_with(&Neighbors::of_state(params, state), state)
     }
 
     /// Measures `state` (id order) with its neighbour search already built (a caller that asks
     /// the search more, like the viewer's camera focus, builds it once).
-    pub fn measure_with(neighbors: &Neighbors, state: &FlockState) -> Self {
+    pub fn measure_with<const D: usize>(neighbors: &Neighbors<D>, state: &FlockState<D>) -> Self
+    where
+        Dim<D>: Dimension<D>,
+    {
         let (n, params) = (state.len(), neighbors.params());
         let per_boid = par::map_collect(n, |i| (neighbors.count(i), neighbors.nearest_distance(i)));
         let mean = |values: &mut dyn Iterator<Item = f64>| values.sum::<f64>() / n as f64;
-        let unit_sum = state
-            .velocities
-            .iter()
-            .fold(Vec2::ZERO.as_dvec2(), |sum, v| {
-                sum + v.as_dvec2().normalize_or_zero()
-            });
+        let unit_sum = state.velocities.iter().fold([0.0; D], |mut sum, &v| {
+            let unit = normalize_or_zero(wide(v));
+            for a in 0..D {
+                sum[a] += unit[a];
+            }
+            sum
+        });
         Self {
-            polarization: unit_sum.length() / n as f64,
+            polarization: length(unit_sum) / n as f64,
             milling: if params.is_torus() {
                 f64::NAN
             } else {
@@ -105,7 +114,10 @@ impl Metrics {
     }
 
     /// Measures a running simulation: its state, and the captures of its last step.
-    pub fn of(sim: &Simulation) -> Self {
+    pub fn of<const D: usize>(sim: &Simulation<D>) -> Self
+    where
+        Dim<D>: Dimension<D>,
+    {
         Self {
             captures: sim.captures(),
             ..Self::measure(sim.params(), &sim.state())
@@ -132,14 +144,46 @@ impl Metrics {
     }
 }
 
-/// Mean distance from a boid to its nearest predator, `NaN` without predators.
-fn predator_distance(params: &Params, state: &FlockState) -> f64 {
+/// A vector's coordinates in `f64`, where the metrics sum.
+fn wide<const D: usize>(v: impl Coordinates<D>) -> [f64; D] {
+    v.to_array().map(f64::from)
+}
+
+/// Euclidean length, the squares added from the first axis on (as glam does).
+fn length<const D: usize>(v: [f64; D]) -> f64 {
+    v.iter().fold(0.0, |sum, c| sum + c * c).sqrt()
+}
+
+/// `v` scaled to length 1, or zero where it has no direction (glam's `normalize_or_zero`).
+fn normalize_or_zero<const D: usize>(v: [f64; D]) -> [f64; D] {
+    let inverse = 1.0 / length(v);
+    match inverse.is_finite() && inverse > 0.0 {
+        true => v.map(|c| c * inverse),
+        false => [0.0; D],
+    }
+}
+
+/// The cross product `r x v` with z = 0 in 2D (there only its z component is not zero).
+fn cross<const D: usize>(r: [f64; D], v: [f64; D]) -> [f64; 3] {
+    let [r, v] = [r, v].map(|w| std::array::from_fn(|a| w.get(a).copied().unwrap_or(0.0)));
+    let [rx, ry, rz]: [f64; 3] = r;
+    let [vx, vy, vz]: [f64; 3] = v;
+    [ry * vz - rz * vy, rz * vx - rx * vz, rx * vy - ry * vx]
+}
+
+/// Mean distance from a boid to its nearest predator, `NaN` without predators. Predators live
+/// in the x-y plane (a three-dimensional flock has none yet).
+fn predator_distance<const D: usize>(params: &Params, state: &FlockState<D>) -> f64
+where
+    Dim<D>: Dimension<D>,
+{
     if state.predators.is_empty() {
         return f64::NAN;
     }
     let wrap = params.wrap();
     let nearest = par::map_collect(state.len(), |i| {
-        let p = state.positions[i];
+        let p = state.positions[i].to_array();
+        let p = Vec2::new(p[0], p[1]);
         state
             .predators
             .iter()
@@ -149,8 +193,12 @@ fn predator_distance(params: &Params, state: &FlockState) -> f64 {
     nearest.iter().map(|&d| f64::from(d)).sum::<f64>() / state.len() as f64
 }
 
-/// Boids inside an obstacle of `params`.
-fn penetrations(params: &Params, state: &FlockState) -> usize {
+/// Boids inside an obstacle of `params` (obstacles lie in the x-y plane; a three-dimensional
+/// flock has none yet).
+fn penetrations<const D: usize>(params: &Params, state: &FlockState<D>) -> usize
+where
+    Dim<D>: Dimension<D>,
+{
     if params.obstacles.is_empty() {
         return 0;
     }
@@ -158,41 +206,56 @@ fn penetrations(params: &Params, state: &FlockState) -> usize {
     state
         .positions
         .iter()
-        .filter(|&&p| obstacles.contains(p))
+        .map(|p| p.to_array())
+        .filter(|p| obstacles.contains(Vec2::new(p[0], p[1])))
         .count()
 }
 
-fn milling(state: &FlockState) -> f64 {
+/// The length of the mean normalised angular momentum about the centre of mass.
+fn milling<const D: usize>(state: &FlockState<D>) -> f64
+where
+    Dim<D>: Dimension<D>,
+{
     let n = state.len() as f64;
-    let centre = state
-        .positions
-        .iter()
-        .fold(Vec2::ZERO.as_dvec2(), |s, p| s + p.as_dvec2())
-        / n;
-    let sum: f64 = state
+    let mut centre = state.positions.iter().fold([0.0; D], |mut sum, &p| {
+        let p = wide(p);
+        for a in 0..D {
+            sum[a] += p[a];
+        }
+        sum
+    });
+    for c in &mut centre {
+        *c /= n;
+    }
+    let sum = state
         .positions
         .iter()
         .zip(&state.velocities)
-        .map(|(p, v)| {
-            let r = p.as_dvec2() - centre;
-            let v = v.as_dvec2();
-            let norm = r.length() * v.length();
+        .fold([0.0; 3], |mut sum, (&p, &v)| {
+            let p = wide(p);
+            let r: [f64; D] = std::array::from_fn(|a| p[a] - centre[a]);
+            let v = wide(v);
+            let norm = length(r) * length(v);
             if norm > 0.0 {
-                r.perp_dot(v) / norm
-            } else {
-                0.0
+                let momentum = cross(r, v);
+                for (s, m) in sum.iter_mut().zip(momentum) {
+                    *s += m / norm;
+                }
             }
-        })
-        .sum();
-    (sum / n).abs()
+            sum
+        });
+    length(sum.map(|s| s / n))
 }
 
-fn share_right(state: &FlockState) -> [f64; 3] {
+fn share_right<const D: usize>(state: &FlockState<D>) -> [f64; 3]
+where
+    Dim<D>: Dimension<D>,
+{
     let mut moving_right = [0usize; 3];
     let mut members = [0usize; 3];
     for (v, &g) in state.velocities.iter().zip(&state.groups) {
         members[g as usize] += 1;
-        moving_right[g as usize] += usize::from(v.x > 0.0);
+        moving_right[g as usize] += usize::from(v.to_array()[0] > 0.0);
     }
     std::array::from_fn(|g| {
         if members[g] == 0 {
@@ -204,7 +267,10 @@ fn share_right(state: &FlockState) -> [f64; 3] {
 }
 
 /// Flocks: connected components of the "within visual range" graph.
-fn count_flocks(neighbors: &Neighbors) -> usize {
+fn count_flocks<const D: usize>(neighbors: &Neighbors<D>) -> usize
+where
+    Dim<D>: Dimension<D>,
+{
     let flocks = flock_of_each(neighbors);
     flocks
         .iter()
@@ -216,7 +282,10 @@ fn count_flocks(neighbors: &Neighbors) -> usize {
 /// The flock of each boid of `neighbors`, named by its lowest index: boids linked by chains of
 /// boids within visual range of each other share one. What [`Metrics::flocks`] counts and
 /// [`crate::camera`] follows.
-pub fn flock_of_each(neighbors: &Neighbors) -> Vec<u32> {
+pub fn flock_of_each<const D: usize>(neighbors: &Neighbors<D>) -> Vec<u32>
+where
+    Dim<D>: Dimension<D>,
+{
     component_roots(neighbors.len(), |i, link| {
         neighbors.for_each_neighbor(i, |j, _| {
             if j > i {
@@ -350,5 +419,67 @@ mod tests {
         assert_eq!(m.share_right[1], 0.5);
         assert_eq!(m.share_right[0], 1.0);
         assert!(m.share_right[2].is_nan());
+    }
+
+    fn state_3d(points: &[([f32; 3], [f32; 3])]) -> FlockState<3> {
+        FlockState {
+            positions: points.iter().map(|p| p.0.into()).collect(),
+            velocities: points.iter().map(|p| p.1.into()).collect(),
+            groups: vec![group::NONE; points.len()],
+            biases: vec![0.0; points.len()],
+            ..FlockState::default()
+        }
+    }
+
+    #[test]
+    fn in_3d_a_tilted_ring_mills_and_an_aligned_flock_is_polarized() {
+        let mut params = Params::preset("cornell").unwrap();
+        params.dimensions = 3;
+        // A ring in the plane through the centre spanned by (1, 0, 0) and (0, 0.6, 0.8),
+        // each boid moving along it: the angular momentum is the same unit vector for all.
+        let (u, w) = (glam::Vec3::X, glam::Vec3::new(0.0, 0.6, 0.8));
+        let centre = glam::Vec3::new(320.0, 240.0, 240.0);
+        let ring: Vec<_> = (0..12)
+            .map(|k| {
+                let a = k as f32 * std::f32::consts::TAU / 12.0;
+                let p = centre + 50.0 * (a.cos() * u + a.sin() * w);
+                let v = -a.sin() * u + a.cos() * w;
+                (p.to_array(), v.to_array())
+            })
+            .collect();
+        let m = Metrics::measure(&params, &state_3d(&ring));
+        assert!((m.milling - 1.0).abs() < 1e-6, "{}", m.milling);
+        assert!(m.polarization < 1e-6);
+        let aligned = [
+            ([100.0, 100.0, 100.0], [0.0, 0.0, 3.0]),
+            ([100.0, 100.0, 130.0], [0.0, 0.0, 5.0]),
+        ];
+        let m = Metrics::measure(&params, &state_3d(&aligned));
+        assert!((m.polarization - 1.0).abs() < 1e-12);
+        assert!((m.mean_speed - 4.0).abs() < 1e-12);
+        assert!((m.nearest_neighbor_distance - 30.0).abs() < 1e-5);
+        assert_eq!((m.flocks, m.mean_neighbors), (1, 1.0));
+    }
+
+    #[test]
+    fn in_3d_flocks_see_across_a_corner_of_the_torus() {
+        let mut params = Params::preset("functional").unwrap();
+        params.dimensions = 3;
+        // (-7.9, -7.9, -7.9) and (7.9, 7.9, 7.9) are 0.35 apart across the corner at +-8.
+        let m = Metrics::measure(
+            &params,
+            &state_3d(&[
+                ([-7.9, -7.9, -7.9], [0.01, 0.0, 0.0]),
+                ([7.9, 7.9, 7.9], [0.01, 0.0, 0.0]),
+                ([0.0, 0.0, 0.0], [0.01, 0.0, 0.0]),
+            ]),
+        );
+        assert_eq!(m.flocks, 2);
+        assert!((m.mean_neighbors - 2.0 / 3.0).abs() < 1e-12);
+        assert!(
+            (m.nearest_neighbor_distance - (0.2f64 * 3f64.sqrt() * 2.0 + 7.9 * 3f64.sqrt()) / 3.0)
+                .abs()
+                < 1e-3
+        );
     }
 }

@@ -19,13 +19,12 @@
 //!   neighbours are seen across a seam (the "ghosts" of the debug view), the boid's weighted rule
 //!   vectors, the distance to its nearest boid, and which boid is nearest a point.
 
-use glam::{IVec2, Vec2};
-
 use crate::grid::{CellIndex, GridGeometry};
 use crate::par;
 use crate::params::Params;
 use crate::rules::{self, Accum, Kernel, RuleVectors};
 use crate::sim::Simulation;
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 
 /// Slack on the ring search's stopping bound, far above `f32` rounding of squared distances:
@@ -34,15 +33,21 @@ const BOUND_SLACK: f64 = 1.0 + 1e-5;
 
 /// An exact neighbour search over positions in any order. The hot loop of
 /// [`Simulation::step`] does the same scan on the boids' data moved into cell order instead.
-pub struct NeighborSearch<'a> {
-    geometry: GridGeometry<2>,
+pub struct NeighborSearch<'a, const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
+    geometry: GridGeometry<D>,
     index: CellIndex,
-    positions: &'a [Vec2],
+    positions: &'a [VecN<D>],
 }
 
-impl<'a> NeighborSearch<'a> {
+impl<'a, const D: usize> NeighborSearch<'a, D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Indexes `positions` (with their `ids`, for the canonical order) under `params`.
-    pub fn new(params: &Params, positions: &'a [Vec2], ids: &[u32]) -> Self {
+    pub fn new(params: &Params, positions: &'a [VecN<D>], ids: &[u32]) -> Self {
         let geometry = Simulation::geometry(params, positions);
         let mut index = CellIndex::default();
         index.rebuild(&geometry, positions, ids);
@@ -58,16 +63,14 @@ impl<'a> NeighborSearch<'a> {
     /// arithmetic of the step's scan ([`crate::interact`]). Every boid within the visual range
     /// is among them; the caller applies the range test.
     #[inline]
-    pub fn for_each_candidate(&self, i: usize, mut f: impl FnMut(usize, Vec2)) {
+    pub fn for_each_candidate(&self, i: usize, mut f: impl FnMut(usize, VecN<D>)) {
         let p = self.positions[i];
-        let wrap = Vec2::from(self.geometry.pairwise_wrap());
+        let wrap = VecN::<D>::from(self.geometry.pairwise_wrap());
         for near in self.geometry.cells_near(self.geometry.cell_of(p)) {
+            let shift = VecN::<D>::from(near.shift);
             for &j in &self.index.order[self.index.span(near.cell)] {
                 let j = j as usize;
-                f(
-                    j,
-                    rules::minimum_image(p - self.positions[j] - Vec2::from(near.shift), wrap),
-                );
+                f(j, rules::minimum_image(p - self.positions[j] - shift, wrap));
             }
         }
     }
@@ -83,8 +86,11 @@ impl<'a> NeighborSearch<'a> {
     /// with its squared distance (minimum image), among those at most `limit2` away squared;
     /// of boids equally near, the lowest index. Searches rings of cells outward from `p`'s
     /// cell until no cell left could hold a boid as near.
-    fn nearest(&self, p: Vec2, skip: Option<usize>, limit2: f32) -> Option<(usize, f32)> {
-        let wrap = self.geometry.torus_size().map_or(Vec2::ZERO, Vec2::from);
+    fn nearest(&self, p: VecN<D>, skip: Option<usize>, limit2: f32) -> Option<(usize, f32)> {
+        let wrap = self
+            .geometry
+            .torus_size()
+            .map_or(VecN::<D>::ZERO, From::from);
         let home = self.geometry.cell_of(p);
         let width = self.geometry.min_cell_width();
         let mut best: Option<(usize, f32)> = None;
@@ -112,30 +118,39 @@ impl<'a> NeighborSearch<'a> {
 
 /// A neighbour as a boid sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Seen {
+pub struct Seen<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Storage index of the neighbour.
     pub index: usize,
-    /// World sizes added to the neighbour's position to get where it is seen: zero unless it is
-    /// seen across a torus seam (then ±1 on the axes crossed).
-    pub seam: IVec2,
+    /// World sizes added to the neighbour's position to get where it is seen, per axis: zero
+    /// unless it is seen across a torus seam (then ±1 on the axes crossed).
+    pub seam: [i32; D],
     /// Where it is seen: its position plus `seam` world sizes, the minimum image beside the
     /// boid (outside the world across a seam).
-    pub position: Vec2,
+    pub position: VecN<D>,
 }
 
 /// One flock state indexed for every neighbour question, under the model's ranges.
-pub struct Neighbors<'a> {
+pub struct Neighbors<'a, const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     params: &'a Params,
-    kernel: Kernel,
-    search: NeighborSearch<'a>,
-    positions: &'a [Vec2],
-    velocities: &'a [Vec2],
+    kernel: Kernel<D>,
+    search: NeighborSearch<'a, D>,
+    positions: &'a [VecN<D>],
+    velocities: &'a [VecN<D>],
     groups: &'a [u8],
 }
 
-impl<'a> Neighbors<'a> {
+impl<'a, const D: usize> Neighbors<'a, D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The simulation's flock as it stands, in storage order, under the simulation's kernel.
-    pub fn of(sim: &'a Simulation) -> Self {
+    pub fn of(sim: &'a Simulation<D>) -> Self {
         Self {
             params: sim.params(),
             kernel: *sim.kernel(),
@@ -148,7 +163,7 @@ impl<'a> Neighbors<'a> {
 
     /// A flock state in id order under `params` (a state measured away from its simulation,
     /// or one that never had one); indices are ids.
-    pub fn of_state(params: &'a Params, state: &'a FlockState) -> Self {
+    pub fn of_state(params: &'a Params, state: &'a FlockState<D>) -> Self {
         let ids: Vec<u32> = (0..state.len() as u32).collect();
         Self {
             params,
@@ -176,12 +191,12 @@ impl<'a> Neighbors<'a> {
     }
 
     /// Positions, by index.
-    pub fn positions(&self) -> &[Vec2] {
+    pub fn positions(&self) -> &[VecN<D>] {
         self.positions
     }
 
     /// Velocities, by index.
-    pub fn velocities(&self) -> &[Vec2] {
+    pub fn velocities(&self) -> &[VecN<D>] {
         self.velocities
     }
 
@@ -194,7 +209,7 @@ impl<'a> Neighbors<'a> {
     /// range, inclusive or not as the parameters say) with `d = p_i - p_j` (minimum image), in
     /// the step's order.
     #[inline]
-    pub fn for_each_neighbor(&self, i: usize, mut f: impl FnMut(usize, Vec2)) {
+    pub fn for_each_neighbor(&self, i: usize, mut f: impl FnMut(usize, VecN<D>)) {
         self.search.for_each_candidate(i, |j, d| {
             if j != i && rules::in_visual_range(&self.kernel, d.length_squared()) {
                 f(j, d);
@@ -210,7 +225,7 @@ impl<'a> Neighbors<'a> {
     }
 
     /// The neighbours of boid `i` where it sees them, in the step's order.
-    pub fn seen_by(&self, i: usize) -> Vec<Seen> {
+    pub fn seen_by(&self, i: usize) -> Vec<Seen<D>> {
         let mut seen = Vec::new();
         self.for_each_neighbor(i, |j, d| seen.push(self.seen(i, j, d)));
         seen
@@ -219,7 +234,7 @@ impl<'a> Neighbors<'a> {
     /// Every neighbour that one of `boids` sees across a torus seam, once for each seam
     /// crossing however many of them see it there, ordered by index and then seam: the
     /// "ghosts" of the debug view. Empty off a torus.
-    pub fn across_seams(&self, boids: &[usize]) -> Vec<Seen> {
+    pub fn across_seams(&self, boids: &[usize]) -> Vec<Seen<D>> {
         if !self.params.is_torus() {
             return Vec::new();
         }
@@ -228,41 +243,43 @@ impl<'a> Neighbors<'a> {
             let mut crossing = Vec::new();
             self.for_each_neighbor(i, |j, d| {
                 let seen = self.seen(i, j, d);
-                if seen.seam != IVec2::ZERO {
+                if seen.seam != [0; D] {
                     crossing.push(seen);
                 }
             });
             crossing
         });
-        let mut ghosts: Vec<Seen> = per_boid.into_iter().flatten().collect();
-        let key = |s: &Seen| (s.index, s.seam.x, s.seam.y);
+        let mut ghosts: Vec<Seen<D>> = per_boid.into_iter().flatten().collect();
+        let key = |s: &Seen<D>| (s.index, s.seam);
         ghosts.sort_unstable_by_key(key);
         ghosts.dedup_by_key(|s| key(s));
         ghosts
     }
 
     /// Neighbour `j` of boid `i` at minimum-image offset `d = p_i - p_j`, as `i` sees it.
-    fn seen(&self, i: usize, j: usize, d: Vec2) -> Seen {
+    fn seen(&self, i: usize, j: usize, d: VecN<D>) -> Seen<D> {
         let at = self.positions[j];
-        let Some(size) = self.search.geometry.torus_size().map(Vec2::from) else {
+        let Some(size) = self.search.geometry.torus_size() else {
             return Seen {
                 index: j,
-                seam: IVec2::ZERO,
+                seam: [0; D],
                 position: at,
             };
         };
-        let seam = ((self.positions[i] - d - at) / size).round().as_ivec2();
+        let apart = (self.positions[i] - d - at).to_array();
+        let seam: [i32; D] = std::array::from_fn(|a| (apart[a] / size[a]).round() as i32);
+        let shift: [f32; D] = std::array::from_fn(|a| seam[a] as f32 * size[a]);
         Seen {
             index: j,
             seam,
-            position: at + seam.as_vec2() * size,
+            position: at + shift.into(),
         }
     }
 
     /// The weighted rule vectors of boid `i`: its sums in the step's order and arithmetic, so
     /// bit for bit what the step steers it by.
-    pub fn rule_vectors(&self, i: usize) -> RuleVectors {
-        let mut acc = Accum::default();
+    pub fn rule_vectors(&self, i: usize) -> RuleVectors<D> {
+        let mut acc = Accum::<D>::default();
         self.search.for_each_candidate(i, |j, d| {
             acc.add(&self.kernel, d, self.velocities[j], j == i)
         });
@@ -278,11 +295,11 @@ impl<'a> Neighbors<'a> {
     /// The boid nearest `point` at most `radius` from it (minimum image on a torus, where
     /// `point` may lie outside the world), the lowest index of boids equally near; `None` when
     /// no boid is that close.
-    pub fn nearest_to(&self, point: Vec2, radius: f32) -> Option<usize> {
+    pub fn nearest_to(&self, point: VecN<D>, radius: f32) -> Option<usize> {
         let p = self.params;
         let point = if p.is_torus() {
-            let (min, size) = p.world_rect();
-            rules::wrap(point, min, size)
+            let (min, size) = p.world_box::<D>();
+            rules::wrap(point, min.into(), size.into())
         } else {
             point
         };
@@ -294,6 +311,7 @@ impl<'a> Neighbors<'a> {
 
 #[cfg(test)]
 mod tests {
+    use glam::{IVec2, Vec2};
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -404,7 +422,7 @@ mod tests {
                 let mut got: Vec<_> = hood
                     .seen_by(i)
                     .into_iter()
-                    .map(|s| (s.index, s.seam, s.position))
+                    .map(|s| (s.index, IVec2::from(s.seam), s.position))
                     .collect();
                 got.sort_by_key(|s| s.0);
                 assert_eq!(got, want, "case {case}, boid {i}");
@@ -428,7 +446,7 @@ mod tests {
                 p.inclusive_ranges = inclusive;
             });
             // 40 apart inside the world, and 40 apart across the seam at x = 0 = 640.
-            let state = FlockState {
+            let state = FlockState::<2> {
                 positions: vec![
                     Vec2::new(300.0, 200.0),
                     Vec2::new(340.0, 200.0),
@@ -438,9 +456,9 @@ mod tests {
                 velocities: vec![Vec2::X; 4],
                 groups: vec![group::NONE; 4],
                 biases: vec![0.0; 4],
-                ..FlockState::default()
+                ..FlockState::<2>::default()
             };
-            let hood = Neighbors::of_state(&p, &state);
+            let hood = Neighbors::<2>::of_state(&p, &state);
             let counts: Vec<usize> = (0..4).map(|i| hood.count(i)).collect();
             let expected = usize::from(inclusive);
             assert_eq!(counts, [expected; 4], "inclusive {inclusive}");
@@ -471,7 +489,7 @@ mod tests {
             let got: Vec<(usize, IVec2)> = hood
                 .across_seams(&lookers)
                 .iter()
-                .map(|s| (s.index, s.seam))
+                .map(|s| (s.index, IVec2::from(s.seam)))
                 .collect();
             assert_eq!(got, want, "case {case}");
             assert_eq!(!want.is_empty(), p.is_torus(), "case {case}");
@@ -517,7 +535,7 @@ mod tests {
     fn the_boid_itself_is_in_its_averages_only_with_include_self() {
         // Two boids 10 apart: cohesion is the mean offset over the averaging set, so it halves
         // when the boid itself joins it.
-        let pair = FlockState {
+        let pair = FlockState::<2> {
             positions: vec![Vec2::new(100.0, 100.0), Vec2::new(110.0, 100.0)],
             velocities: vec![Vec2::ZERO; 2],
             groups: vec![group::NONE; 2],

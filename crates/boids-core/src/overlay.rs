@@ -10,59 +10,70 @@
 //! the ghosts: every neighbour that one of the chosen boids sees across a torus seam, once per
 //! seam crossing, where it is seen.
 
-use glam::Vec2;
-
 use crate::neighbors::Neighbors;
 use crate::par;
 use crate::rules::RuleVectors;
 use crate::sim::Simulation;
+use crate::space::{Dim, Dimension, VecN};
 
-/// The debug view of some boids of a flock.
+/// The debug view of some boids of a flock (in 3D the circles are spheres).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Overlay {
+pub struct Overlay<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Visual range (the radius of the circle drawn around each boid).
     pub visual_range: f32,
     /// Protected range.
     pub protected_range: f32,
     /// The chosen boids, in the order chosen.
-    pub boids: Vec<OverlayBoid>,
+    pub boids: Vec<OverlayBoid<D>>,
     /// The neighbours the chosen boids see across torus seams, ordered by index and then seam.
-    pub ghosts: Vec<Ghost>,
+    pub ghosts: Vec<Ghost<D>>,
 }
 
 /// One chosen boid's debug data.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct OverlayBoid {
+pub struct OverlayBoid<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Position.
-    pub position: Vec2,
+    pub position: VecN<D>,
     /// Velocity.
-    pub velocity: Vec2,
+    pub velocity: VecN<D>,
     /// Scout group.
     pub group: u8,
     /// Weighted rule vectors.
-    pub rules: RuleVectors,
+    pub rules: RuleVectors<D>,
     /// Where it sees its neighbours (minimum images: outside the world across a seam), in the
     /// step's order, up to the number asked for.
-    pub links: Vec<Vec2>,
+    pub links: Vec<VecN<D>>,
 }
 
 /// A neighbour seen across a torus seam, where it is seen.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Ghost {
+pub struct Ghost<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Storage index of the neighbour.
     pub index: usize,
     /// Where it is seen: outside the world, beyond the seam from its true position.
-    pub position: Vec2,
+    pub position: VecN<D>,
     /// Its velocity.
-    pub velocity: Vec2,
+    pub velocity: VecN<D>,
     /// Its scout group.
     pub group: u8,
 }
 
-impl Overlay {
+impl<const D: usize> Overlay<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The overlay of the boids at `chosen` (indices of `neighbors`' flock), each with the
     /// first `max_links` of its neighbours as links (0: none).
-    pub fn new(neighbors: &Neighbors, chosen: &[usize], max_links: usize) -> Self {
+    pub fn new(neighbors: &Neighbors<D>, chosen: &[usize], max_links: usize) -> Self {
         let boids = par::map_collect(chosen.len(), |k| {
             let i = chosen[k];
             let links = match max_links {
@@ -103,7 +114,7 @@ impl Overlay {
 
     /// Every boid of `sim` in storage order, without links: the picture of `boids render
     /// --overlay`.
-    pub fn of_all(sim: &Simulation) -> Self {
+    pub fn of_all(sim: &Simulation<D>) -> Self {
         let all: Vec<usize> = (0..sim.len()).collect();
         Self::new(&Neighbors::of(sim), &all, 0)
     }
@@ -111,6 +122,8 @@ impl Overlay {
 
 #[cfg(test)]
 mod tests {
+    use glam::Vec2;
+
     use super::*;
     use crate::params::Params;
     use crate::state::FlockState;

@@ -118,13 +118,17 @@ fn worlds(dimensions: usize) -> Vec<Params> {
     ]
 }
 
-#[test]
-fn grid_finds_exactly_the_brute_force_neighbours() {
-    for (case, p) in worlds(2).iter().enumerate() {
-        let state = stress_state::<2>(p, case as u64);
-        let kernel = Kernel::<2>::new(p);
+/// The neighbour search finds, for every boid, exactly the brute-force neighbours, in `D`
+/// dimensions (across every seam, edge and corner of a torus).
+fn grid_finds_exactly_the_brute_force_neighbours_in<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+{
+    for (case, p) in worlds(D).iter().enumerate() {
+        let state = stress_state::<D>(p, case as u64);
+        let kernel = Kernel::<D>::new(p);
         let ids: Vec<u32> = (0..state.len() as u32).collect();
-        let search = NeighborSearch::new(p, &state.positions, &ids);
+        let search = NeighborSearch::<D>::new(p, &state.positions, &ids);
         let expected = reference::neighbors(p, &state.positions, kernel.visual_below);
         for (i, want) in expected.iter().enumerate() {
             let mut got = Vec::new();
@@ -136,16 +140,26 @@ fn grid_finds_exactly_the_brute_force_neighbours() {
             got.sort_unstable();
             assert_eq!(
                 &got, want,
-                "case {case}, boid {i} at {:?}",
+                "{D}D case {case}, boid {i} at {:?}",
                 state.positions[i]
             );
         }
         let total: usize = expected.iter().map(Vec::len).sum();
         assert!(
             total > state.len(),
-            "case {case}: the test state should have many neighbours ({total})"
+            "{D}D case {case}: the test state should have many neighbours ({total})"
         );
     }
+}
+
+#[test]
+fn grid_finds_exactly_the_brute_force_neighbours() {
+    grid_finds_exactly_the_brute_force_neighbours_in::<2>();
+}
+
+#[test]
+fn grid_finds_exactly_the_brute_force_neighbours_in_3d() {
+    grid_finds_exactly_the_brute_force_neighbours_in::<3>();
 }
 
 /// One grid step against the brute-force step, in `D` dimensions: the scan counts exactly
@@ -359,4 +373,24 @@ fn unusable_states_are_refused_with_the_boid_and_field() {
         err.contains("group") && err.contains("0 (none), 1 (+x) or 2 (-x)"),
         "{err}"
     );
+}
+
+#[test]
+fn parameters_of_another_dimension_are_refused() {
+    let flat = params("cornell", &[]);
+    let deep = params("cornell", &["dimensions=3"]);
+    let err = Simulation::<2>::new(deep.clone(), 0)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("dimensions = 3") && err.contains("Simulation::<3>"),
+        "{err}"
+    );
+    let err = Simulation::<3>::new(flat.clone(), 0)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("dimensions = 2"), "{err}");
+    let mut sim = Simulation::<3>::new(deep, 0).unwrap();
+    let err = sim.set_params(flat).unwrap_err().to_string();
+    assert!(err.contains("3-dimensional"), "{err}");
 }

@@ -282,12 +282,7 @@ async fn overlays_are_the_cores_overlay_data_ghosts_included() {
     // Hover a boid that sees a neighbour across a seam.
     let neighbors = Neighbors::of(&sim);
     let looker = (0..sim.len())
-        .find(|&i| {
-            neighbors
-                .seen_by(i)
-                .iter()
-                .any(|s| s.seam.x != 0 || s.seam.y != 0)
-        })
+        .find(|&i| neighbors.seen_by(i).iter().any(|s| s.seam != [0; 2]))
         .unwrap();
     let at = sim.positions()[looker];
     let hover_at =

@@ -271,7 +271,13 @@ where
         self.group = state.groups;
         self.id = (0..self.state.pos.len() as u32).collect();
     }
+}
 
+/// What a simulation shows of itself, in any dimension.
+impl<const D: usize> Simulation<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The parameters in force.
     pub fn params(&self) -> &Params {
         &self.params
@@ -392,7 +398,13 @@ where
             GridGeometry::bounding(positions, radius, columns, max_cells)
         }
     }
+}
 
+impl<const D: usize> Simulation<D>
+where
+    Dim<D>: Dimension<D>,
+    Self: WorldStep<D>,
+{
     /// Advances the flock by one time step.
     ///
     /// The predators' pull on the boids ([`WorldSteer`]) and the predators' own move ([`Hunt`])
@@ -490,6 +502,7 @@ where
     /// its state; boids are added (drawn from the initial distribution) or removed (highest ids
     /// first) to match `count`, and scout groups are reassigned when their fractions change.
     pub fn set_params(&mut self, params: Params) -> Result<(), StateError> {
+        check_dimensions::<D>(&params)?;
         let mut state = self.state();
         let n = params.count;
         if n != state.len() {
@@ -551,6 +564,17 @@ fn max_cells(n: usize) -> usize {
     2 * n + 64
 }
 
+/// Refuses parameters of another dimension than the simulation's `D`.
+fn check_dimensions<const D: usize>(params: &Params) -> Result<(), StateError> {
+    match params.dimensions == D {
+        true => Ok(()),
+        false => Err(StateError::Dimensions {
+            params: params.dimensions,
+            simulation: D,
+        }),
+    }
+}
+
 /// Refuses a state that is ragged, holds a value no boid can have, or predators that do not
 /// match `predator_count`; completes what a state may leave out (predators drawn afresh when
 /// it has none, no boid resting when it has no countdowns).
@@ -562,6 +586,7 @@ fn check_state<const D: usize>(
 where
     Dim<D>: Dimension<D>,
 {
+    check_dimensions::<D>(params)?;
     let n = state.len();
     if state.predators.is_empty() && params.predator_count > 0 {
         let obstacles = crate::world::ObstacleIndex::of(params);
