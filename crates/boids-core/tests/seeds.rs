@@ -471,3 +471,184 @@ fn occoids_follows_seed_004_across_a_bias_turn() {
     // Steps 98..106 straddle the heading turn at frame 101.
     agree("occoids", 300, 8, 98, 1e-5, &|b, _, t| occoids_step(b, t));
 }
+
+/// A boid of the 3D reading of seed 001.
+#[derive(Clone, Copy, Debug)]
+struct Boid3 {
+    p: [f64; 3],
+    v: [f64; 3],
+    group: u8,
+    bias: f64,
+}
+
+/// Seed 001's pseudocode with a z axis, as issue 15 reads it: the box test on |dx|, |dy|, |dz|,
+/// the protected and visual tests on the 3D squared distance, z margins like x and y (the
+/// turn factor added to vz below the near margin, subtracted beyond the far one), the speed
+/// limits on the 3D speed, and the scout bias on vx alone.
+fn cornell_3d_step(b: &[Boid3], p: &Params) -> Vec<Boid3> {
+    let (vr, pr) = (p.visual_range, p.protected_range);
+    b.iter()
+        .enumerate()
+        .map(|(i, boid)| {
+            let (mut xpos, mut ypos, mut zpos) = (0.0, 0.0, 0.0);
+            let (mut xvel, mut yvel, mut zvel) = (0.0, 0.0, 0.0);
+            let (mut n, mut cdx, mut cdy, mut cdz) = (0.0, 0.0, 0.0, 0.0);
+            for (j, other) in b.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let dx = boid.p[0] - other.p[0];
+                let dy = boid.p[1] - other.p[1];
+                let dz = boid.p[2] - other.p[2];
+                if dx.abs() < vr && dy.abs() < vr && dz.abs() < vr {
+                    let sq = dx * dx + dy * dy + dz * dz;
+                    if sq < pr * pr {
+                        cdx += dx;
+                        cdy += dy;
+                        cdz += dz;
+                    } else if sq < vr * vr {
+                        xpos += other.p[0];
+                        ypos += other.p[1];
+                        zpos += other.p[2];
+                        xvel += other.v[0];
+                        yvel += other.v[1];
+                        zvel += other.v[2];
+                        n += 1.0;
+                    }
+                }
+            }
+            let [mut vx, mut vy, mut vz] = boid.v;
+            let [x, y, z] = boid.p;
+            if n > 0.0 {
+                let (cf, mf) = (p.centering_factor, p.matching_factor);
+                vx = vx + (xpos / n - x) * cf + (xvel / n - vx) * mf;
+                vy = vy + (ypos / n - y) * cf + (yvel / n - vy) * mf;
+                vz = vz + (zpos / n - z) * cf + (zvel / n - vz) * mf;
+            }
+            vx += cdx * p.avoid_factor;
+            vy += cdy * p.avoid_factor;
+            vz += cdz * p.avoid_factor;
+            let turn = |c: f64, v: &mut f64, extent: f64| {
+                if c < p.margin {
+                    *v += p.turnfactor;
+                }
+                if c > extent - p.margin {
+                    *v -= p.turnfactor;
+                }
+            };
+            turn(x, &mut vx, p.world_width);
+            turn(y, &mut vy, p.world_height);
+            turn(z, &mut vz, p.world_depth);
+            let mut bias = boid.bias;
+            let preferred = match boid.group {
+                group::RIGHT => Some(vx > 0.0),
+                group::LEFT => Some(vx < 0.0),
+                _ => None,
+            };
+            if p.dynamic_bias {
+                bias = match preferred {
+                    Some(true) => p.max_bias.min(bias + p.bias_increment),
+                    Some(false) => p.bias_increment.max(bias - p.bias_increment),
+                    None => bias,
+                };
+            }
+            match boid.group {
+                group::RIGHT => vx = (1.0 - bias) * vx + bias,
+                group::LEFT => vx = (1.0 - bias) * vx - bias,
+                _ => {}
+            }
+            let speed = (vx * vx + vy * vy + vz * vz).sqrt();
+            for limit in [p.min_speed, p.max_speed] {
+                let crossed = match limit == p.min_speed {
+                    true => speed < limit,
+                    false => speed > limit,
+                };
+                if crossed {
+                    (vx, vy, vz) = (vx / speed * limit, vy / speed * limit, vz / speed * limit);
+                }
+            }
+            Boid3 {
+                p: [x + vx, y + vy, z + vz],
+                v: [vx, vy, vz],
+                group: boid.group,
+                bias,
+            }
+        })
+        .collect()
+}
+
+/// The engine's 3D `cornell` against [`cornell_3d_step`], from `start` for `steps` steps.
+fn agree_3d(params: &Params, start: Vec<Boid3>, steps: usize) {
+    let state = FlockState::<3> {
+        positions: start.iter().map(|b| b.p.map(|c| c as f32).into()).collect(),
+        velocities: start.iter().map(|b| b.v.map(|c| c as f32).into()).collect(),
+        groups: start.iter().map(|b| b.group).collect(),
+        biases: start.iter().map(|b| b.bias as f32).collect(),
+        ..FlockState::default()
+    };
+    let mut sim = Simulation::<3>::from_state(params.clone(), 0, state, 0).unwrap();
+    let mut expected = start;
+    for t in 0..steps {
+        expected = cornell_3d_step(&expected, params);
+        sim.step();
+        let got = sim.state();
+        for (i, e) in expected.iter().enumerate() {
+            let (gp, gv) = (got.positions[i].to_array(), got.velocities[i].to_array());
+            for a in 0..3 {
+                assert!(
+                    (f64::from(gp[a]) - e.p[a]).abs() < 1e-3,
+                    "step {t} boid {i}: position {gp:?} vs seed {:?}",
+                    e.p
+                );
+                assert!(
+                    (f64::from(gv[a]) - e.v[a]).abs() < 1e-4,
+                    "step {t} boid {i}: velocity {gv:?} vs seed {:?}",
+                    e.v
+                );
+            }
+            assert!((f64::from(got.biases[i]) - e.bias).abs() < 1e-6);
+        }
+    }
+}
+
+#[test]
+fn cornell_in_3d_follows_seed_001_with_a_z_axis_on_hand_made_cases() {
+    let mut params = Params::preset("cornell").unwrap();
+    (params.dimensions, params.dynamic_bias, params.count) = (3, true, 7);
+    let boid = |p: [f64; 3], v: [f64; 3], group: u8| Boid3 {
+        p,
+        v,
+        group,
+        bias: if group == group::NONE { 0.0 } else { 0.001 },
+    };
+    let cases = vec![
+        // A boid at the centre with a protected neighbour 5 away along z, a visual neighbour
+        // 30 away along a diagonal, one inside the box test but outside the visual sphere
+        // (|dx|, |dy|, |dz| all 35 < 40), and one beyond the box along z.
+        boid([320.0, 240.0, 240.0], [3.0, 1.0, -2.0], group::NONE),
+        boid([320.0, 240.0, 245.0], [0.0, 4.0, 1.0], group::NONE),
+        boid([337.3, 257.3, 257.3], [-2.0, 0.5, 3.5], group::NONE),
+        boid([355.0, 275.0, 275.0], [5.0, 0.0, 0.0], group::NONE),
+        boid([320.0, 240.0, 281.0], [0.0, 0.0, 5.0], group::NONE),
+        // Scouts in the near z margin and beyond the far one, moving against their bias.
+        boid([200.0, 300.0, 50.0], [-4.0, 0.0, -1.0], group::RIGHT),
+        boid([450.0, 150.0, 430.0], [4.0, 1.0, 2.0], group::LEFT),
+    ];
+    agree_3d(&params, cases, 6);
+}
+
+#[test]
+fn cornell_in_3d_follows_seed_001_with_a_z_axis_on_a_random_flock() {
+    let mut params = Params::preset("cornell").unwrap();
+    (params.dimensions, params.dynamic_bias, params.count) = (3, true, 400);
+    let state = FlockState::<3>::initial(&params, 11);
+    let start = (0..state.len())
+        .map(|i| Boid3 {
+            p: state.positions[i].to_array().map(f64::from),
+            v: state.velocities[i].to_array().map(f64::from),
+            group: state.groups[i],
+            bias: f64::from(state.biases[i]),
+        })
+        .collect();
+    agree_3d(&params, start, 8);
+}
