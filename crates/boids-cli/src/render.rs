@@ -2,13 +2,20 @@
 //! as a PNG, or frames every E steps as a looping GIF or (through ffmpeg) an MP4, chosen by the
 //! output's extension. Everything that can be refused (size, format, ffmpeg, parameters, the
 //! output path) is checked before the first step, and the output appears only when complete.
+//!
+//! A flock of three dimensions (`dimensions = 3`) is drawn in perspective, from `--camera-angle`
+//! and turning by `--orbit` degrees over the animation; the dimension is chosen once, and one
+//! generic path runs both.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use boids_core::params::{Camera, Value};
-use boids_core::{Params, Simulation, Source};
-use boids_render::{Canvas, Format, GifWriter, ImageSize, Mp4Writer, Palette, Renderer, write_png};
+use boids_core::{Dim, Params, Simulation, Source, WorldStep, with_dimensions};
+use boids_render::{
+    CameraAngle, Canvas, Format, GifWriter, ImageSize, Mp4Writer, Orbit, Palette, Renderer, Scene,
+    write_png,
+};
 use clap::Args;
 
 use crate::flock_args::FlockArgs;
@@ -47,6 +54,15 @@ pub struct RenderArgs {
     /// (green), alignment (blue), and torus ghosts.
     #[arg(long)]
     pub overlay: bool,
+    /// Where the 3D camera looks from: azimuth (turn about the vertical axis, -360..=360; 0
+    /// looks along +z, 90 from the +x side) and elevation (-89..=89; positive looks down), in
+    /// degrees. Needs dimensions=3.
+    #[arg(long, value_name = "AZ,EL", value_parser = parse_angle, allow_hyphen_values = true)]
+    pub camera_angle: Option<CameraAngle>,
+    /// Turn the 3D camera by DEG degrees about the vertical axis over the whole animation
+    /// (360: one full turn that loops seamlessly). Needs dimensions=3 and a .gif or .mp4.
+    #[arg(long, value_name = "DEG", allow_hyphen_values = true)]
+    pub orbit: Option<f32>,
     /// Worker threads for the simulation (default: all cores). Images do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
@@ -56,6 +72,14 @@ fn parse_size(text: &str) -> Result<ImageSize, String> {
     text.parse()
         .map_err(|e: boids_render::RenderError| e.to_string())
 }
+
+fn parse_angle(text: &str) -> Result<CameraAngle, String> {
+    text.parse()
+        .map_err(|e: boids_render::RenderError| e.to_string())
+}
+
+/// Turns accepted by `--orbit`, in degrees: ten full turns either way.
+const ORBIT_RANGE: (f32, f32) = (-3600.0, 3600.0);
 
 fn parse_camera(text: &str) -> Result<Camera, String> {
     Camera::from_name(text).ok_or_else(|| format!("allowed: {}", Camera::NAMES.join(", ")))
@@ -144,10 +168,98 @@ pub fn render(args: &RenderArgs) -> Result<()> {
         .collect();
     output::check(&inputs, &[&target])?;
     crate::set_threads(args.threads)?;
-    let mut sim = Simulation::<2>::new(params(args)?, args.flock.seed)?;
+    let params = params(args)?;
+    let orbit = orbit(args, &params, format)?;
+    let seed = args.flock.seed;
+    let recorded = with_dimensions!(params.dimensions, D, {
+        let sim = Simulation::<D>::new(params, seed)?;
+        record(args, format, &target, sim, orbit)?
+    });
+    println!(
+        "wrote {}: {} frame{} of {} ({} boids, {} preset, seed {}, step {})",
+        args.out.display(),
+        recorded.frames,
+        if recorded.frames == 1 { "" } else { "s" },
+        args.size,
+        recorded.boids,
+        args.flock.preset,
+        seed,
+        recorded.step
+    );
+    Ok(())
+}
 
-    let mut renderer = Renderer::new(sim.params(), args.size, args.overlay);
-    let mut sink = Sink::create(format, &target, args, Palette::for_style(renderer.style()))?;
+/// The 3D camera of `--camera-angle` and `--orbit`, checked against the flock and the output.
+fn orbit(args: &RenderArgs, params: &Params, format: Format) -> Result<Orbit> {
+    let flags = [
+        ("--camera-angle", args.camera_angle.map(|a| a.to_string())),
+        ("--orbit", args.orbit.map(|d| d.to_string())),
+    ];
+    if params.dimensions != 3
+        && let Some((flag, Some(value))) = flags.iter().find(|(_, value)| value.is_some())
+    {
+        bail!(
+            "{flag} {value} turns the camera of a 3D flock; this one is {}D (dimensions = {}): add --set dimensions=3",
+            params.dimensions,
+            params.dimensions
+        );
+    }
+    if params.dimensions == 3 && args.overlay {
+        bail!(
+            "--overlay is not available in three dimensions yet; leave it out or use dimensions = 2"
+        );
+    }
+    if params.dimensions == 3 && params.camera != Camera::World {
+        bail!(
+            "camera = {} is not available in three dimensions yet: the 3D camera shows the world box (camera = world)",
+            params.camera.name()
+        );
+    }
+    let degrees = args.orbit.unwrap_or(0.0);
+    let (lo, hi) = ORBIT_RANGE;
+    if !(lo..=hi).contains(&degrees) {
+        bail!("--orbit {degrees} is out of range [{lo}, {hi}] degrees");
+    }
+    if degrees != 0.0 && !format.is_animated() {
+        bail!(
+            "--orbit {degrees} turns the camera over an animation; a .png has one frame: write .gif or .mp4, or set its angle with --camera-angle"
+        );
+    }
+    Ok(Orbit {
+        angle: args.camera_angle.unwrap_or_default(),
+        degrees_per_frame: degrees / frame_count(args, format) as f32,
+    })
+}
+
+/// Number of frames the output will hold.
+fn frame_count(args: &RenderArgs, format: Format) -> u64 {
+    match format {
+        Format::Png => 1,
+        _ => (args.steps - args.warmup) / args.every + 1,
+    }
+}
+
+/// What a finished recording reached, for the summary line.
+struct Recorded {
+    frames: u64,
+    boids: usize,
+    step: u64,
+}
+
+/// Runs `sim` for `--steps`, drawing the frames `format` records into `target`.
+fn record<const D: usize>(
+    args: &RenderArgs,
+    format: Format,
+    target: &Target,
+    mut sim: Simulation<D>,
+    orbit: Orbit,
+) -> Result<Recorded>
+where
+    Dim<D>: Scene<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let mut renderer = Renderer::<D>::new(sim.params(), args.size, args.overlay).orbiting(orbit);
+    let mut sink = Sink::create(format, target, args, Palette::for_style(renderer.style()))?;
     let records = |k: u64| match format {
         Format::Png => k == args.steps,
         _ => k >= args.warmup && (k - args.warmup).is_multiple_of(args.every),
@@ -169,15 +281,9 @@ pub fn render(args: &RenderArgs) -> Result<()> {
     }
     progress.finish_and_clear();
     sink.finish()?;
-    println!(
-        "wrote {}: {frames} frame{} of {} ({} boids, {} preset, seed {}, step {})",
-        args.out.display(),
-        if frames == 1 { "" } else { "s" },
-        args.size,
-        sim.len(),
-        args.flock.preset,
-        args.flock.seed,
-        sim.step_count()
-    );
-    Ok(())
+    Ok(Recorded {
+        frames,
+        boids: sim.len(),
+        step: sim.step_count(),
+    })
 }

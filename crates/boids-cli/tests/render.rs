@@ -292,3 +292,110 @@ fn mp4_without_ffmpeg_says_ffmpeg_is_needed_and_writes_nothing() {
         &["writing MP4 needs ffmpeg", "apt-get install ffmpeg"],
     );
 }
+
+/// The frames of a GIF file, as RGBA bytes.
+fn gif_pixels(path: &str) -> Vec<Vec<u8>> {
+    let file = std::fs::File::open(path).unwrap();
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(file).unwrap();
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        frames.push(frame.buffer.to_vec());
+    }
+    frames
+}
+
+#[test]
+fn a_3d_flock_is_drawn_in_its_box_from_the_camera_angle() {
+    let dir = tempfile::tempdir().unwrap();
+    let flock = ["--set", "dimensions=3", "--count", "200", "--steps", "20"];
+    let shot = |name: &str, angle: &[&str]| {
+        let out = path(&dir, name);
+        render_ok(&[&flock[..], angle, &["--size", "320x240", "--out", &out]].concat());
+        png(&out).0
+    };
+    let default = shot("default.png", &[]);
+    let explicit = shot("explicit.png", &["--camera-angle", "30,20"]);
+    let below = shot("below.png", &["--camera-angle=-60,-25"]);
+    assert_eq!(default, explicit, "the default angle is 30,20");
+    assert_ne!(default, below, "another angle, another picture");
+    for pixels in [&default, &below] {
+        let background = pixels[0];
+        // The box's edges: bluish grey lines over the background.
+        let edges = pixels
+            .iter()
+            .filter(|p| p[2] > p[0] && p[2] > background[2] + 25 && p[0] < 140)
+            .count();
+        assert!(edges > 300, "box edges on {edges} pixels");
+        // Boids: group 0's yellow, faded by depth toward the background.
+        let boids = pixels
+            .iter()
+            .filter(|p| p[0] > p[2] + 40 && p[1] > p[2] + 20)
+            .count();
+        assert!(boids >= 100, "boids on {boids} pixels");
+    }
+}
+
+#[test]
+fn orbit_turns_the_camera_over_the_animation() {
+    let dir = tempfile::tempdir().unwrap();
+    let flock = ["--set", "dimensions=3", "--count", "100", "--steps", "4"];
+    let gif = |name: &str, orbit: &str| {
+        let out = path(&dir, name);
+        let args = ["--size", "160x120", "--orbit", orbit, "--out", &out];
+        render_ok(&[&flock[..], &args].concat());
+        gif_pixels(&out)
+    };
+    let still = gif("still.gif", "0");
+    let turning = gif("turning.gif", "360");
+    assert_eq!((still.len(), turning.len()), (5, 5));
+    assert_eq!(still[0], turning[0], "the orbit starts at the camera angle");
+    for k in 1..5 {
+        assert_ne!(still[k], turning[k], "frame {k} is turned");
+    }
+    let backwards = gif("backwards.gif", "-360");
+    assert_ne!(backwards[1], turning[1], "the turn has a direction");
+}
+
+#[test]
+fn bad_camera_angles_and_orbits_are_refused_with_the_value_and_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = ["--set", "dimensions=3", "--count", "20", "--steps", "3"];
+    let (png, gif) = (path(&dir, "a.png"), path(&dir, "a.gif"));
+    for (angle, says) in [
+        ("10,95", "elevation 95 is out of range [-89, 89] degrees"),
+        ("-400,0", "azimuth -400 is out of range [-360, 360] degrees"),
+        ("30", "expected AZIMUTH,ELEVATION in degrees"),
+        ("up,20", "azimuth 'up' is not a number"),
+    ] {
+        let args = [&run[..], &["--camera-angle", angle, "--out", &png]].concat();
+        refused(dir.path(), &args, &[], &["--camera-angle", angle, says]);
+    }
+    let args = [&run[..], &["--orbit", "4000", "--out", &gif]].concat();
+    refused(
+        dir.path(),
+        &args,
+        &[],
+        &["--orbit 4000", "[-3600, 3600] degrees"],
+    );
+    let args = [&run[..], &["--orbit", "90", "--out", &png]].concat();
+    refused(
+        dir.path(),
+        &args,
+        &[],
+        &["--orbit 90", "a .png has one frame"],
+    );
+    let flat = ["--count", "20", "--steps", "3", "--camera-angle", "10,10"];
+    let args = [&flat[..], &["--out", &png]].concat();
+    refused(
+        dir.path(),
+        &args,
+        &[],
+        &[
+            "--camera-angle 10,10",
+            "dimensions = 2",
+            "--set dimensions=3",
+        ],
+    );
+}

@@ -11,6 +11,14 @@ pub enum RenderError {
         /// What is wrong and what is allowed.
         reason: String,
     },
+    /// A camera angle that is malformed or out of range.
+    #[error("camera angle '{value}': {reason}")]
+    CameraAngle {
+        /// The angle as given.
+        value: String,
+        /// What is wrong and what is allowed.
+        reason: String,
+    },
     /// An output name whose extension names no format we write.
     #[error("cannot tell the format of '{path}' from its extension: expected .png, .gif or .mp4")]
     UnknownFormat {

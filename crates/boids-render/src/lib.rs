@@ -6,8 +6,13 @@
 //! The layers are kept apart so each can be replaced:
 //! - [`scene`] decides what a frame shows ([`View`], [`Style`], [`draw_frame`]), in pixels; the
 //!   debug overlay it draws is data from the core (`boids_core::overlay`), not computed here;
+//! - [`scene3d`] does the same for a flock of three dimensions ([`draw_frame_3d`]): the world
+//!   box and darts with depth cueing, every point through the one perspective camera of
+//!   [`projection`] ([`Perspective`], placed by a [`CameraAngle`]);
 //! - [`Renderer`] points the camera (the `camera` parameter: the world, the whole flock fitted,
 //!   or the largest flock followed), from the core's focus of the flock (`boids_core::camera`);
+//!   it is generic over the dimension, and [`Scene`] says how each dimension is drawn (an
+//!   [`Orbit`] turns the 3D camera from frame to frame);
 //! - [`DebugDraw`] is the small drawing interface it talks to, in the manner of rapier's debug
 //!   renderer; [`Canvas`] implements it with tiny-skia, and another back end (a browser canvas,
 //!   SVG) can implement the same four methods;
@@ -31,45 +36,94 @@ mod draw;
 pub mod encode;
 mod error;
 mod palette;
+pub mod projection;
 pub mod scene;
+pub mod scene3d;
 
 pub use canvas::Canvas;
 pub use draw::{Color, DebugDraw};
 pub use encode::{Format, GifWriter, ImageSize, Mp4Writer, write_png};
 pub use error::RenderError;
 pub use palette::Palette;
+pub use projection::{CameraAngle, Perspective};
 pub use scene::{Style, View, boid_triangle, draw_frame};
+pub use scene3d::draw_frame_3d;
 
 use boids_core::camera::{FOLLOW_RATE, Follower, Framing};
 use boids_core::neighbors::Neighbors;
 use boids_core::overlay::Overlay;
 use boids_core::params::Camera;
-use boids_core::{Params, Simulation};
+use boids_core::{Dim, Dimension, Params, Simulation};
 
-/// A canvas with its camera and style: draws successive frames of one flock.
-pub struct Renderer {
-    canvas: Canvas,
-    /// The world camera's view, and the follow camera's scale.
-    world_view: View,
-    camera: Camera,
-    follower: Follower,
-    style: Style,
-    overlay: bool,
+/// Where a three-dimensional camera starts and how it turns: `degrees_per_frame` about the
+/// vertical axis after each frame drawn. Frames of a flat flock have no angle.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Orbit {
+    /// The angle of the first frame.
+    pub angle: CameraAngle,
+    /// Turn of the azimuth from one frame to the next, in degrees.
+    pub degrees_per_frame: f32,
 }
 
-impl Renderer {
+/// How frames of `D` dimensions are drawn: flat in two, in perspective in three.
+pub trait Scene<const D: usize>: Dimension<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// The camera, with what it remembers from frame to frame.
+    type Lens;
+
+    /// The camera for flocks with `params`' world and camera parameter, on a `size` image.
+    fn lens(params: &Params, size: ImageSize, overlay: bool) -> Self::Lens;
+
+    /// Draws the current frame of `sim` on `canvas` through `lens` (from `angle` in 3D), with
+    /// the core's overlay of every boid if `overlay`.
+    fn draw(
+        lens: &mut Self::Lens,
+        canvas: &mut Canvas,
+        sim: &Simulation<D>,
+        style: &Style,
+        overlay: bool,
+        angle: CameraAngle,
+    );
+}
+
+/// A canvas with its camera and style: draws successive frames of one flock of `D`
+/// dimensions.
+pub struct Renderer<const D: usize = 2>
+where
+    Dim<D>: Scene<D>,
+{
+    canvas: Canvas,
+    lens: <Dim<D> as Scene<D>>::Lens,
+    style: Style,
+    overlay: bool,
+    orbit: Orbit,
+    /// Frames drawn so far: how far the orbit has turned.
+    drawn: u64,
+}
+
+impl<const D: usize> Renderer<D>
+where
+    Dim<D>: Scene<D>,
+{
     /// A renderer for flocks with `params`' world and camera (the `camera` parameter), at
     /// `size`, with or without debug overlays. The world view is fixed here: parameters changed
     /// later that move the world are not followed.
     pub fn new(params: &Params, size: ImageSize, overlay: bool) -> Self {
         Self {
             canvas: Canvas::new(size.width, size.height),
-            world_view: View::for_params(params, size.width, size.height, overlay),
-            camera: params.camera,
-            follower: Follower::new(params, FOLLOW_RATE),
+            lens: <Dim<D> as Scene<D>>::lens(params, size, overlay),
             style: Style::default(),
             overlay,
+            orbit: Orbit::default(),
+            drawn: 0,
         }
+    }
+
+    /// The same renderer with a three-dimensional camera that starts and turns as `orbit` says.
+    pub fn orbiting(self, orbit: Orbit) -> Self {
+        Self { orbit, ..self }
     }
 
     /// The style used (to build the GIF palette).
@@ -77,15 +131,41 @@ impl Renderer {
         &self.style
     }
 
-    /// The camera's view of the current frame of `sim`: the world; the whole flock's box
-    /// (fit); or the world view's scale centred on the largest flock, smoothed from the frames
-    /// drawn before (follow).
-    pub fn view(&mut self, sim: &Simulation) -> View {
+    /// Draws the current frame of `sim` (with the core's overlay of every boid, if asked for)
+    /// through the camera and returns the canvas holding it.
+    pub fn draw(&mut self, sim: &Simulation<D>) -> &Canvas {
+        let turn = self.orbit.degrees_per_frame * self.drawn as f32;
+        let angle = self.orbit.angle.turned(turn);
+        <Dim<D> as Scene<D>>::draw(
+            &mut self.lens,
+            &mut self.canvas,
+            sim,
+            &self.style,
+            self.overlay,
+            angle,
+        );
+        self.drawn += 1;
+        &self.canvas
+    }
+}
+
+/// The flat camera: the world view, and the follow camera's smoothing.
+pub struct FlatLens {
+    /// The world camera's view, and the follow camera's scale.
+    world_view: View,
+    camera: Camera,
+    follower: Follower,
+}
+
+impl FlatLens {
+    /// The camera's view of the current frame of `sim` on a `width` x `height` image: the
+    /// world; the whole flock's box (fit); or the world view's scale centred on the largest
+    /// flock, smoothed from the frames drawn before (follow).
+    fn view(&mut self, sim: &Simulation, width: u32, height: u32) -> View {
         let framing = || {
             let state = sim.state();
             Framing::of(&Neighbors::of_state(sim.params(), &state))
         };
-        let (width, height) = (self.canvas.width(), self.canvas.height());
         match self.camera {
             Camera::World => self.world_view,
             Camera::Fit => framing().map_or(self.world_view, |framing| {
@@ -97,13 +177,60 @@ impl Renderer {
             }),
         }
     }
+}
 
-    /// Draws the current frame of `sim` (with the core's overlay of every boid, if asked for)
-    /// through the camera and returns the canvas holding it.
-    pub fn draw(&mut self, sim: &Simulation) -> &Canvas {
-        let view = self.view(sim);
-        let overlay = self.overlay.then(|| Overlay::of_all(sim));
-        draw_frame(&mut self.canvas, sim, &view, &self.style, overlay.as_ref());
-        &self.canvas
+impl Scene<2> for Dim<2> {
+    type Lens = FlatLens;
+
+    fn lens(params: &Params, size: ImageSize, overlay: bool) -> FlatLens {
+        FlatLens {
+            world_view: View::for_params(params, size.width, size.height, overlay),
+            camera: params.camera,
+            follower: Follower::new(params, FOLLOW_RATE),
+        }
+    }
+
+    fn draw(
+        lens: &mut FlatLens,
+        canvas: &mut Canvas,
+        sim: &Simulation,
+        style: &Style,
+        overlay: bool,
+        _: CameraAngle,
+    ) {
+        let view = lens.view(sim, canvas.width(), canvas.height());
+        let overlay = overlay.then(|| Overlay::of_all(sim));
+        draw_frame(canvas, sim, &view, style, overlay.as_ref());
+    }
+}
+
+/// The perspective camera: the world box's framing and the image size (the angle comes with
+/// each frame).
+pub struct DepthLens {
+    params: Params,
+    size: ImageSize,
+}
+
+impl Scene<3> for Dim<3> {
+    type Lens = DepthLens;
+
+    fn lens(params: &Params, size: ImageSize, _: bool) -> DepthLens {
+        DepthLens {
+            params: params.clone(),
+            size,
+        }
+    }
+
+    fn draw(
+        lens: &mut DepthLens,
+        canvas: &mut Canvas,
+        sim: &Simulation<3>,
+        style: &Style,
+        _: bool,
+        angle: CameraAngle,
+    ) {
+        let (width, height) = (lens.size.width, lens.size.height);
+        let camera = Perspective::of_world(&lens.params, angle, width, height);
+        draw_frame_3d(canvas, sim, &camera, style);
     }
 }

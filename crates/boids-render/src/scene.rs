@@ -212,9 +212,15 @@ impl Style {
     /// Length of a boid triangle in pixels: the boid's own size where that is visible, else a
     /// size that reads well at the image's scale.
     pub fn boid_length(&self, view: &View, params: &Params) -> f32 {
-        let image = view.image_size().min_element();
-        let readable = (image / 55.0).clamp(4.0, 12.0);
-        readable.max(2.5 * params.boid_size as f32 * view.scale())
+        self.readable_length(view.image_size(), view.scale(), params.boid_size as f32)
+    }
+
+    /// Length of a boid in pixels in an image of `image` pixels at `scale` pixels per world
+    /// unit: `boid_size` scaled where that is visible, else a length that reads well at the
+    /// image's size.
+    pub fn readable_length(&self, image: Vec2, scale: f32, boid_size: f32) -> f32 {
+        let readable = (image.min_element() / 55.0).clamp(4.0, 12.0);
+        readable.max(2.5 * boid_size * scale)
     }
 }
 

@@ -1,11 +1,14 @@
 //! Drawing and encoding checked on frames we can reason about: one boid, two boids across a
-//! seam, a short GIF decoded back.
+//! seam, a short GIF decoded back; in 3D, the box's edges, a near and a far boid, the camera
+//! turned.
 
 use boids_core::overlay::{Overlay, OverlayBoid};
 use boids_core::params::Camera;
-use boids_core::{FlockState, Params, Simulation, Vec2, group};
+use boids_core::{FlockState, Params, Simulation, Vec2, Vec3, group};
+use boids_render::scene3d::box_edges;
 use boids_render::{
-    Canvas, Color, DebugDraw, GifWriter, ImageSize, Palette, Renderer, Style, View, draw_frame,
+    CameraAngle, Canvas, Color, DebugDraw, GifWriter, ImageSize, Orbit, Palette, Perspective,
+    Renderer, Style, View, draw_frame, draw_frame_3d,
 };
 
 fn flock(params: Params, boids: &[(Vec2, Vec2)]) -> Simulation {
@@ -452,5 +455,134 @@ fn predators_attractors_the_ground_and_perched_boids_show_in_their_colours() {
     assert!(
         !close(reach(-length), style.predator),
         "notched, short behind"
+    );
+}
+
+/// A 3D cornell flock of the boids `(position, velocity)`, at rest.
+fn flock_3d(boids: &[(Vec3, Vec3)]) -> Simulation<3> {
+    let state = FlockState::<3> {
+        positions: boids.iter().map(|b| b.0).collect(),
+        velocities: boids.iter().map(|b| b.1).collect(),
+        groups: vec![group::NONE; boids.len()],
+        biases: vec![0.0; boids.len()],
+        ..FlockState::default()
+    };
+    let params = Params {
+        count: boids.len(),
+        dimensions: 3,
+        ..Params::preset("cornell").unwrap()
+    };
+    params.validate().unwrap();
+    Simulation::<3>::from_state(params, 0, state, 0).unwrap()
+}
+
+/// The straight-on camera: looking along +z, x to the right and y down.
+const STRAIGHT_ON: CameraAngle = CameraAngle {
+    azimuth: 0.0,
+    elevation: 0.0,
+};
+
+/// Pixels of `canvas` in the square of side 2 `half` around `at` that differ clearly from the
+/// background, and the brightest channel among them.
+fn lit(canvas: &Canvas, background: Color, at: Vec2, half: u32) -> (usize, u8) {
+    let (mut count, mut brightest) = (0, 0);
+    for y in at.y as u32 - half..at.y as u32 + half {
+        for x in at.x as u32 - half..at.x as u32 + half {
+            let c = canvas.pixel(x, y).unwrap();
+            if c.r.abs_diff(background.r) + c.g.abs_diff(background.g) > 60 {
+                count += 1;
+                brightest = brightest.max(c.r).max(c.g);
+            }
+        }
+    }
+    (count, brightest)
+}
+
+#[test]
+fn a_3d_frame_changes_with_the_camera_angle_and_the_orbit() {
+    let mut params = Params::preset("cornell").unwrap();
+    params.dimensions = 3;
+    params.count = 200;
+    let sim = Simulation::<3>::new(params, 2).unwrap();
+    let size: ImageSize = "160x120".parse().unwrap();
+    let frame = |orbit: Orbit| {
+        let mut renderer = Renderer::<3>::new(sim.params(), size, false).orbiting(orbit);
+        let first = renderer.draw(&sim).rgba().to_vec();
+        (first, renderer.draw(&sim).rgba().to_vec())
+    };
+    let still = |angle| Orbit {
+        angle,
+        degrees_per_frame: 0.0,
+    };
+    let (front, front_again) = frame(still(STRAIGHT_ON));
+    assert_eq!(front, front_again, "a still camera draws the same frame");
+    let (default, _) = frame(still(CameraAngle::DEFAULT));
+    assert_ne!(front, default);
+    let (first, turned) = frame(Orbit {
+        angle: STRAIGHT_ON,
+        degrees_per_frame: 15.0,
+    });
+    assert_eq!(first, front, "the orbit starts at its angle");
+    assert_ne!(turned, front, "then turns");
+}
+
+#[test]
+fn the_world_box_edges_are_drawn_in_the_outline_colour() {
+    let sim = flock_3d(&[(Vec3::new(320.0, 240.0, 240.0), Vec3::X)]);
+    let style = Style::default();
+    let (width, height) = (320, 240);
+    for angle in [
+        STRAIGHT_ON,
+        CameraAngle::DEFAULT,
+        "-120,-30".parse().unwrap(),
+    ] {
+        let camera = Perspective::of_world(sim.params(), angle, width, height);
+        let mut canvas = Canvas::new(width, height);
+        draw_frame_3d(&mut canvas, &sim, &camera, &style);
+        let edges = box_edges(sim.params());
+        assert_eq!(edges.len(), 12);
+        let outline = style.world_outline;
+        for (a, b) in edges {
+            let at = camera.project(0.5 * (a + b)).unwrap().at;
+            // The brightest pixel next to the edge's middle is the outline over the background.
+            let c = (0..3)
+                .flat_map(|dy| (0..3).map(move |dx| (dx, dy)))
+                .filter_map(|(dx, dy)| canvas.pixel(at.x as u32 + dx - 1, at.y as u32 + dy - 1))
+                .max_by_key(|c| c.b)
+                .unwrap();
+            assert_ne!(c, style.background, "{angle:?}: edge {a} {b} at {at}");
+            assert!(
+                c.b > c.r && c.b - style.background.b <= outline.b - style.background.b,
+                "{angle:?}: {c:?} at {at} is not the outline {outline:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn depth_cueing_draws_a_nearer_boid_larger_and_brighter() {
+    // Straight on, the camera looks along +z: the boid at z = 60 is nearer than the one at 420.
+    let v = Vec3::new(3.0, 0.0, 0.0);
+    let (near, far) = (
+        Vec3::new(220.0, 240.0, 60.0),
+        Vec3::new(420.0, 240.0, 420.0),
+    );
+    let sim = flock_3d(&[(near, v), (far, v)]);
+    let style = Style::default();
+    let camera = Perspective::of_world(sim.params(), STRAIGHT_ON, 640, 480);
+    let mut canvas = Canvas::new(640, 480);
+    draw_frame_3d(&mut canvas, &sim, &camera, &style);
+    let [near, far] = [near, far].map(|p| camera.project(p).unwrap());
+    assert!(near.scale > far.scale);
+    let (near_pixels, near_bright) = lit(&canvas, style.background, near.at, 20);
+    let (far_pixels, far_bright) = lit(&canvas, style.background, far.at, 20);
+    assert!(far_pixels > 0, "the far boid is drawn");
+    assert!(
+        near_pixels > far_pixels,
+        "nearer is larger: {near_pixels} pixels against {far_pixels}"
+    );
+    assert!(
+        near_bright > far_bright,
+        "nearer is brighter: {near_bright} against {far_bright}"
     );
 }

@@ -1,0 +1,121 @@
+//! What a frame of a three-dimensional flock shows, through a [`Perspective`] camera.
+//!
+//! The world box's twelve edges, then the boids as darts, farthest first so that nearer ones
+//! cover them. A dart points along the boid's velocity and spreads its wings across the line of
+//! sight, so its outline shows which way the boid flies: long when it crosses the picture, short
+//! when it flies toward or away from the camera. Depth is cued twice: a dart is sized in world
+//! units, so perspective draws nearer boids larger, and its colour fades toward the background
+//! with its depth in the framed ball ([`Perspective::farness`]), so nearer boids are brighter.
+//! Faded colours lie on the ramps of the GIF palette ([`crate::Palette`]).
+//!
+//! Colours and the boid size are the flat renderer's ([`Style`]); every point goes through the
+//! one projection ([`crate::projection`]).
+
+use boids_core::{Params, Simulation, Vec2, Vec3, rules};
+
+use crate::draw::{Color, DebugDraw};
+use crate::projection::Perspective;
+use crate::scene::Style;
+
+/// Share of its colour the farthest boid loses toward the background.
+pub const DEPTH_FADE: f32 = 0.6;
+
+/// Width in pixels of the world box's edges.
+const EDGE_WIDTH: f32 = 1.2;
+
+/// Draws the current frame of `sim` through `camera`, the boids at their images nearest the
+/// point the camera looks at on a torus (so a flock followed across a seam is drawn whole).
+pub fn draw_frame_3d<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    sim: &Simulation<3>,
+    camera: &Perspective,
+    style: &Style,
+) {
+    let params = sim.params();
+    draw.clear(style.background);
+    draw_box(draw, params, camera, style);
+    // A dart is as long in world units as the flat renderer's triangle is in pixels where the
+    // camera looks.
+    let length =
+        style.readable_length(camera.image_size(), camera.scale(), params.boid_size as f32)
+            / camera.scale();
+    let (anchor, periods) = (camera.target(), Vec3::from(params.periods::<3>()));
+    let positions = sim
+        .positions()
+        .iter()
+        .map(|&p| anchor + rules::minimum_image(p - anchor, periods));
+    let mut seen: Vec<(usize, Vec3, f32)> = positions
+        .enumerate()
+        .filter_map(|(k, p)| camera.project(p).map(|at| (k, p, at.depth)))
+        .collect();
+    // Far to near (ties by index, so the picture does not depend on the sort).
+    seen.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    let (velocities, groups) = (sim.velocities(), sim.groups());
+    for (k, p, depth) in seen {
+        let Some(corners) = dart(camera, p, velocities[k], length) else {
+            continue;
+        };
+        let color = style.group_color(groups[k]);
+        draw.polygon(&corners, depth_cued(color, style.background, camera, depth));
+    }
+}
+
+/// `color` faded toward `background` by its depth in the framed ball: full at the near side,
+/// [`DEPTH_FADE`] less at the far side.
+pub fn depth_cued(color: Color, background: Color, camera: &Perspective, depth: f32) -> Color {
+    color.over(background, 1.0 - DEPTH_FADE * camera.farness(depth))
+}
+
+/// The twelve edges of the world box.
+fn draw_box<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    params: &Params,
+    camera: &Perspective,
+    style: &Style,
+) {
+    for (a, b) in box_edges(params) {
+        if let Some((from, to)) = camera.segment(a, b) {
+            draw.line(from, to, EDGE_WIDTH, style.world_outline);
+        }
+    }
+}
+
+/// The world box's twelve edges, as pairs of corners.
+pub fn box_edges(params: &Params) -> Vec<(Vec3, Vec3)> {
+    let (min, size) = params.world_box::<3>();
+    let (min, size) = (Vec3::from(min), Vec3::from(size));
+    let corner =
+        |k: usize| min + size * Vec3::new((k & 1) as f32, (k >> 1 & 1) as f32, (k >> 2) as f32);
+    // Corners k and k | bit differ along one axis: each such pair is an edge.
+    (0..8)
+        .flat_map(|k| {
+            [1, 2, 4]
+                .into_iter()
+                .filter(move |bit| k & bit == 0)
+                .map(move |bit| (corner(k), corner(k | bit)))
+        })
+        .collect()
+}
+
+/// The corners of the dart of a boid at `p` flying along `velocity`, `length` world units long,
+/// as the camera sees them; `None` when part of it is behind the camera.
+fn dart(camera: &Perspective, p: Vec3, velocity: Vec3, length: f32) -> Option<[Vec2; 4]> {
+    let dir = velocity.try_normalize().unwrap_or(Vec3::X);
+    let sight = p - camera.eye();
+    let side = dir
+        .cross(sight)
+        .try_normalize()
+        .unwrap_or_else(|| dir.any_orthonormal_vector());
+    let (wing, back) = (side * (0.3 * length), p - dir * (0.4 * length));
+    let corners = [
+        p + dir * (0.6 * length),
+        back + wing,
+        p - dir * (0.15 * length),
+        back - wing,
+    ];
+    let mut px = [Vec2::ZERO; 4];
+    for (to, corner) in px.iter_mut().zip(corners) {
+        *to = camera.project(corner)?.at;
+    }
+    Some(px)
+}
