@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use boids_core::params::Value;
-use boids_core::{METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, Source, StateError};
+use boids_core::{
+    Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, Source, StateError,
+    WorldStep, with_dimensions,
+};
 use boids_server::events::{EventLog, Replay};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -24,9 +27,9 @@ pub struct RunArgs {
     /// Number of steps to run.
     #[arg(long, value_name = "K")]
     pub steps: u64,
-    /// Start from this state file (CSV: columns x, y, vx, vy, and optionally group, bias,
-    /// resting and kind) instead of a random flock; its predator rows, if any, set
-    /// predator_count.
+    /// Start from this state file (CSV: columns x, y, vx, vy, or x, y, z, vx, vy, vz with
+    /// dimensions=3, and optionally group, bias, resting and kind) instead of a random flock;
+    /// its predator rows, if any, set predator_count.
     #[arg(long, value_name = "STATE.csv")]
     pub init: Option<PathBuf>,
     /// Step number the run starts at (to resume a saved run where it stopped).
@@ -110,7 +113,8 @@ impl RunOutputs {
     }
 }
 
-/// Runs `boids run`.
+/// Runs `boids run`: the flock of the flags (or `--init`) in the dimensions they choose, or an
+/// event log's replay.
 pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
     crate::set_threads(args.threads)?;
     if args.start_step.checked_add(args.steps).is_none() {
@@ -122,22 +126,86 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         );
     }
     let outputs = RunOutputs::plan(args)?;
+    if let Some(path) = &args.events {
+        let text = read_text("--events", path, EVENTS_LIMIT)?;
+        let origin = path.display().to_string();
+        let (sim, replay) = EventLog::parse(&text, &origin)?.replay(&origin)?;
+        return execute(args, &outputs, sim, replay, command_line);
+    }
+    let builder = args.flock.builder()?;
+    with_dimensions!(builder.params().dimensions, D, {
+        let sim = build_simulation::<D>(args, builder)?;
+        execute(args, &outputs, sim, NoChanges, command_line)
+    })
+}
 
-    let (mut sim, mut replay) = match &args.events {
-        Some(path) => {
-            let text = read_text("--events", path, EVENTS_LIMIT)?;
-            let origin = path.display().to_string();
-            let (sim, replay) = EventLog::parse(&text, &origin)?.replay(&origin)?;
-            (sim, Some(replay))
-        }
-        None => (build_simulation(args)?, None),
-    };
+/// Changes a run applies to its flock as it goes (after each step, and once before the first):
+/// an event log's, or none.
+trait Changes<const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// Applies the changes due at `sim`'s step.
+    fn apply_due(&mut self, sim: &mut Simulation<D>) -> Result<()>;
+    /// Changes not applied (due after the run's last step).
+    fn remaining(&self) -> usize;
+    /// Whether the changes come from an event log, which may add predators.
+    fn replays_events(&self) -> bool;
+}
+
+/// A run that only steps.
+struct NoChanges;
+
+impl<const D: usize> Changes<D> for NoChanges
+where
+    Dim<D>: Dimension<D>,
+{
+    fn apply_due(&mut self, _: &mut Simulation<D>) -> Result<()> {
+        Ok(())
+    }
+
+    fn remaining(&self) -> usize {
+        0
+    }
+
+    fn replays_events(&self) -> bool {
+        false
+    }
+}
+
+/// An event log, recorded by the (two-dimensional) viewer.
+impl Changes<2> for Replay {
+    fn apply_due(&mut self, sim: &mut Simulation<2>) -> Result<()> {
+        Ok(Replay::apply_due(self, sim)?)
+    }
+
+    fn remaining(&self) -> usize {
+        Replay::remaining(self)
+    }
+
+    fn replays_events(&self) -> bool {
+        true
+    }
+}
+
+/// Runs `sim` for `--steps` with `changes`, writing the outputs and the summary.
+fn execute<const D: usize>(
+    args: &RunArgs,
+    outputs: &RunOutputs,
+    mut sim: Simulation<D>,
+    mut changes: impl Changes<D>,
+    command_line: String,
+) -> Result<()>
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
     let frames = args.steps / args.every + 1;
     let info = RunInfo {
         params: sim.params(),
         seed: sim.seed(),
         command: command_line,
-        replays_events: replay.is_some(),
+        replays_events: changes.replays_events(),
     };
     let mut trajectory = match &outputs.trajectory {
         Some(targets) => Some(TrajectoryWriter::create(
@@ -168,9 +236,7 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
             progress.inc(1);
             measured = None;
         }
-        if let Some(replay) = &mut replay {
-            replay.apply_due(&mut sim)?;
-        }
+        changes.apply_due(&mut sim)?;
         if k % args.every == 0 {
             if let Some(file) = &mut metrics_file {
                 let m = Metrics::of(&sim);
@@ -184,7 +250,7 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         }
     }
     progress.finish_and_clear();
-    if let Some(left) = replay.as_ref().map(Replay::remaining).filter(|&n| n > 0) {
+    if let Some(left) = Some(changes.remaining()).filter(|&n| n > 0) {
         eprintln!(
             "note: {left} later event(s) of the log lie beyond step {} and were not applied",
             sim.step_count()
@@ -215,7 +281,10 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
 }
 
 /// What the run reached: its step, metrics, and how to resume it.
-fn summary(args: &RunArgs, sim: &Simulation, m: &Metrics) -> String {
+fn summary<const D: usize>(args: &RunArgs, sim: &Simulation<D>, m: &Metrics) -> String
+where
+    Dim<D>: Dimension<D>,
+{
     let mut text = format!(
         "step {} of {} boids ({}, seed {})\n",
         sim.step_count(),
@@ -240,13 +309,21 @@ fn summary(args: &RunArgs, sim: &Simulation, m: &Metrics) -> String {
     text
 }
 
-fn build_simulation(args: &RunArgs) -> Result<Simulation> {
+/// The flock of the flags' parameters `builder`: a random one, or `--init`'s state (whose
+/// numbers of boids and predators set `count` and `predator_count`) at `--start-step`.
+fn build_simulation<const D: usize>(
+    args: &RunArgs,
+    mut builder: ParamsBuilder,
+) -> Result<Simulation<D>>
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
     let seed = args.flock.seed;
     let Some(path) = &args.init else {
-        return Ok(Simulation::<2>::new(args.flock.params()?, seed)?);
+        return Ok(Simulation::<D>::new(builder.build()?, seed)?);
     };
-    let mut loaded = state_csv::read(path)?;
-    let mut builder = args.flock.builder()?;
+    let mut loaded = state_csv::read::<D>(path)?;
     count_from_file(&mut builder, "count", loaded.len(), path, "boids")?;
     if !loaded.predators.is_empty() {
         let predators = loaded.predators.len();
@@ -255,7 +332,7 @@ fn build_simulation(args: &RunArgs) -> Result<Simulation> {
     let params = builder.build()?;
     let lines = std::mem::take(&mut loaded.lines);
     let state = loaded.into_flock(&params);
-    Simulation::<2>::from_state(params, seed, state, args.start_step).map_err(|error| match error {
+    Simulation::<D>::from_state(params, seed, state, args.start_step).map_err(|error| match error {
         StateError::InsideObstacle { agent, index, .. } => {
             let line = lines.line_of(agent, index).unwrap_or(0);
             anyhow::anyhow!("{}, line {line}: {error}", path.display())

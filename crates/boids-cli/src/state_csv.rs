@@ -1,7 +1,9 @@
 //! Flock state files: CSV with a header, one row per boid in id order, then one row per
 //! predator in predator order.
 //!
-//! Columns `x,y,vx,vy` are required; `group` (0 none, 1 scout toward +x, 2 scout toward -x),
+//! The position and velocity columns are required: `x,y,vx,vy` in two dimensions,
+//! `x,y,z,vx,vy,vz` in three (the run's `dimensions`; a file of the other dimension is refused,
+//! naming the columns it has). `group` (0 none, 1 scout toward +x, 2 scout toward -x),
 //! `bias`, `resting` (steps a perching boid still rests, a whole number >= 0) and `kind` (`boid`
 //! or `predator`) are optional. Without a `kind` column every row is a boid. A predator has no
 //! group, bias or rest: its cells in those columns are empty (and must be). Boid ids count the
@@ -10,7 +12,10 @@
 //! left out when saving: `kind` without predators, `resting` without perching (and a `resting`
 //! column is not used when `perch` is off), so a plain flock's file reads as it always did.
 //!
-//! Other columns are ignored unless they look like a misspelling of a known one (`X`, `vz`,
+//! Predators move in the x-y plane and exist in two dimensions only (the parameter checks keep
+//! them out of a 3D run), so a 3D file has no predator rows.
+//!
+//! Other columns are ignored unless they look like a misspelling of a known one (`X`, `vw`,
 //! `gruop`), which is refused. Numbers are written in the shortest form that reads back to the
 //! same `f32`, so save-then-load is exact. A known column given twice (`x,x,y,...`) is refused
 //! rather than one copy silently winning. The file is read through a line-length limit, not a
@@ -23,24 +28,48 @@ use anyhow::{Context, Result, bail};
 use boids_core::params::edit_distance;
 use boids_core::sim::scout_groups;
 use boids_core::world::Predator;
-use boids_core::{FlockState, Params, Vec2, rules::Kernel};
+use boids_core::{Coordinates, Dim, Dimension, FlockState, Params, Vec2, VecN, rules::Kernel};
 
 use crate::input;
 
-const REQUIRED: [&str; 4] = ["x", "y", "vx", "vy"];
+/// Position columns by axis: x, y, then z.
+const POSITION: [&str; 3] = ["x", "y", "z"];
+/// Velocity columns by axis.
+const VELOCITY: [&str; 3] = ["vx", "vy", "vz"];
 const OPTIONAL: [&str; 4] = ["group", "bias", "resting", "kind"];
 /// The `kind` of a boid's row.
 pub const BOID: &str = "boid";
 /// The `kind` of a predator's row (also how [`boids_core::StateError`] names a predator).
 pub const PREDATOR: &str = "predator";
 
+/// The position and velocity columns of a flock of `dimensions`: positions, then velocities
+/// (`x,y,vx,vy` or `x,y,z,vx,vy,vz`), as state and trajectory files name them.
+pub fn motion_columns(dimensions: usize) -> Vec<&'static str> {
+    POSITION[..dimensions]
+        .iter()
+        .chain(&VELOCITY[..dimensions])
+        .copied()
+        .collect()
+}
+
+/// A predator's position and velocity as coordinates of `D` dimensions. Predators move in the
+/// x-y plane (three-dimensional runs have none: the parameter checks refuse them), so a third
+/// coordinate would be 0.
+pub fn predator_motion<const D: usize>(predator: &Predator) -> [[f32; D]; 2] {
+    let lift = |v: Vec2| std::array::from_fn(|a| v.to_array().get(a).copied().unwrap_or(0.0));
+    [lift(predator.position), lift(predator.velocity)]
+}
+
 /// A state read from a file; `groups`, `biases` and `resting` are `None` when their column was
 /// absent.
-pub struct LoadedState {
+pub struct LoadedState<const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Positions, one per boid row.
-    pub positions: Vec<Vec2>,
+    pub positions: Vec<VecN<D>>,
     /// Velocities, one per boid row.
-    pub velocities: Vec<Vec2>,
+    pub velocities: Vec<VecN<D>>,
     /// Scout groups, if the file has them.
     pub groups: Option<Vec<u8>>,
     /// Biases, if the file has them.
@@ -74,7 +103,10 @@ impl RowLines {
     }
 }
 
-impl LoadedState {
+impl<const D: usize> LoadedState<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Number of boids (boid rows).
     pub fn len(&self) -> usize {
         self.positions.len()
@@ -83,9 +115,9 @@ impl LoadedState {
     /// Completes the state for `params`: missing groups come from the scout fractions, missing
     /// biases from the initial bias, as for a fresh flock; missing rests and predators are left
     /// to the simulation (no boid resting, predators drawn afresh).
-    pub fn into_flock(self, params: &Params) -> FlockState {
+    pub fn into_flock(self, params: &Params) -> FlockState<D> {
         let groups = self.groups.unwrap_or_else(|| scout_groups(params));
-        let kernel = Kernel::<2>::new(params);
+        let kernel = Kernel::<D>::new(params);
         let biases = self
             .biases
             .unwrap_or_else(|| groups.iter().map(|&g| kernel.initial_bias(g)).collect());
@@ -104,34 +136,45 @@ impl LoadedState {
 const FLAG: &str = "--init";
 
 /// Where the known columns are in the header.
-struct Columns {
-    motion: [usize; 4],
+struct Columns<const D: usize> {
+    position: [usize; D],
+    velocity: [usize; D],
     group: Option<usize>,
     bias: Option<usize>,
     resting: Option<usize>,
     kind: Option<usize>,
 }
 
-impl Columns {
+impl<const D: usize> Columns<D> {
     /// Finds the columns of `headers` of the file `file`, refusing a misspelt, repeated or
-    /// missing one.
+    /// missing one, and a file of another dimension than `D`.
     fn of(headers: &csv::StringRecord, file: &str) -> Result<Self> {
         for h in headers {
             check_column_name(h).with_context(|| format!("{file}, line 1"))?;
         }
         check_duplicates(headers).with_context(|| format!("{file}, line 1"))?;
+        check_dimensions::<D>(headers, file)?;
         let column = |wanted: &str| headers.iter().position(|h| h == wanted);
-        let mut motion = [0; 4];
-        for (slot, name) in motion.iter_mut().zip(REQUIRED) {
-            *slot = column(name).with_context(|| {
+        let required = |name: &str| {
+            column(name).with_context(|| {
                 format!(
-                    "{file}: missing column `{name}` (required: x, y, vx, vy; optional: {})",
+                    "{file}: missing column `{name}` (required: {}; optional: {})",
+                    motion_columns(D).join(", "),
                     OPTIONAL.join(", ")
                 )
-            })?;
+            })
+        };
+        let mut position = [0; D];
+        let mut velocity = [0; D];
+        for a in 0..D {
+            position[a] = required(POSITION[a])?;
+        }
+        for a in 0..D {
+            velocity[a] = required(VELOCITY[a])?;
         }
         Ok(Self {
-            motion,
+            position,
+            velocity,
             group: column("group"),
             bias: column("bias"),
             resting: column("resting"),
@@ -149,6 +192,26 @@ impl Columns {
         .into_iter()
         .filter_map(|(col, name)| col.map(|c| (c, name)))
     }
+}
+
+/// Refuses a state of another dimension than the run's `D`: one with a `z` or `vz` column is
+/// three-dimensional, one without two-dimensional.
+fn check_dimensions<const D: usize>(headers: &csv::StringRecord, file: &str) -> Result<()> {
+    let third_axis = [POSITION[2], VELOCITY[2]];
+    let has = if headers.iter().any(|h| third_axis.contains(&h)) {
+        3
+    } else {
+        2
+    };
+    if has != D {
+        let columns: Vec<&str> = headers.iter().collect();
+        bail!(
+            "{file}: a {has}D state (columns {}) cannot start a {D}D run (dimensions = {D}), whose state has columns {}; run it with --set dimensions={has}",
+            columns.join(", "),
+            motion_columns(D).join(", ")
+        );
+    }
+    Ok(())
 }
 
 /// One data row being read, for cell parsers whose messages name the file and the row's line.
@@ -177,14 +240,25 @@ impl Row<'_> {
         Ok(value)
     }
 
-    /// Position and velocity from the `x,y,vx,vy` columns.
-    fn motion(&self, columns: &Columns) -> Result<(Vec2, Vec2)> {
-        let [x, y, vx, vy] = [0, 1, 2, 3].map(|i| self.number(columns.motion[i], REQUIRED[i]));
-        Ok((Vec2::new(x?, y?), Vec2::new(vx?, vy?)))
+    /// The coordinates in the columns `cols`, named `names`.
+    fn vector<const D: usize>(&self, cols: [usize; D], names: &[&str]) -> Result<[f32; D]> {
+        let mut v = [0.0; D];
+        for a in 0..D {
+            v[a] = self.number(cols[a], names[a])?;
+        }
+        Ok(v)
+    }
+
+    /// Position and velocity from the position and velocity columns.
+    fn motion<const D: usize>(&self, columns: &Columns<D>) -> Result<[[f32; D]; 2]> {
+        Ok([
+            self.vector(columns.position, &POSITION)?,
+            self.vector(columns.velocity, &VELOCITY)?,
+        ])
     }
 
     /// Whether the row is a predator's (`false` without a `kind` column).
-    fn is_predator(&self, columns: &Columns) -> Result<bool> {
+    fn is_predator<const D: usize>(&self, columns: &Columns<D>) -> Result<bool> {
         let Some(col) = columns.kind else {
             return Ok(false);
         };
@@ -228,7 +302,7 @@ impl Row<'_> {
     }
 
     /// Refuses a value in a boid-only column of a predator row.
-    fn check_predator(&self, columns: &Columns) -> Result<()> {
+    fn check_predator<const D: usize>(&self, columns: &Columns<D>) -> Result<()> {
         for (col, name) in columns.boid_only() {
             let raw = self.raw(col);
             if !raw.is_empty() {
@@ -245,8 +319,11 @@ impl Row<'_> {
     }
 }
 
-/// Reads a state file (given with `--init`).
-pub fn read(path: &Path) -> Result<LoadedState> {
+/// Reads a state file (given with `--init`) for a run of `D` dimensions.
+pub fn read<const D: usize>(path: &Path) -> Result<LoadedState<D>>
+where
+    Dim<D>: Dimension<D>,
+{
     let name = format!("{FLAG} {}", path.display());
     let file = input::open(FLAG, path)?;
     let mut reader = csv::ReaderBuilder::new()
@@ -256,7 +333,7 @@ pub fn read(path: &Path) -> Result<LoadedState> {
         .headers()
         .with_context(|| format!("{name}: cannot read the header"))?
         .clone();
-    let columns = Columns::of(&headers, &name)?;
+    let columns = Columns::<D>::of(&headers, &name)?;
     let mut state = LoadedState {
         positions: Vec::new(),
         velocities: Vec::new(),
@@ -285,10 +362,17 @@ pub fn read(path: &Path) -> Result<LoadedState> {
     Ok(state)
 }
 
-fn read_boid(row: &Row, columns: &Columns, state: &mut LoadedState) -> Result<()> {
-    let (position, velocity) = row.motion(columns)?;
-    state.positions.push(position);
-    state.velocities.push(velocity);
+fn read_boid<const D: usize>(
+    row: &Row,
+    columns: &Columns<D>,
+    state: &mut LoadedState<D>,
+) -> Result<()>
+where
+    Dim<D>: Dimension<D>,
+{
+    let [position, velocity] = row.motion(columns)?;
+    state.positions.push(position.into());
+    state.velocities.push(velocity.into());
     state.lines.boids.push(row.line);
     if let (Some(col), Some(groups)) = (columns.group, state.groups.as_mut()) {
         groups.push(row.group(col)?);
@@ -302,25 +386,47 @@ fn read_boid(row: &Row, columns: &Columns, state: &mut LoadedState) -> Result<()
     Ok(())
 }
 
-fn read_predator(row: &Row, columns: &Columns, state: &mut LoadedState) -> Result<()> {
-    let (position, velocity) = row.motion(columns)?;
+fn read_predator<const D: usize>(
+    row: &Row,
+    columns: &Columns<D>,
+    state: &mut LoadedState<D>,
+) -> Result<()>
+where
+    Dim<D>: Dimension<D>,
+{
+    let [position, velocity] = row.motion(columns)?;
     row.check_predator(columns)?;
+    let (Some(position), Some(velocity)) = (planar(position), planar(velocity)) else {
+        return Err(row.error(format!(
+            "a predator row in a {D}D state: predators are not available in three dimensions yet"
+        )));
+    };
     state.predators.push(Predator { position, velocity });
     state.lines.predators.push(row.line);
     Ok(())
 }
 
+/// The vector `v` of the x-y plane, if it has two coordinates.
+fn planar<const D: usize>(v: [f32; D]) -> Option<Vec2> {
+    match v[..] {
+        [x, y] => Some(Vec2::new(x, y)),
+        _ => None,
+    }
+}
+
+/// Every column name a state file may have.
+fn known_columns() -> impl Iterator<Item = &'static str> + Clone {
+    POSITION.into_iter().chain(VELOCITY).chain(OPTIONAL)
+}
+
 /// Refuses a column that is not a known name but looks like one.
 fn check_column_name(name: &str) -> Result<()> {
-    let known = REQUIRED.iter().chain(&OPTIONAL);
-    if known.clone().any(|k| *k == name) {
+    let mut known = known_columns();
+    if known.clone().any(|k| k == name) {
         return Ok(());
     }
-    if let Some(k) = known
-        .clone()
-        .find(|k| k.eq_ignore_ascii_case(name) || edit_distance(k, name) == 1)
-    {
-        let all: Vec<&str> = known.copied().collect();
+    if let Some(k) = known.find(|k| k.eq_ignore_ascii_case(name) || edit_distance(k, name) == 1) {
+        let all: Vec<&str> = known_columns().collect();
         bail!(
             "column `{name}` looks like a misspelling of `{k}` (known columns: {})",
             all.join(", ")
@@ -331,11 +437,11 @@ fn check_column_name(name: &str) -> Result<()> {
 
 /// Refuses a known column that appears more than once: which copy holds the data is a guess.
 fn check_duplicates(headers: &csv::StringRecord) -> Result<()> {
-    for known in REQUIRED.iter().chain(&OPTIONAL) {
+    for known in known_columns() {
         let positions: Vec<String> = headers
             .iter()
             .enumerate()
-            .filter(|(_, h)| h == known)
+            .filter(|(_, h)| *h == known)
             .map(|(i, _)| (i + 1).to_string())
             .collect();
         if positions.len() > 1 {
@@ -349,12 +455,23 @@ fn check_duplicates(headers: &csv::StringRecord) -> Result<()> {
     Ok(())
 }
 
+/// Writes the coordinates `motion` (position, then velocity), each followed by a comma.
+fn write_motion<const D: usize>(out: &mut impl Write, motion: [[f32; D]; 2]) -> Result<()> {
+    for value in motion.iter().flatten() {
+        write!(out, "{value},")?;
+    }
+    Ok(())
+}
+
 /// Writes a state file (boids in id order, then predators) to `out`: `resting` only when
 /// perching is on, `kind` only when there are predators.
-pub fn write(out: &mut impl Write, state: &FlockState) -> Result<()> {
+pub fn write<const D: usize>(out: &mut impl Write, state: &FlockState<D>) -> Result<()>
+where
+    Dim<D>: Dimension<D>,
+{
     let perching = !state.resting.is_empty();
     let hunted = !state.predators.is_empty();
-    write!(out, "x,y,vx,vy,group,bias")?;
+    write!(out, "{},group,bias", motion_columns(D).join(","))?;
     if perching {
         write!(out, ",resting")?;
     }
@@ -363,9 +480,12 @@ pub fn write(out: &mut impl Write, state: &FlockState) -> Result<()> {
     }
     writeln!(out)?;
     for i in 0..state.len() {
-        let (p, v) = (state.positions[i], state.velocities[i]);
-        let (group, bias) = (state.groups[i], state.biases[i]);
-        write!(out, "{},{},{},{},{group},{bias}", p.x, p.y, v.x, v.y)?;
+        let motion = [
+            state.positions[i].to_array(),
+            state.velocities[i].to_array(),
+        ];
+        write_motion(out, motion)?;
+        write!(out, "{},{}", state.groups[i], state.biases[i])?;
         if perching {
             write!(out, ",{}", state.resting[i])?;
         }
@@ -375,9 +495,9 @@ pub fn write(out: &mut impl Write, state: &FlockState) -> Result<()> {
         writeln!(out)?;
     }
     for predator in &state.predators {
-        let (p, v) = (predator.position, predator.velocity);
+        write_motion(out, predator_motion::<D>(predator))?;
         // Group and bias (and rest) are empty: predators have none.
-        write!(out, "{},{},{},{},,", p.x, p.y, v.x, v.y)?;
+        write!(out, ",")?;
         if perching {
             write!(out, ",")?;
         }

@@ -2,14 +2,16 @@
 //! (tidy, for pandas), chosen by extension. Beside each goes `FILE.params.toml`: the run's full
 //! parameters (usable as `--config`) headed by the command line that repeats the run.
 //!
-//! `.npz` arrays: `states` float32 (frames, N, 4) holding x, y, vx, vy of boid ids 0..N;
-//! `predators` float32 (frames, P, 4), the same for predators 0..P, when the run has P > 0;
+//! `.npz` arrays: `states` float32 (frames, N, 2D) holding the position then the velocity of
+//! boid ids 0..N, `D` being the run's `dimensions` (x, y, vx, vy in 2D; x, y, z, vx, vy, vz in
+//! 3D); `predators` float32 (frames, P, 2D), the same for predators 0..P, when the run has P > 0;
 //! `steps` uint64 (frames,); `groups` uint8 (N,); `seed` uint64 (1,); `params_toml` uint8 (the
 //! TOML text). Frames are streamed to disk as they are produced, so memory stays flat. The
 //! arrays have one size, the first frame's: a replayed event log that changes the number of
 //! boids or predators is refused at the step it does so (the CSV form takes any number).
 //!
-//! `.csv` columns: `step,id,x,y,vx,vy,group`, one row per boid per frame, then, when the run has
+//! `.csv` columns: `step,id,x,y,vx,vy,group` (`step,id,x,y,z,vx,vy,vz,group` in 3D), one row per
+//! boid per frame, then, when the run has
 //! predators (or replays an event log, which may add some), a `kind` column (`boid` or
 //! `predator`) and a row per predator after the frame's boids: its `id` counts predators (0..P)
 //! apart from boids, and its `group` is empty.
@@ -22,13 +24,13 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use boids_core::{FlockState, Params, Vec2};
+use boids_core::{Coordinates, Dim, Dimension, FlockState, Params};
 use npyz::WriterBuilder;
 use npyz::npz::NpzWriter;
 use npyz::zip::write::FileOptions;
 
 use crate::output::{Content, Labelled, Pending, Ready, Target, WorkDir};
-use crate::state_csv::{BOID, PREDATOR};
+use crate::state_csv::{BOID, PREDATOR, motion_columns, predator_motion};
 
 /// File format of a trajectory, from its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,14 +130,15 @@ struct Streamed {
 }
 
 impl Streamed {
-    /// A scratch array of `frames` frames of `rows` rows of x, y, vx, vy for `target`.
-    fn create(target: &Target, frames: u64, rows: usize) -> Result<Self> {
+    /// A scratch array of `frames` frames of `rows` rows of `width` coordinates (position,
+    /// then velocity) for `target`.
+    fn create(target: &Target, frames: u64, rows: usize, width: usize) -> Result<Self> {
         let scratch = WorkDir::for_target(target)?;
         let file = File::create(scratch.file())
             .with_context(|| format!("{}: cannot create a temporary file", target.label()))?;
         let writer = npyz::WriteOptions::new()
             .default_dtype()
-            .shape(&[frames, rows as u64, 4])
+            .shape(&[frames, rows as u64, width as u64])
             .writer(Labelled::new(BufWriter::new(file), target))
             .begin_nd()?;
         Ok(Self {
@@ -147,11 +150,11 @@ impl Streamed {
 
     /// Appends the frame of `agents` (named `what` in a message) at `step`; refuses a frame of
     /// another size than the array's.
-    fn push(
+    fn push<const D: usize>(
         &mut self,
         step: u64,
         what: &str,
-        agents: impl ExactSizeIterator<Item = (Vec2, Vec2)>,
+        agents: impl ExactSizeIterator<Item = [[f32; D]; 2]>,
     ) -> Result<()> {
         if agents.len() != self.rows {
             bail!(
@@ -160,8 +163,7 @@ impl Streamed {
                 self.rows
             );
         }
-        self.writer
-            .extend(agents.flat_map(|(p, v)| [p.x, p.y, v.x, v.y]))?;
+        self.writer.extend(agents.flatten().flatten())?;
         Ok(())
     }
 
@@ -193,28 +195,43 @@ struct NpzFrames {
     params_toml: String,
 }
 
-/// The boids of `state` as (position, velocity) pairs, in id order.
-fn boids_of(state: &FlockState) -> impl ExactSizeIterator<Item = (Vec2, Vec2)> + '_ {
-    state
-        .positions
-        .iter()
-        .copied()
-        .zip(state.velocities.iter().copied())
+/// The boids of `state` as (position, velocity) coordinates, in id order.
+fn boids_of<const D: usize>(
+    state: &FlockState<D>,
+) -> impl ExactSizeIterator<Item = [[f32; D]; 2]> + '_
+where
+    Dim<D>: Dimension<D>,
+{
+    let motion = state.positions.iter().zip(&state.velocities);
+    motion.map(|(p, v)| [p.to_array(), v.to_array()])
 }
 
-/// The predators of `state` as (position, velocity) pairs.
-fn predators_of(state: &FlockState) -> impl ExactSizeIterator<Item = (Vec2, Vec2)> + '_ {
-    state.predators.iter().map(|p| (p.position, p.velocity))
+/// The predators of `state` as (position, velocity) coordinates.
+fn predators_of<const D: usize>(
+    state: &FlockState<D>,
+) -> impl ExactSizeIterator<Item = [[f32; D]; 2]> + '_
+where
+    Dim<D>: Dimension<D>,
+{
+    state.predators.iter().map(predator_motion::<D>)
+}
+
+/// The coordinates of `motion` as CSV cells, each followed by a comma.
+fn cells<const D: usize>(motion: [[f32; D]; 2]) -> String {
+    motion.iter().flatten().map(|v| format!("{v},")).collect()
 }
 
 impl TrajectoryWriter {
     /// Opens `targets` for `frames` frames of a run that starts as `start`.
-    pub fn create(
+    pub fn create<const D: usize>(
         targets: &TrajectoryTargets,
         frames: u64,
         info: &RunInfo,
-        start: &FlockState,
-    ) -> Result<Self> {
+        start: &FlockState<D>,
+    ) -> Result<Self>
+    where
+        Dim<D>: Dimension<D>,
+    {
         let path = targets.data.path();
         let sidecar = match &targets.sidecar {
             Some(target) => {
@@ -236,14 +253,15 @@ impl TrajectoryWriter {
                 let mut file = targets.data.create()?;
                 let kinds = !start.predators.is_empty() || info.replays_events;
                 let kind_column = if kinds { ",kind" } else { "" };
-                writeln!(file, "step,id,x,y,vx,vy,group{kind_column}")?;
+                let motion = motion_columns(D).join(",");
+                writeln!(file, "step,id,{motion},group{kind_column}")?;
                 Sink::Csv { file, kinds }
             }
             Format::Npz => {
                 let data = &targets.data;
                 Sink::Npz(Box::new(NpzFrames {
-                    states: Streamed::create(data, frames, start.len())?,
-                    predators: Streamed::create(data, frames, start.predators.len())?,
+                    states: Streamed::create(data, frames, start.len(), 2 * D)?,
+                    predators: Streamed::create(data, frames, start.predators.len(), 2 * D)?,
                     archive: data.create()?,
                     steps: Vec::new(),
                     groups: start.groups.clone(),
@@ -256,7 +274,10 @@ impl TrajectoryWriter {
     }
 
     /// Appends one frame (state in id order) at `step`.
-    pub fn write_frame(&mut self, step: u64, state: &FlockState) -> Result<()> {
+    pub fn write_frame<const D: usize>(&mut self, step: u64, state: &FlockState<D>) -> Result<()>
+    where
+        Dim<D>: Dimension<D>,
+    {
         match &mut self.sink {
             Sink::Csv { file, kinds } => {
                 let kind = |name: &str| {
@@ -267,21 +288,13 @@ impl TrajectoryWriter {
                     }
                 };
                 let boid = kind(BOID);
-                for (i, (p, v)) in boids_of(state).enumerate() {
-                    let group = state.groups[i];
-                    writeln!(
-                        file,
-                        "{step},{i},{},{},{},{},{group}{boid}",
-                        p.x, p.y, v.x, v.y
-                    )?;
+                for (i, motion) in boids_of(state).enumerate() {
+                    let (cells, group) = (cells(motion), state.groups[i]);
+                    writeln!(file, "{step},{i},{cells}{group}{boid}")?;
                 }
                 let predator = kind(PREDATOR);
-                for (i, (p, v)) in predators_of(state).enumerate() {
-                    writeln!(
-                        file,
-                        "{step},{i},{},{},{},{},{predator}",
-                        p.x, p.y, v.x, v.y
-                    )?;
+                for (i, motion) in predators_of(state).enumerate() {
+                    writeln!(file, "{step},{i},{}{predator}", cells(motion))?;
                 }
             }
             Sink::Npz(npz) => {

@@ -1,5 +1,6 @@
 //! The results of every preset, pinned: the saved state after 200 steps (default count, seed 0)
-//! must hash to the value recorded here, on one thread and on two.
+//! must hash to the value recorded here, on one thread and on two; and so must the presets run
+//! in three dimensions (`--set dimensions=3`).
 //!
 //! A change that alters a preset's results fails this test on purpose. If the change is meant
 //! (a fixed rule, a new summing order), update the hashes in the same commit and say in its
@@ -29,9 +30,15 @@ const PINNED: [(&str, &str); 10] = [
     ("perching", "0e3b8d3835ffc6e1"),
 ];
 
-fn saved_state_hash(preset: &str, threads: &str) -> String {
+/// Preset, its parameters set in three dimensions, and the hash of its saved state after 200
+/// steps.
+const PINNED_3D: [(&str, &[&str], &str); 1] =
+    [("cornell", &["--set", "dimensions=3"], "e9ada623dec26f72")];
+
+fn saved_state_hash(preset: &str, set: &[&str], threads: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_boids"))
         .args(["run", "--preset", preset, "--steps", "200", "--save", "-"])
+        .args(set)
         .args(["--threads", threads])
         .output()
         .expect("the boids binary runs");
@@ -60,9 +67,22 @@ fn every_preset_gives_its_pinned_result_on_one_and_two_threads() {
     for (preset, expected) in PINNED {
         for threads in ["1", "2"] {
             assert_eq!(
-                saved_state_hash(preset, threads),
+                saved_state_hash(preset, &[], threads),
                 expected,
                 "{preset} on {threads} thread(s): results changed"
+            );
+        }
+    }
+}
+
+#[test]
+fn three_dimensional_presets_give_their_pinned_result_on_one_and_two_threads() {
+    for (preset, set, expected) in PINNED_3D {
+        for threads in ["1", "2"] {
+            assert_eq!(
+                saved_state_hash(preset, set, threads),
+                expected,
+                "{preset} {set:?} on {threads} thread(s): results changed"
             );
         }
     }

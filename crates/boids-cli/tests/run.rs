@@ -248,6 +248,133 @@ fn loading_and_saving_round_trips_numbers_exactly() {
 }
 
 #[test]
+fn save_then_resume_equals_an_uninterrupted_run_in_3d() {
+    let dir = Dir::new();
+    let (straight, half, resumed) = (
+        dir.s("straight.csv"),
+        dir.s("half.csv"),
+        dir.s("resumed.csv"),
+    );
+    let flock = ["--set", "dimensions=3", "--count", "300", "--seed", "5"];
+    ok(&[&["run", "--steps", "100", "--save", &straight][..], &flock].concat());
+    ok(&[&["run", "--steps", "50", "--save", &half][..], &flock].concat());
+    let resume = ["--init", &half, "--start-step", "50", "--steps", "50"];
+    ok(&[
+        &["run", "--save", &resumed][..],
+        &flock[..2],
+        &flock[4..],
+        &resume,
+    ]
+    .concat());
+    let straight = read(&dir.path("straight.csv"));
+    assert!(straight.starts_with("x,y,z,vx,vy,vz,group,bias\n"));
+    assert_ne!(straight, read(&dir.path("half.csv")));
+    assert_eq!(read(&dir.path("resumed.csv")), straight);
+}
+
+#[test]
+fn loading_and_saving_round_trips_numbers_exactly_in_3d() {
+    let dir = Dir::new();
+    let text =
+        "x,y,z,vx,vy,vz,group,bias\n0.1,200.33333,479.99997,3.0000002,-0.0000001,1e-7,1,0.0013\n";
+    let init = dir.write("in.csv", text);
+    let out = dir.s("out.csv");
+    let run = ["run", "--set", "dimensions=3", "--init", &init];
+    ok(&[&run[..], &["--steps", "0", "--save", &out]].concat());
+    assert_eq!(
+        read(&dir.path("out.csv")),
+        text.replace("1e-7", "0.0000001")
+    );
+}
+
+#[test]
+fn a_state_of_the_other_dimension_is_refused_with_its_columns() {
+    let dir = Dir::new();
+    let flat = dir.write("flat.csv", "x,y,vx,vy,group\n1,2,3,4,0\n");
+    let deep = dir.write("deep.csv", "x,y,z,vx,vy,vz\n1,2,3,4,5,6\n");
+    let out = dir.s("out.csv");
+    let run = |init: &str, dimensions: &str| {
+        let set = format!("dimensions={dimensions}");
+        [
+            "run", "--set", &set, "--init", init, "--steps", "1", "--save", &out,
+        ]
+        .map(String::from)
+    };
+    let args = run(&flat, "3");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    refused(
+        &args,
+        &[
+            &format!("--init {flat}"),
+            "a 2D state (columns x, y, vx, vy, group)",
+            "3D run (dimensions = 3)",
+            "x, y, z, vx, vy, vz",
+        ],
+    );
+    let args = run(&deep, "2");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    refused(
+        &args,
+        &[
+            &format!("--init {deep}"),
+            "a 3D state (columns x, y, z, vx, vy, vz)",
+            "2D run (dimensions = 2)",
+            "--set dimensions=3",
+        ],
+    );
+    let half = dir.write("half.csv", "x,y,z,vx,vy\n1,2,3,4,5\n");
+    refused(
+        &[
+            "run",
+            "--set",
+            "dimensions=3",
+            "--init",
+            &half,
+            "--steps",
+            "1",
+        ],
+        &["missing column `vz`", "required: x, y, z, vx, vy, vz"],
+    );
+    assert!(!dir.path("out.csv").exists());
+}
+
+#[test]
+fn trajectories_carry_z_in_3d() {
+    let dir = Dir::new();
+    let (csv, npz) = (dir.s("t.csv"), dir.s("t.npz"));
+    let flock = [
+        "run",
+        "--set",
+        "dimensions=3",
+        "--count",
+        "7",
+        "--steps",
+        "4",
+    ];
+    ok(&[&flock[..], &["--every", "2", "--trajectory", &csv]].concat());
+    ok(&[&flock[..], &["--every", "2", "--trajectory", &npz]].concat());
+    let text = read(&dir.path("t.csv"));
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("step,id,x,y,z,vx,vy,vz,group"));
+    assert_eq!(lines.clone().count(), 3 * 7);
+    assert!(lines.all(|l| l.split(',').count() == 9));
+    let mut archive = npyz::npz::NpzArchive::open(&npz).unwrap();
+    let states = archive.by_name("states").unwrap().unwrap();
+    assert_eq!(states.shape(), &[3, 7, 6]);
+    let states: Vec<f32> = states.into_vec().unwrap();
+    let first_csv_row: Vec<f32> = text
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .skip(2)
+        .take(6)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(states[..6], first_csv_row[..]);
+}
+
+#[test]
 fn thread_count_does_not_change_the_result() {
     let dir = Dir::new();
     let (one, two) = (dir.s("one.csv"), dir.s("two.csv"));
@@ -352,8 +479,8 @@ fn bad_state_files_are_refused_with_their_line() {
         ("x,y,vx,vy\n1,2,3,inf\n", vec!["line 2", "`vy`", "finite"]),
         ("x,y,vx\n1,2,3\n", vec!["missing column `vy`"]),
         (
-            "x,y,vx,vz\n1,2,3,4\n",
-            vec!["`vz` looks like a misspelling of `vx`"],
+            "x,y,vx,vw\n1,2,3,4\n",
+            vec!["`vw` looks like a misspelling of `vx`"],
         ),
         (
             "x,y,vx,vy,group\n1,2,3,4,5\n",

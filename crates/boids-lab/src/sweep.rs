@@ -9,11 +9,11 @@
 
 use std::collections::BTreeMap;
 
-use boids_core::Params;
 use boids_core::error::ParamsError;
 use boids_core::metrics::{METRIC_COLUMNS, Metrics};
 use boids_core::params::{Kind, ParamsBuilder, Raw, Source, Value, param_info, parse_value};
 use boids_core::sim::Simulation;
+use boids_core::{Dim, Dimension, Params, WorldStep, with_dimensions};
 
 use crate::experiments;
 
@@ -172,10 +172,30 @@ pub fn plan(
 /// Runs `run` for `steps` and averages each metric (in [`METRIC_COLUMNS`] order) over the
 /// states at steps `from, from + every, ...` up to `steps`; undefined values (`NaN`) are left
 /// out of an average, which is `NaN` only when every sample was undefined.
+/// The run is in the dimensions of its parameters (a sweep may vary `dimensions` too).
 pub fn time_averaged(run: &SweepRun, steps: u64, every: u64, from: u64) -> Vec<f64> {
-    let mut sim = Simulation::<2>::new(run.params.clone(), run.seed)
-        .expect("validated parameters build a flock");
-    let mut samples: Vec<[f64; METRIC_COLUMNS.len()]> = Vec::new();
+    let samples = with_dimensions!(run.params.dimensions, D, {
+        let sim = Simulation::<D>::new(run.params.clone(), run.seed)
+            .expect("validated parameters build a flock");
+        sampled_metrics(sim, steps, every, from)
+    });
+    (0..METRIC_COLUMNS.len())
+        .map(|c| experiments::mean(samples.iter().map(|s| s[c])))
+        .collect()
+}
+
+/// The metrics of `sim` at steps `from, from + every, ...` up to `steps`.
+fn sampled_metrics<const D: usize>(
+    mut sim: Simulation<D>,
+    steps: u64,
+    every: u64,
+    from: u64,
+) -> Vec<[f64; METRIC_COLUMNS.len()]>
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let mut samples = Vec::new();
     for k in 0..=steps {
         if k > 0 {
             sim.step();
@@ -184,9 +204,7 @@ pub fn time_averaged(run: &SweepRun, steps: u64, every: u64, from: u64) -> Vec<f
             samples.push(Metrics::of(&sim).values());
         }
     }
-    (0..METRIC_COLUMNS.len())
-        .map(|c| experiments::mean(samples.iter().map(|s| s[c])))
-        .collect()
+    samples
 }
 
 /// A two-parameter heatmap: the mean of one metric over replicates at each grid point.
@@ -320,6 +338,25 @@ mod tests {
         // Without noise the flock orders: the late average is higher than one over the start.
         assert!(late[0] > all[0], "{late:?} {all:?}");
         assert!((late[2] - 0.03).abs() < 1e-6, "speed v0: {}", late[2]);
+    }
+
+    #[test]
+    fn a_sweep_over_dimensions_runs_each_flock_in_its_own() {
+        let base = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml("count = 60", "t")
+            .unwrap();
+        let runs = plan(&base, &[Axis::parse("dimensions=2,3").unwrap()], 1, 0).unwrap();
+        let [flat, deep] = [0, 1].map(|k| time_averaged(&runs[k], 20, 10, 0));
+        let speed = |m: &[f64]| {
+            m[METRIC_COLUMNS
+                .iter()
+                .position(|c| *c == "mean_speed")
+                .unwrap()]
+        };
+        // The start draws z and vz too in 3D: the same seed, another flock.
+        assert_ne!(speed(&flat), speed(&deep));
+        assert!(deep.iter().take(3).all(|m| m.is_finite()), "{deep:?}");
     }
 
     #[test]
