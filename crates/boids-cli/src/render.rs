@@ -204,17 +204,6 @@ fn orbit(args: &RenderArgs, params: &Params, format: Format) -> Result<Orbit> {
             params.dimensions
         );
     }
-    if params.dimensions == 3 && args.overlay {
-        bail!(
-            "--overlay is not available in three dimensions yet; leave it out or use dimensions = 2"
-        );
-    }
-    if params.dimensions == 3 && params.camera != Camera::World {
-        bail!(
-            "camera = {} is not available in three dimensions yet: the 3D camera shows the world box (camera = world)",
-            params.camera.name()
-        );
-    }
     let degrees = args.orbit.unwrap_or(0.0);
     let (lo, hi) = ORBIT_RANGE;
     if !(lo..=hi).contains(&degrees) {

@@ -338,6 +338,31 @@ fn a_3d_flock_is_drawn_in_its_box_from_the_camera_angle() {
 }
 
 #[test]
+fn the_3d_overlay_and_cameras_draw_through_the_perspective() {
+    let dir = tempfile::tempdir().unwrap();
+    // A dense start, so that some boids are within each other's protected range.
+    let flock = [
+        &["--set", "dimensions=3", "--count", "80", "--steps", "5"][..],
+        &["--set", "init_x=[300, 340]", "--set", "init_y=[220, 260]"],
+        &["--set", "init_z=[220, 260]"],
+    ]
+    .concat();
+    let shot = |name: &str, extra: &[&str]| {
+        let out = path(&dir, name);
+        render_ok(&[&flock[..], extra, &["--size", "320x240", "--out", &out]].concat());
+        png(&out).0
+    };
+    let plain = shot("plain.png", &[]);
+    let overlay = shot("overlay.png", &["--overlay", "--camera", "fit"]);
+    for k in 0..3 {
+        assert_eq!(saturated(&plain, k), 0, "channel {k} without the overlay");
+        assert!(saturated(&overlay, k) > 0, "channel {k} with the overlay");
+    }
+    let follow = shot("follow.png", &["--camera", "follow"]);
+    assert_ne!(follow, plain, "the follow camera looks at the flock");
+}
+
+#[test]
 fn orbit_turns_the_camera_over_the_animation() {
     let dir = tempfile::tempdir().unwrap();
     let flock = ["--set", "dimensions=3", "--count", "100", "--steps", "4"];

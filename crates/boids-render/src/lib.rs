@@ -204,11 +204,37 @@ impl Scene<2> for Dim<2> {
     }
 }
 
-/// The perspective camera: the world box's framing and the image size (the angle comes with
-/// each frame).
+/// The perspective camera: the `camera` parameter's choice (the world box, the whole flock
+/// fitted, or the largest flock followed), the follow camera's smoothing and the image size;
+/// the angle comes with each frame.
 pub struct DepthLens {
     params: Params,
     size: ImageSize,
+    camera: Camera,
+    follower: Follower<3>,
+}
+
+impl DepthLens {
+    /// The camera of the current frame of `sim` from `angle`: the world view; the ball around
+    /// the whole flock's box (fit); or the world view moved to the largest flock, smoothed
+    /// from the frames drawn before (follow).
+    fn perspective(&mut self, sim: &Simulation<3>, angle: CameraAngle) -> Perspective {
+        let (width, height) = (self.size.width, self.size.height);
+        let world = Perspective::of_world(&self.params, angle, width, height);
+        let framing = || {
+            let state = sim.state();
+            Framing::of(&Neighbors::of_state(sim.params(), &state))
+        };
+        match self.camera {
+            Camera::World => world,
+            Camera::Fit => framing().map_or(world, |framing| {
+                Perspective::around(&framing.whole, sim.params(), angle, width, height)
+            }),
+            Camera::Follow => framing().map_or(world, |framing| {
+                world.moved_to(self.follower.follow(framing.largest).center)
+            }),
+        }
+    }
 }
 
 impl Scene<3> for Dim<3> {
@@ -218,6 +244,8 @@ impl Scene<3> for Dim<3> {
         DepthLens {
             params: params.clone(),
             size,
+            camera: params.camera,
+            follower: Follower::new(params, FOLLOW_RATE),
         }
     }
 
@@ -226,11 +254,11 @@ impl Scene<3> for Dim<3> {
         canvas: &mut Canvas,
         sim: &Simulation<3>,
         style: &Style,
-        _: bool,
+        overlay: bool,
         angle: CameraAngle,
     ) {
-        let (width, height) = (lens.size.width, lens.size.height);
-        let camera = Perspective::of_world(&lens.params, angle, width, height);
-        draw_frame_3d(canvas, sim, &camera, style);
+        let camera = lens.perspective(sim, angle);
+        let overlay = overlay.then(|| Overlay::of_all(sim));
+        draw_frame_3d(canvas, sim, &camera, style, overlay.as_ref());
     }
 }

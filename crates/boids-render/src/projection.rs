@@ -14,9 +14,11 @@
 
 use std::str::FromStr;
 
+use boids_core::camera::Focus;
 use boids_core::{Params, Vec2, Vec3};
 
 use crate::error::RenderError;
+use crate::scene::{FIT_LEAST, FIT_MARGIN};
 
 /// Margin around the world box's ball in the world view, as a share of its radius: the box's
 /// corners stay off the picture's edge.
@@ -171,6 +173,31 @@ impl Perspective {
         let center = Vec3::from(min) + 0.5 * size;
         let radius = 0.5 * size.length() * (1.0 + WORLD_MARGIN);
         Self::looking_at(center, radius, angle, width, height)
+    }
+
+    /// A camera at `angle` framing the box of `focus` (the fit camera): the ball around it with
+    /// a margin of [`FIT_MARGIN`] of its extent, and at least [`FIT_LEAST`] of the world's
+    /// smaller side across along each axis, as the flat fit camera frames it.
+    pub fn around(
+        focus: &Focus<3>,
+        params: &Params,
+        angle: CameraAngle,
+        width: u32,
+        height: u32,
+    ) -> Self {
+        let (_, size) = params.world_box::<3>();
+        let least = FIT_LEAST * size.into_iter().fold(f32::INFINITY, f32::min);
+        let half = (focus.half_extent * (1.0 + FIT_MARGIN)).max(Vec3::splat(0.5 * least));
+        Self::looking_at(focus.center, half.length(), angle, width, height)
+    }
+
+    /// The same camera looking at `target` instead (the follow camera: the world view's
+    /// distance, centred on the flock).
+    pub fn moved_to(&self, target: Vec3) -> Self {
+        Self {
+            eye: self.eye + (target - self.target()),
+            ..*self
+        }
     }
 
     /// The point the camera looks at.

@@ -24,7 +24,7 @@
 use boids_core::camera::{Focus, Torus};
 use boids_core::overlay::{Overlay, OverlayBoid};
 use boids_core::world::{Perch, Shape};
-use boids_core::{Boundary, Params, Simulation, Vec2};
+use boids_core::{Boundary, Coordinates, Dim, Dimension, Params, Simulation, Vec2, VecN};
 
 use crate::draw::{Color, DebugDraw};
 
@@ -463,9 +463,28 @@ fn draw_vectors<D: DebugDraw + ?Sized>(
 ) {
     let radius = overlay.visual_range * view.scale();
     let target = (0.75 * radius).max(1.5 * length);
-    type Pick = fn(&OverlayBoid) -> Vec2;
+    for_each_vector(overlay, style, target, |boid, arm, width, color| {
+        let from = view.to_px_nearest(boid.position, torus);
+        let arm = arm.clamp_length_max(2.0 * target);
+        draw.line(from, from + arm, width, color);
+    });
+}
+
+/// Calls `line(boid, arm, width, colour)` for the velocity and each rule vector of every boid
+/// of `overlay` (velocities first, then cohesion, separation, alignment; zero vectors left
+/// out), `arm` being the vector scaled so that its kind's typical length is `target` (see the
+/// module; the caller clamps it to twice that, in its own units).
+pub(crate) fn for_each_vector<const N: usize>(
+    overlay: &Overlay<N>,
+    style: &Style,
+    target: f32,
+    mut line: impl FnMut(&OverlayBoid<N>, VecN<N>, f32, Color),
+) where
+    Dim<N>: Dimension<N>,
+{
+    type Pick<const N: usize> = fn(&OverlayBoid<N>) -> VecN<N>;
     // (vector of a boid, colour or None for the boid's own colour, line width)
-    let layers: [(Pick, Option<Color>, f32); 4] = [
+    let layers: [(Pick<N>, Option<Color>, f32); 4] = [
         (|b| b.velocity, None, 1.2),
         (|b| b.rules.cohesion, Some(style.cohesion), 1.5),
         (|b| b.rules.separation, Some(style.separation), 1.5),
@@ -479,7 +498,7 @@ fn draw_vectors<D: DebugDraw + ?Sized>(
         let scale = target / typical;
         for boid in &overlay.boids {
             let v = pick(boid);
-            if v == Vec2::ZERO {
+            if v == VecN::<N>::ZERO {
                 continue;
             }
             let color = color.unwrap_or_else(|| {
@@ -487,9 +506,7 @@ fn draw_vectors<D: DebugDraw + ?Sized>(
                     .group_color(boid.group)
                     .with_alpha(style.velocity_alpha)
             });
-            let from = view.to_px_nearest(boid.position, torus);
-            let arm = (v * scale).clamp_length_max(2.0 * target);
-            draw.line(from, from + arm, width, color);
+            line(boid, v * scale, width, color);
         }
     }
 }

@@ -8,14 +8,19 @@
 //! with its depth in the framed ball ([`Perspective::farness`]), so nearer boids are brighter.
 //! Faded colours lie on the ramps of the GIF palette ([`crate::Palette`]).
 //!
-//! Colours and the boid size are the flat renderer's ([`Style`]); every point goes through the
-//! one projection ([`crate::projection`]).
+//! The debug overlay is the core's data (`boids_core::overlay`), drawn as the flat scene draws
+//! it: circles of the visual radius, ghosts across the seams, and the velocity and rule vectors
+//! (one scaling for both, [`for_each_vector`]), in world units through the camera. Colours and
+//! the boid size are the flat renderer's ([`Style`]); every point goes through the one
+//! projection ([`crate::projection`]).
 
-use boids_core::{Params, Simulation, Vec2, Vec3, rules};
+use boids_core::camera::Torus;
+use boids_core::overlay::Overlay;
+use boids_core::{Params, Simulation, Vec2, Vec3};
 
 use crate::draw::{Color, DebugDraw};
 use crate::projection::Perspective;
-use crate::scene::Style;
+use crate::scene::{Style, for_each_vector};
 
 /// Share of its colour the farthest boid loses toward the background.
 pub const DEPTH_FADE: f32 = 0.6;
@@ -24,12 +29,16 @@ pub const DEPTH_FADE: f32 = 0.6;
 const EDGE_WIDTH: f32 = 1.2;
 
 /// Draws the current frame of `sim` through `camera`, the boids at their images nearest the
-/// point the camera looks at on a torus (so a flock followed across a seam is drawn whole).
+/// point the camera looks at on a torus (so a flock followed across a seam is drawn whole); with
+/// the debug view of `overlay` if given (usually [`Overlay::of_all`] of the same flock): a
+/// visual-radius circle around each boid (the sphere's outline), the ghosts seen across seams,
+/// and the velocity and rule vectors, scaled as the flat scene scales them ([`crate::scene`]).
 pub fn draw_frame_3d<D: DebugDraw + ?Sized>(
     draw: &mut D,
     sim: &Simulation<3>,
     camera: &Perspective,
     style: &Style,
+    overlay: Option<&Overlay<3>>,
 ) {
     let params = sim.params();
     draw.clear(style.background);
@@ -39,14 +48,19 @@ pub fn draw_frame_3d<D: DebugDraw + ?Sized>(
     let length =
         style.readable_length(camera.image_size(), camera.scale(), params.boid_size as f32)
             / camera.scale();
-    let (anchor, periods) = (camera.target(), Vec3::from(params.periods::<3>()));
-    let positions = sim
+    let torus = Torus::<3>::of(params);
+    let nearest = |p: Vec3| torus.nearest_image(p, camera.target());
+    if let Some(overlay) = overlay {
+        draw_radii_and_ghosts(draw, overlay, camera, nearest, style, length);
+    }
+    let mut seen: Vec<(usize, Vec3, f32)> = sim
         .positions()
         .iter()
-        .map(|&p| anchor + rules::minimum_image(p - anchor, periods));
-    let mut seen: Vec<(usize, Vec3, f32)> = positions
         .enumerate()
-        .filter_map(|(k, p)| camera.project(p).map(|at| (k, p, at.depth)))
+        .filter_map(|(k, &p)| {
+            let p = nearest(p);
+            camera.project(p).map(|at| (k, p, at.depth))
+        })
         .collect();
     // Far to near (ties by index, so the picture does not depend on the sort).
     seen.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
@@ -57,6 +71,40 @@ pub fn draw_frame_3d<D: DebugDraw + ?Sized>(
         };
         let color = style.group_color(groups[k]);
         draw.polygon(&corners, depth_cued(color, style.background, camera, depth));
+    }
+    if let Some(overlay) = overlay {
+        let target = (0.75 * overlay.visual_range).max(1.5 * length);
+        for_each_vector(overlay, style, target, |boid, arm, width, color| {
+            let from = nearest(boid.position);
+            let to = from + arm.clamp_length_max(2.0 * target);
+            if let Some((a, b)) = camera.segment(from, to) {
+                draw.line(a, b, width, color);
+            }
+        });
+    }
+}
+
+/// The visual-radius circle of every boid of the overlay (the outline of its sphere, as the
+/// camera sees it), and its ghosts, faint: beneath the boids. Ghosts stay where their seeing
+/// boids see them, beyond the world's seams.
+fn draw_radii_and_ghosts<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    overlay: &Overlay<3>,
+    camera: &Perspective,
+    nearest: impl Fn(Vec3) -> Vec3,
+    style: &Style,
+    length: f32,
+) {
+    for boid in &overlay.boids {
+        if let Some(at) = camera.project(nearest(boid.position)) {
+            draw.circle(at.at, overlay.visual_range * at.scale, 1.0, style.radius);
+        }
+    }
+    for ghost in &overlay.ghosts {
+        if let Some(corners) = dart(camera, ghost.position, ghost.velocity, length) {
+            let color = style.group_color(ghost.group);
+            draw.polygon(&corners, color.with_alpha(style.ghost_alpha));
+        }
     }
 }
 

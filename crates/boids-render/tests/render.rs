@@ -538,7 +538,7 @@ fn the_world_box_edges_are_drawn_in_the_outline_colour() {
     ] {
         let camera = Perspective::of_world(sim.params(), angle, width, height);
         let mut canvas = Canvas::new(width, height);
-        draw_frame_3d(&mut canvas, &sim, &camera, &style);
+        draw_frame_3d(&mut canvas, &sim, &camera, &style, None);
         let edges = box_edges(sim.params());
         assert_eq!(edges.len(), 12);
         let outline = style.world_outline;
@@ -571,7 +571,7 @@ fn depth_cueing_draws_a_nearer_boid_larger_and_brighter() {
     let style = Style::default();
     let camera = Perspective::of_world(sim.params(), STRAIGHT_ON, 640, 480);
     let mut canvas = Canvas::new(640, 480);
-    draw_frame_3d(&mut canvas, &sim, &camera, &style);
+    draw_frame_3d(&mut canvas, &sim, &camera, &style, None);
     let [near, far] = [near, far].map(|p| camera.project(p).unwrap());
     assert!(near.scale > far.scale);
     let (near_pixels, near_bright) = lit(&canvas, style.background, near.at, 20);
@@ -584,5 +584,81 @@ fn depth_cueing_draws_a_nearer_boid_larger_and_brighter() {
     assert!(
         near_bright > far_bright,
         "nearer is brighter: {near_bright} against {far_bright}"
+    );
+}
+
+/// Pixels of `canvas` whose channel `k` stands out as a pure overlay colour (no boid colour,
+/// nor its blends with the background, does that).
+fn saturated(canvas: &Canvas, k: usize) -> usize {
+    canvas
+        .rgba()
+        .chunks_exact(4)
+        .filter(|p| {
+            let others = (0..3).filter(|&o| o != k).map(|o| p[o]).max().unwrap();
+            p[k] >= 200 && others <= 140 && p[k] - others >= 100
+        })
+        .count()
+}
+
+#[test]
+fn the_3d_overlay_draws_the_rule_vectors_only_when_asked() {
+    let mut params = Params::preset("cornell").unwrap();
+    params.dimensions = 3;
+    params.count = 150;
+    params.init_x = [260.0, 380.0];
+    params.init_y = [180.0, 300.0];
+    params.init_z = [180.0, 300.0];
+    let mut sim = Simulation::<3>::new(params, 4).unwrap();
+    for _ in 0..5 {
+        sim.step();
+    }
+    let style = Style::default();
+    let camera = Perspective::of_world(sim.params(), CameraAngle::DEFAULT, 320, 240);
+    let overlay = Overlay::of_all(&sim);
+    for shown in [false, true] {
+        let mut canvas = Canvas::new(320, 240);
+        draw_frame_3d(
+            &mut canvas,
+            &sim,
+            &camera,
+            &style,
+            shown.then_some(&overlay),
+        );
+        // Cohesion red, separation green, alignment blue.
+        for k in 0..3 {
+            let n = saturated(&canvas, k);
+            assert_eq!(n > 0, shown, "overlay {shown}: channel {k} on {n} pixels");
+        }
+    }
+}
+
+#[test]
+fn the_3d_fit_camera_frames_a_small_flock_larger_than_the_world_camera() {
+    let v = Vec3::new(3.0, 0.0, 0.0);
+    let boids: Vec<(Vec3, Vec3)> = (0..10)
+        .map(|k| {
+            let k = k as f32;
+            (
+                Vec3::new(200.0 + 4.0 * k, 150.0 + 3.0 * (k % 3.0), 100.0 + 2.0 * k),
+                v,
+            )
+        })
+        .collect();
+    let sim = flock_3d(&boids);
+    let lit_pixels = |camera: Camera| {
+        let params = Params {
+            camera,
+            ..sim.params().clone()
+        };
+        let mut renderer = Renderer::<3>::new(&params, "320x240".parse().unwrap(), false);
+        // Boids in group 0's yellow (the box's edges are grey-blue).
+        let rgba = renderer.draw(&sim).rgba();
+        let warm = rgba.chunks_exact(4).filter(|p| p[0] > p[2] + 40);
+        warm.count()
+    };
+    let (world, fit) = (lit_pixels(Camera::World), lit_pixels(Camera::Fit));
+    assert!(
+        fit > 4 * world,
+        "fit {fit} pixels against the world's {world}"
     );
 }
