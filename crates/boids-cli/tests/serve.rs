@@ -189,12 +189,7 @@ fn run_session<T: Send + 'static>(
     tokio::runtime::Runtime::new().unwrap().block_on(async {
         // Let the flock run a few steps before each change; the log records where they land.
         let run_a_little = async || {
-            let step = async || {
-                engine
-                    .inspect(|e| e.simulation().step_count())
-                    .await
-                    .unwrap()
-            };
+            let step = async || engine.inspect(|e| e.flock().step_count()).await.unwrap();
             let start = step().await;
             while step().await < start + 3 {
                 tokio::time::sleep(Duration::from_millis(2)).await;
@@ -284,7 +279,10 @@ fn run_events_replays_a_viewer_session_exactly() {
         set("count", json!(90)),
     ];
     let (log, state) = run_session(&engine(params), session, |e| {
-        (e.event_log(), e.simulation().state())
+        (
+            e.event_log(),
+            e.flock().two().expect("a flat flock").state(),
+        )
     });
     // The log holds what replay uses: the last reset and the changes after it.
     assert_eq!(log.events.len(), 4);
@@ -326,8 +324,8 @@ fn obstacle_edits_replay_exactly_and_export_as_tables() {
     let (log, state, params, toml) = run_session(&engine(params), session, |e| {
         (
             e.event_log(),
-            e.simulation().state(),
-            e.simulation().params().clone(),
+            e.flock().two().expect("a flat flock").state(),
+            e.flock().params().clone(),
             e.config_toml(),
         )
     });

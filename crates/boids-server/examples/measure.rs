@@ -31,7 +31,7 @@ async fn main() {
         match message {
             Message::Binary(b) if b.get(5) == Some(&1) => {
                 let t = Instant::now();
-                let frame = decode_frame(&b).expect("a valid frame");
+                let frame = decode_frame::<2>(&b).expect("a valid frame");
                 decode += t.elapsed();
                 frames += 1;
                 bytes += b.len();

@@ -10,14 +10,15 @@
 //!
 //! The estimate is what a uniform spread would give: each boid sees the others in proportion to
 //! the area of its visual disc over the area the flock occupies (its bounding box, and never
-//! more than the world on a torus), capped at all of them. It uses where the boids are rather
+//! more than the world on a torus), capped at all of them; in three dimensions, the volume of
+//! its visual ball over the volume of the box. It uses where the boids are rather
 //! than the world's size alone, because a flock started in a small corner of a large world is as
 //! dense as its corner. Flocks gather, so real counts run above the estimate; the budget leaves
 //! room for that.
 
 use std::f64::consts::PI;
 
-use boids_core::{Params, Vec2};
+use boids_core::{Coordinates, Params};
 
 /// Default budget of neighbour pairs a step: 0.1 to 0.3 s a step on two cores.
 ///
@@ -47,16 +48,21 @@ impl Work {
     /// The work of a flock under `params` whose boids lie in `extent`.
     pub fn estimate(params: &Params, extent: Extent) -> Work {
         let others = params.count.saturating_sub(1) as f64;
-        let mut area = extent.area();
+        let dimensions = params.dimensions;
+        let mut room = extent.content(dimensions);
         if params.is_torus() {
-            area = area.min(params.world_width * params.world_height);
+            let (_, size) = params.world_box::<3>();
+            room = room.min(size[..dimensions].iter().map(|&s| f64::from(s)).product());
         }
-        // The share of the others inside a disc of `radius`.
+        // The share of the others within `radius`: inside its disc, or its ball in 3D.
         let within = |radius: f64| {
-            let disc = PI * radius * radius;
-            if area > 0.0 {
-                others * (disc / area).min(1.0)
-            } else if disc > 0.0 {
+            let reach = match dimensions {
+                3 => 4.0 / 3.0 * PI * radius.powi(3),
+                _ => PI * radius * radius,
+            };
+            if room > 0.0 {
+                others * (reach / room).min(1.0)
+            } else if reach > 0.0 {
                 others
             } else {
                 0.0
@@ -79,41 +85,46 @@ impl Work {
     }
 }
 
-/// An axis-aligned box that boids occupy.
+/// An axis-aligned box that boids occupy, in up to three dimensions (a flat flock's z is 0).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Extent {
-    min: Vec2,
-    max: Vec2,
+    min: [f32; 3],
+    max: [f32; 3],
 }
 
 impl Extent {
-    /// The bounding box of `positions` (empty for none).
-    pub fn of(positions: &[Vec2]) -> Extent {
-        positions.iter().fold(
-            Extent {
-                min: Vec2::splat(f32::INFINITY),
-                max: Vec2::splat(f32::NEG_INFINITY),
-            },
-            |e, &p| Extent {
-                min: e.min.min(p),
-                max: e.max.max(p),
-            },
-        )
+    /// The bounding box of `positions` (empty for none), of 2 or 3 dimensions.
+    pub fn of<const D: usize, P: Coordinates<D>>(positions: &[P]) -> Extent {
+        let empty = Extent {
+            min: [f32::INFINITY; 3],
+            max: [f32::NEG_INFINITY; 3],
+        };
+        positions
+            .iter()
+            .fold(empty, |e, &p| e.holding(&p.to_array()))
     }
 
-    /// The box that also holds the initial rectangle of `params`, where added boids start.
-    pub fn with_initial(self, params: &Params) -> Extent {
-        let (x, y) = (params.init_x, params.init_y);
-        Extent {
-            min: self.min.min(Vec2::new(x[0] as f32, y[0] as f32)),
-            max: self.max.max(Vec2::new(x[1] as f32, y[1] as f32)),
+    /// The box that also holds `point` (its missing axes at 0).
+    fn holding(mut self, point: &[f32]) -> Extent {
+        for (a, &v) in point.iter().enumerate() {
+            self.min[a] = self.min[a].min(v);
+            self.max[a] = self.max[a].max(v);
         }
+        self
     }
 
-    /// Zero for an empty box or a point.
-    fn area(&self) -> f64 {
-        let side = |lo: f32, hi: f32| (f64::from(hi) - f64::from(lo)).max(0.0);
-        side(self.min.x, self.max.x) * side(self.min.y, self.max.y)
+    /// The box that also holds the initial box of `params`, where added boids start.
+    pub fn with_initial(self, params: &Params) -> Extent {
+        let ranges = [params.init_x, params.init_y, params.init_z];
+        let ranges = &ranges[..params.dimensions];
+        let corner = |end: usize| ranges.iter().map(|r| r[end] as f32).collect::<Vec<_>>();
+        self.holding(&corner(0)).holding(&corner(1))
+    }
+
+    /// Area in 2D, volume in 3D; zero for an empty box or a point.
+    fn content(&self, dimensions: usize) -> f64 {
+        let side = |a: usize| (f64::from(self.max[a]) - f64::from(self.min[a])).max(0.0);
+        (0..dimensions).map(side).product()
     }
 }
 
@@ -183,9 +194,21 @@ mod tests {
     }
 
     #[test]
+    fn a_flock_in_three_dimensions_sees_the_others_in_its_ball() {
+        let p = params("cornell", &["count=20000", "dimensions=3"]);
+        let sim = Simulation::<3>::new(p.clone(), 1).unwrap();
+        let w = Work::estimate(&p, Extent::of(sim.positions()));
+        // 19,999 others x 4/3 pi 40^3 / (640 x 480 x 480), over the flock's box.
+        let uniform = 19_999.0 * 4.0 / 3.0 * PI * 40f64.powi(3) / (640.0 * 480.0 * 480.0);
+        assert!((w.neighbours / uniform - 1.0).abs() < 0.02, "{w:?}");
+        let flat = work(&params("cornell", &["count=20000"]));
+        assert!(w.neighbours < flat.neighbours / 5.0, "{w:?} {flat:?}");
+    }
+
+    #[test]
     fn added_boids_count_where_they_start() {
         let p = params("cornell", &["count=10"]);
-        let point = Extent::of(&[Vec2::new(5.0, 5.0); 10]);
+        let point = Extent::of(&[boids_core::Vec2::new(5.0, 5.0); 10]);
         assert_eq!(Work::estimate(&p, point).neighbours, 9.0);
         let spread = point.with_initial(&p);
         assert!(Work::estimate(&p, spread).neighbours < 1.0);

@@ -48,7 +48,10 @@ use std::time::SystemTime;
 
 use axum::body::Bytes;
 use boids_core::params::Raw;
-use boids_core::{Params, ParamsBuilder, ParamsError, Simulation, Source, StateError};
+use boids_core::{
+    Dim, Dimension, Params, ParamsBuilder, ParamsError, Simulation, Source, StateError, Vec2,
+    WorldStep,
+};
 use serde::{Deserialize, Serialize};
 
 pub use crate::error::LogFull;
@@ -157,6 +160,67 @@ pub enum EditError {
     /// The simulation refused it (no such predator, a point inside an obstacle).
     #[error(transparent)]
     State(#[from] StateError),
+    /// The flock has three dimensions, where the world's objects are not available yet.
+    #[error(
+        "{edit} is not available in three dimensions yet (predators are flat); set dimensions = 2 to use it"
+    )]
+    ThreeDimensions {
+        /// The edit's name in the event log.
+        edit: &'static str,
+    },
+}
+
+/// The world edits a simulation takes: all of them in two dimensions; in three, none yet (the
+/// parameter checks refuse predators there), each refused by name.
+pub trait WorldEdits {
+    /// [`Simulation::add_predator`].
+    fn add_predator(&mut self, at: Vec2) -> Result<(), EditError>;
+    /// [`Simulation::remove_predator`].
+    fn remove_predator(&mut self, index: usize) -> Result<(), EditError>;
+    /// [`Simulation::set_pointer`].
+    fn set_pointer(&mut self, at: Option<Vec2>) -> Result<(), EditError>;
+    /// How many predators there are.
+    fn predator_count(&self) -> usize;
+}
+
+impl WorldEdits for Simulation<2> {
+    fn add_predator(&mut self, at: Vec2) -> Result<(), EditError> {
+        Ok(Simulation::add_predator(self, at)?)
+    }
+
+    fn remove_predator(&mut self, index: usize) -> Result<(), EditError> {
+        Ok(Simulation::remove_predator(self, index)?)
+    }
+
+    fn set_pointer(&mut self, at: Option<Vec2>) -> Result<(), EditError> {
+        Ok(Simulation::set_pointer(self, at)?)
+    }
+
+    fn predator_count(&self) -> usize {
+        self.predators().len()
+    }
+}
+
+impl WorldEdits for Simulation<3> {
+    fn add_predator(&mut self, _: Vec2) -> Result<(), EditError> {
+        Err(EditError::ThreeDimensions {
+            edit: "place_predator",
+        })
+    }
+
+    fn remove_predator(&mut self, _: usize) -> Result<(), EditError> {
+        Err(EditError::ThreeDimensions {
+            edit: "remove_predator",
+        })
+    }
+
+    fn set_pointer(&mut self, _: Option<Vec2>) -> Result<(), EditError> {
+        Err(EditError::ThreeDimensions { edit: "pointer" })
+    }
+
+    fn predator_count(&self) -> usize {
+        0
+    }
 }
 
 /// Applies a world edit to `sim`, whose parameters are `layers`, and returns the layers after
@@ -164,24 +228,24 @@ pub enum EditError {
 /// Changes that are not edits leave everything as it is.
 pub fn apply_edit(
     layers: &ParamsBuilder,
-    sim: &mut Simulation,
+    sim: &mut impl WorldEdits,
     change: &Change,
     source: Source,
 ) -> Result<ParamsBuilder, EditError> {
-    let point = |x: f64, y: f64| boids_core::Vec2::new(x as f32, y as f32);
+    let point = |x: f64, y: f64| Vec2::new(x as f32, y as f32);
     let count_layer = |count: usize| {
         let count = Raw::Integer(i64::try_from(count).unwrap_or(i64::MAX));
         apply_set(layers, "predator_count", &count, source.clone())
     };
     match *change {
         Change::PlacePredator { x, y } => {
-            let next = count_layer(sim.predators().len() + 1)?;
+            let next = count_layer(sim.predator_count() + 1)?;
             sim.add_predator(point(x, y))?;
             Ok(next)
         }
         Change::RemovePredator { index } => {
             sim.remove_predator(index)?;
-            Ok(count_layer(sim.predators().len())?)
+            Ok(count_layer(sim.predator_count())?)
         }
         Change::Pointer { x, y } => {
             sim.set_pointer(x.zip(y).map(|(x, y)| point(x, y)))?;
@@ -424,9 +488,14 @@ impl EventLog {
         Ok(log)
     }
 
-    /// Builds the flock of the last `start`/`reset` event and returns it with the `set` events
-    /// that follow, ready to be applied as the flock steps.
-    pub fn replay(&self, origin: &str) -> Result<(Simulation, Replay), EventsError> {
+    /// The dimensions (2 or 3) of the flock a replay builds: run the replay with
+    /// [`EventLog::replay`] of that dimension.
+    pub fn dimensions(&self, origin: &str) -> Result<usize, EventsError> {
+        Ok(self.beginning(origin)?.params.dimensions)
+    }
+
+    /// The last `start`/`reset` event: its index, seed and parameters.
+    fn beginning(&self, origin: &str) -> Result<Beginning, EventsError> {
         let invalid = |message: String| EventsError::Invalid {
             origin: origin.to_owned(),
             message,
@@ -469,7 +538,42 @@ impl EventLog {
                 .map_err(|e| params_error(first, e))?;
         }
         let params = layers.build().map_err(|e| params_error(first, e))?;
-        let sim = Simulation::<2>::new(params, *seed).map_err(|error| EventsError::State {
+        Ok(Beginning {
+            index: first,
+            seed: *seed,
+            layers,
+            params,
+        })
+    }
+
+    /// Builds the flock of the last `start`/`reset` event and returns it with the `set` events
+    /// that follow, ready to be applied as the flock steps. The flock must have `D` dimensions
+    /// ([`EventLog::dimensions`]).
+    pub fn replay<const D: usize>(
+        &self,
+        origin: &str,
+    ) -> Result<(Simulation<D>, Replay), EventsError>
+    where
+        Dim<D>: Dimension<D>,
+        Simulation<D>: WorldStep<D>,
+    {
+        let invalid = |message: String| EventsError::Invalid {
+            origin: origin.to_owned(),
+            message,
+        };
+        let Beginning {
+            index: first,
+            seed,
+            layers,
+            params,
+        } = self.beginning(origin)?;
+        if params.dimensions != D {
+            return Err(invalid(format!(
+                "event {first} begins a flock of dimensions = {}, not {D}",
+                params.dimensions
+            )));
+        }
+        let sim = Simulation::<D>::new(params, seed).map_err(|error| EventsError::State {
             origin: origin.to_owned(),
             error,
         })?;
@@ -509,6 +613,14 @@ impl EventLog {
     }
 }
 
+/// Where a replay begins: the last `start`/`reset` event.
+struct Beginning {
+    index: usize,
+    seed: u64,
+    layers: ParamsBuilder,
+    params: Params,
+}
+
 #[derive(Clone, Debug)]
 struct Pending {
     index: usize,
@@ -537,7 +649,11 @@ pub struct Replay {
 impl Replay {
     /// Applies every event due at the flock's current step. Call it after each step (and once
     /// before the first).
-    pub fn apply_due(&mut self, sim: &mut Simulation) -> Result<(), EventsError> {
+    pub fn apply_due<const D: usize>(&mut self, sim: &mut Simulation<D>) -> Result<(), EventsError>
+    where
+        Dim<D>: Dimension<D>,
+        Simulation<D>: WorldStep<D> + WorldEdits,
+    {
         while let Some(event) = self.pending.front().filter(|e| e.step <= sim.step_count()) {
             if event.step < sim.step_count() {
                 return Err(EventsError::Invalid {
@@ -568,6 +684,16 @@ impl Replay {
                 Action::Set { key, value } => {
                     let layers =
                         apply_set(&self.layers, key, value, source).map_err(params_error)?;
+                    if layers.params().dimensions != D {
+                        return Err(EventsError::Invalid {
+                            origin: self.origin.clone(),
+                            message: format!(
+                                "event {}: `{key}` changes the flock's dimensions, which begins a \
+                                 new flock: the viewer logs it as a reset",
+                                event.index
+                            ),
+                        });
+                    }
                     sim.set_params(layers.params().clone())
                         .map_err(state_error)?;
                     layers
@@ -576,6 +702,10 @@ impl Replay {
                     apply_edit(&self.layers, sim, change, source).map_err(|error| match error {
                         EditError::Params(error) => params_error(error),
                         EditError::State(error) => state_error(error),
+                        three @ EditError::ThreeDimensions { .. } => EventsError::Invalid {
+                            origin: format!("{}, event {}", self.origin, event.index),
+                            message: three.to_string(),
+                        },
                     })?
                 }
             };
@@ -586,7 +716,15 @@ impl Replay {
     }
 
     /// Steps `sim` until it reaches `step`, applying events on the way (and those due at `step`).
-    pub fn run_to(&mut self, sim: &mut Simulation, step: u64) -> Result<(), EventsError> {
+    pub fn run_to<const D: usize>(
+        &mut self,
+        sim: &mut Simulation<D>,
+        step: u64,
+    ) -> Result<(), EventsError>
+    where
+        Dim<D>: Dimension<D>,
+        Simulation<D>: WorldStep<D> + WorldEdits,
+    {
         self.apply_due(sim)?;
         while sim.step_count() < step {
             sim.step();
@@ -733,7 +871,7 @@ mod tests {
         }
         let text = serde_json::to_string_pretty(&log(events)).unwrap();
         let parsed = EventLog::parse(&text, "log.json").unwrap();
-        let (mut sim, mut replay) = parsed.replay("log.json").unwrap();
+        let (mut sim, mut replay) = parsed.replay::<2>("log.json").unwrap();
         replay.run_to(&mut sim, live.step_count()).unwrap();
         assert_eq!(replay.remaining(), 0);
         assert_eq!(sim.params(), live.params());
@@ -748,7 +886,7 @@ mod tests {
             Event::set(4, "avoid_factor", &params),
             Event::new_flock(9, false, "occoids", 2, &Params::preset("occoids").unwrap()),
         ];
-        let (sim, replay) = log(events).replay("log.json").unwrap();
+        let (sim, replay) = log(events).replay::<2>("log.json").unwrap();
         assert_eq!(sim.seed(), 2);
         assert_eq!(sim.params(), &Params::preset("occoids").unwrap());
         assert_eq!(replay.remaining(), 0);
@@ -760,7 +898,7 @@ mod tests {
             {"step":0,"time":"t","kind":"start","preset":"canvas","seed":3,"params":{}}]}"#;
         let (sim, _) = EventLog::parse(text, "e.json")
             .unwrap()
-            .replay("e.json")
+            .replay::<2>("e.json")
             .unwrap();
         assert_eq!(sim.params(), &Params::preset("canvas").unwrap());
     }
@@ -803,7 +941,7 @@ mod tests {
         for (text, expected) in cases {
             let err = EventLog::parse(text, "e.json")
                 .and_then(|log| {
-                    let (mut sim, mut replay) = log.replay("e.json")?;
+                    let (mut sim, mut replay) = log.replay::<2>("e.json")?;
                     replay.run_to(&mut sim, 10)
                 })
                 .unwrap_err()

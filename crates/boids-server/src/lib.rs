@@ -51,7 +51,7 @@ use std::net::SocketAddr;
 
 pub use engine::{Engine, EngineConfig, EngineState};
 pub use error::{RequestError, ValueError};
-pub use server::{HARD_MESSAGE_LIMIT, Server, router};
+pub use server::{FrameVersions, HARD_MESSAGE_LIMIT, Server, router};
 
 /// Everything a server starts from.
 #[derive(Clone, Debug)]

@@ -6,7 +6,9 @@
 //! writer forwards whatever changed (state, frame and overlay, metrics, replies). A client that
 //! reads slowly only slows its own writer, which then skips to the newest frame; the simulation
 //! never waits for it. A client that sends faster than the engine answers has at most
-//! [`MAX_IN_FLIGHT`] requests queued; then its reader waits.
+//! [`MAX_IN_FLIGHT`] requests queued; then its reader waits. A client gets only frames of a
+//! version it reads (`/ws?frames=2,3`; version 2 alone without it), and for a flock whose
+//! frames it cannot read, one error message that says why ([`FrameVersions`]).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -16,8 +18,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::{Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -83,6 +85,7 @@ const ASSETS: &[Asset] = &[
     js_module!("attractor-tools.js"),
     js_module!("camera.js"),
     js_module!("canvas2d.js"),
+    js_module!("canvas3d.js"),
     js_module!("connection.js"),
     js_module!("constants.js"),
     js_module!("controls.js"),
@@ -92,6 +95,7 @@ const ASSETS: &[Asset] = &[
     js_module!("main.js"),
     js_module!("obstacle-tools.js"),
     js_module!("obstacles.js"),
+    js_module!("orbit.js"),
     js_module!("overlay-mode.js"),
     js_module!("overlays.js"),
     js_module!("parameters.js"),
@@ -102,6 +106,7 @@ const ASSETS: &[Asset] = &[
     js_module!("throttle.js"),
     js_module!("view.js"),
     js_module!("webgl.js"),
+    js_module!("webgl3d.js"),
     js_module!("wire.js"),
     js_module!("world-objects.js"),
     js_module!("world-tools.js"),
@@ -202,10 +207,85 @@ async fn state(State(engine): State<Engine>) -> Response {
     }
 }
 
-async fn upgrade(ws: WebSocketUpgrade, State(engine): State<Engine>) -> Response {
+/// The query of the WebSocket's URL.
+#[derive(serde::Deserialize)]
+struct SocketQuery {
+    /// The frame versions the client reads, such as `2,3`.
+    frames: Option<String>,
+}
+
+/// The frame versions a client reads, from `?frames=2,3` on the WebSocket's URL: version 2
+/// alone without it, as every client read before version 3 (frames of a flock in three
+/// dimensions) existed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameVersions(u32);
+
+impl FrameVersions {
+    /// Reads the `frames` query value: versions separated by commas.
+    pub fn parse(list: Option<&str>) -> Result<FrameVersions, String> {
+        let Some(list) = list else {
+            return Ok(FrameVersions(1 << protocol::FRAME_VERSION));
+        };
+        let mut versions = 0;
+        for item in list.split(',') {
+            match item.trim().parse::<u8>() {
+                Ok(v) if v < 32 => versions |= 1 << v,
+                _ => {
+                    return Err(format!(
+                        "frames={list}: expected frame versions separated by commas, such as frames=2,3"
+                    ));
+                }
+            }
+        }
+        Ok(FrameVersions(versions))
+    }
+
+    /// Whether frames of `version` are read.
+    pub fn reads(self, version: u8) -> bool {
+        version < 32 && self.0 & (1 << version) != 0
+    }
+
+    /// The versions read, as a list for a message.
+    fn list(self) -> String {
+        let versions: Vec<String> = (0..32u8)
+            .filter(|&v| self.reads(v))
+            .map(|v| v.to_string())
+            .collect();
+        versions.join(", ")
+    }
+
+    /// The error message for a client that does not read frames of `version`.
+    fn refusal(self, version: u8) -> String {
+        let flock = match version {
+            protocol::FRAME_VERSION_3D => "this flock has three dimensions: its frames are",
+            _ => "this flock's frames are",
+        };
+        let reads = self.list();
+        json!({
+            "type": "error",
+            "id": null,
+            "message": format!(
+                "{flock} version {version}, and this client reads frame versions {reads} only \
+                 (say which it reads with /ws?frames=2,3); no frames are sent to it until the \
+                 flock is one it reads: reload the viewer's page, or set dimensions = 2"
+            ),
+        })
+        .to_string()
+    }
+}
+
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(engine): State<Engine>,
+    Query(query): Query<SocketQuery>,
+) -> Response {
+    let versions = match FrameVersions::parse(query.frames.as_deref()) {
+        Ok(versions) => versions,
+        Err(message) => return (StatusCode::BAD_REQUEST, message).into_response(),
+    };
     ws.max_message_size(HARD_MESSAGE_LIMIT)
         .max_frame_size(HARD_MESSAGE_LIMIT)
-        .on_upgrade(move |socket| connection(socket, engine))
+        .on_upgrade(move |socket| connection(socket, engine, versions))
 }
 
 /// A reply to come: ready, or waiting for the engine.
@@ -219,7 +299,7 @@ enum Wants {
     Hover,
 }
 
-async fn connection(socket: WebSocket, engine: Engine) {
+async fn connection(socket: WebSocket, engine: Engine, versions: FrameVersions) {
     let client: ClientId = NEXT_CLIENT.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
     let (pending_tx, mut pending) = mpsc::channel::<PendingReply>(MAX_IN_FLIGHT);
@@ -275,6 +355,8 @@ async fn connection(socket: WebSocket, engine: Engine) {
         frames.mark_changed();
         state.mark_changed();
         metrics.mark_changed();
+        // The version this client was told it cannot read, until the flock changes again.
+        let mut refused = None;
         loop {
             let message = tokio::select! {
                 biased;
@@ -282,6 +364,13 @@ async fn connection(socket: WebSocket, engine: Engine) {
                 Ok(()) = state.changed() => text_of(&state.borrow_and_update()),
                 Ok(()) = frames.changed() => {
                     let snapshot = frames.borrow_and_update().clone();
+                    if !versions.reads(snapshot.version) {
+                        if refused.replace(snapshot.version) == Some(snapshot.version) {
+                            continue;
+                        }
+                        Message::Text(versions.refusal(snapshot.version).into())
+                    } else {
+                    refused = None;
                     if sink.send(Message::Binary(snapshot.frame.clone())).await.is_err() {
                         return;
                     }
@@ -293,6 +382,7 @@ async fn connection(socket: WebSocket, engine: Engine) {
                     match overlay {
                         Some(bytes) => Message::Binary(bytes),
                         None => continue,
+                    }
                     }
                 }
                 Ok(()) = metrics.changed() => text_of(&metrics.borrow_and_update()),

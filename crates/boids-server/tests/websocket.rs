@@ -19,8 +19,7 @@ async fn frames_arrive_and_decode_to_the_flock() {
     let mut ws = connect(addr).await;
     let first = ws.next_frame().await;
     assert_eq!(first.positions.len(), 250);
-    assert_eq!(first.header.world.width, 640.0);
-    assert_eq!(first.header.world.height, 480.0);
+    assert_eq!(first.header.world.size, [640.0, 480.0]);
     assert_ne!(first.header.flags & flags::RUNNING, 0);
     assert_eq!(first.header.flags & flags::TORUS, 0);
     // 10% of the flock scouts each way (the cornell preset).
@@ -31,7 +30,7 @@ async fn frames_arrive_and_decode_to_the_flock() {
         first
             .positions
             .iter()
-            .all(|p| { p.x >= q.x && p.x <= q.x + q.width && p.y >= q.y && p.y <= q.y + q.height })
+            .all(|p| (0..2).all(|a| p[a] >= q.min[a] && p[a] <= q.min[a] + q.size[a]))
     );
     let later = ws.frame_at_least(first.header.step + 3).await;
     assert_eq!(later.positions.len(), 250);
@@ -87,7 +86,7 @@ async fn a_parameter_change_applies_live_and_is_broadcast() {
     let frame = ws
         .next_matching(|m| match m {
             Message::Binary(b) if b.get(5) == Some(&1) => {
-                let f = boids_server::protocol::decode_frame(b).unwrap();
+                let f = boids_server::protocol::decode_frame::<2>(b).unwrap();
                 (f.positions.len() == 321).then_some(f)
             }
             _ => None,
@@ -352,7 +351,7 @@ async fn the_event_log_replays_to_the_servers_exact_state() {
         .collect();
     // What replay uses: the last reset and the changes after it.
     assert_eq!(kinds, ["reset", "set", "set", "set"]);
-    let (mut sim, mut replay) = log.replay("boids-events.json").unwrap();
+    let (mut sim, mut replay) = log.replay::<2>("boids-events.json").unwrap();
     replay
         .run_to(&mut sim, log.exported_at_step.unwrap())
         .unwrap();
@@ -412,7 +411,7 @@ async fn predator_edits_show_in_frames_and_replay_to_the_servers_exact_state() {
 
     let log = EventLog::parse(&get(addr, "/api/events").await, "session.json").unwrap();
     let state = get_json(addr, "/api/state").await;
-    let (mut sim, mut replay) = log.replay("session.json").unwrap();
+    let (mut sim, mut replay) = log.replay::<2>("session.json").unwrap();
     replay
         .run_to(&mut sim, log.exported_at_step.unwrap())
         .unwrap();

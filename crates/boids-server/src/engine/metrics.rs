@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use boids_core::camera::{Focus, Framing};
 use boids_core::neighbors::Neighbors;
-use boids_core::{FlockState, Metrics, Params};
+use boids_core::{Metrics, Simulation};
 use serde_json::json;
 use tokio::sync::watch;
 
@@ -22,11 +22,24 @@ pub const METRICS_SPACING: u32 = 5;
 
 /// A flock to measure, and the message fields the simulation thread already knows.
 pub(super) struct MetricsJob {
-    pub params: Params,
-    pub state: FlockState,
+    /// Measures a copy of the flock: its metrics and its focus (`None`: not measured).
+    pub measure: Measurement,
     /// Boids caught since the last measurement (the `captures` column).
     pub captures: u64,
     pub header: serde_json::Value,
+}
+
+/// The metrics and the focus of a flock copied on the simulation thread, measured when called.
+pub(super) type Measurement = Box<dyn FnOnce() -> Option<(Metrics, Option<Framing>)> + Send>;
+
+/// The measurement of a flat flock as it is now.
+pub(super) fn measurement(sim: &Simulation<2>) -> Measurement {
+    let (params, state) = (sim.params().clone(), sim.state());
+    Box::new(move || {
+        let neighbors = Neighbors::of_state(&params, &state);
+        let metrics = Metrics::measure_with(&neighbors, &state);
+        Some((metrics, Framing::of(&neighbors)))
+    })
 }
 
 /// Whether the metrics thread is busy, and how long its last measurement took.
@@ -83,25 +96,27 @@ impl MetricsWorker {
 /// Measures `job` and records its cost in `gate`; the metrics message.
 fn measure(job: MetricsJob, gate: &MetricsGate) -> String {
     let start = Instant::now();
-    let neighbors = Neighbors::of_state(&job.params, &job.state);
-    let m = Metrics {
-        captures: job.captures,
-        ..Metrics::measure_with(&neighbors, &job.state)
-    };
-    let framing = Framing::of(&neighbors);
+    let measured = (job.measure)();
     let cost = start.elapsed();
     gate.cost_us
         .store(cost.as_micros() as u64, Ordering::Relaxed);
     let mut message = job.header;
     message["measure_ms"] = json!(cost.as_secs_f64() * 1000.0);
-    for (name, value) in boids_core::METRIC_COLUMNS.iter().zip(m.values()) {
-        message[*name] = if value.is_finite() {
-            json!(value)
-        } else {
-            serde_json::Value::Null
+    let (metrics, framing) = measured.unzip();
+    let values = metrics.map(|m| {
+        Metrics {
+            captures: job.captures,
+            ..m
+        }
+        .values()
+    });
+    for (k, name) in boids_core::METRIC_COLUMNS.iter().enumerate() {
+        message[*name] = match values.map(|v| v[k]) {
+            Some(value) if value.is_finite() => json!(value),
+            _ => serde_json::Value::Null,
         };
     }
-    message["focus"] = framing.map_or(
+    message["focus"] = framing.flatten().map_or(
         serde_json::Value::Null,
         |f| json!({"largest": focus_json(&f.largest), "whole": focus_json(&f.whole)}),
     );

@@ -29,10 +29,15 @@
 //! What one request may cost is bounded: its flock's neighbour pairs a step ([`budget`]), and the
 //! event log's bytes ([`events::SessionLog`]).
 //!
-//! This file holds the loop, the requests and the publishing; the step-rate meter
-//! (`rate.rs`), the metrics thread (`metrics.rs`) and the choice and encoding of overlays
-//! (`overlays.rs`) are files of their own.
+//! The flock is flat or has three dimensions as its `dimensions` parameter says ([`Flock`]);
+//! a change of `dimensions` (a `set`, or a preset of the other kind) begins a new flock of the
+//! other dimension, logged as a reset since no flock can be carried from a plane into a box.
+//!
+//! This file holds the loop, the requests and the publishing; the flock of either dimension
+//! (`flock.rs`), the step-rate meter (`rate.rs`), the metrics thread (`metrics.rs`) and the
+//! choice and encoding of overlays (`overlays.rs`) are files of their own.
 
+mod flock;
 mod metrics;
 mod overlays;
 mod rate;
@@ -43,17 +48,21 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use boids_core::params::Value;
-use boids_core::{Params, ParamsBuilder, Simulation, Source, Vec2};
+use boids_core::{
+    Coordinates, Dim, Dimension, Params, ParamsBuilder, Simulation, Source, Vec2, VecN, WorldStep,
+};
 use serde_json::json;
 use tokio::sync::{oneshot, watch};
 
-use crate::budget::{self, Extent, Work};
+use crate::budget::{self, Work};
 use crate::error::RequestError;
 pub use crate::error::Stopped;
 use crate::events::{self, Change, Event, EventLog, SessionLog};
 use crate::protocol::{
-    self, FrameHeader, OverlayMode, Rect, Request, flags, json_to_raw, params_to_json,
+    self, FrameHeader, Hunter, OverlayMode, Request, WorldBox, flags, json_to_raw, params_to_json,
 };
+pub use flock::Flock;
+pub(crate) use flock::on_flock;
 pub use metrics::{METRICS_INTERVAL, METRICS_SPACING};
 use metrics::{MetricsJob, MetricsWorker};
 use overlays::OverlayWish;
@@ -91,6 +100,9 @@ pub struct EngineConfig {
 pub struct Snapshot {
     /// The encoded frame ([`protocol`]).
     pub frame: Bytes,
+    /// Its version: 2 for a flat flock, 3 for one in three dimensions
+    /// ([`protocol::frame_version`]).
+    pub version: u8,
     /// Overlay for every boid (up to [`OVERLAY_CAP`]), when some client wants it.
     pub all: Option<Bytes>,
     /// Overlay of the boid under each hovering client's mouse.
@@ -122,8 +134,8 @@ impl Engine {
                 max: config.max_count,
             });
         }
-        let sim = Simulation::<2>::new(params, config.seed)?;
-        let work = Work::estimate(sim.params(), Extent::of(sim.positions()));
+        let sim = Flock::new(params, config.seed)?;
+        let work = Work::estimate(sim.params(), sim.extent());
         if work.pairs() > config.max_pairs {
             return Err(crate::ServerError::WorkAboveBudget {
                 work,
@@ -215,7 +227,7 @@ impl Engine {
 
 /// Everything the simulation thread owns. Reachable from [`Engine::inspect`].
 pub struct EngineState {
-    sim: Simulation,
+    sim: Flock,
     /// The flock's parameters with where each came from: the start (preset and flags), or a
     /// viewer message.
     layers: ParamsBuilder,
@@ -297,8 +309,8 @@ impl EngineState {
         self.captures += self.sim.captures();
     }
 
-    /// The simulation.
-    pub fn simulation(&self) -> &Simulation {
+    /// The flock, of either dimension.
+    pub fn flock(&self) -> &Flock {
         &self.sim
     }
 
@@ -367,8 +379,12 @@ impl EngineState {
         })?;
         let layers = events::apply_set(&self.layers, key, &value, Source::Message)?;
         let params = layers.params().clone();
+        if params.dimensions != self.sim.dimensions() {
+            let what = format!("{key} = {json}");
+            return self.begin_flock(layers, None, self.sim.seed(), &what);
+        }
         self.check_count(&params)?;
-        let mut extent = Extent::of(self.sim.positions());
+        let mut extent = self.sim.extent();
         if params.count > self.sim.len() {
             extent = extent.with_initial(&params);
         }
@@ -401,8 +417,9 @@ impl EngineState {
                 what: format!("{:?}", event.change),
                 full,
             })?;
-        let layers =
-            events::apply_edit(&self.layers, &mut self.sim, &event.change, Source::Message)?;
+        let layers = on_flock!(&mut self.sim, sim => {
+            events::apply_edit(&self.layers, sim, &event.change, Source::Message)?
+        });
         if layers.params() != self.layers.params() {
             self.revision = self.revision.wrapping_add(1);
         }
@@ -426,7 +443,7 @@ impl EngineState {
     /// Refuses a `step` request of more than one step whose steps together would examine more
     /// than [`budget::STEP_REQUEST_STEPS`] steps' worth of the budget.
     fn check_steps(&self, count: u32) -> Result<(), RequestError> {
-        let work = Work::estimate(self.sim.params(), Extent::of(self.sim.positions()));
+        let work = Work::estimate(self.sim.params(), self.sim.extent());
         let allowed = budget::STEP_REQUEST_STEPS * self.max_pairs;
         if count <= 1 || f64::from(count) * work.pairs() <= allowed {
             return Ok(());
@@ -460,18 +477,28 @@ impl EngineState {
             }
             None => self.layers.clone(),
         };
-        let params = layers.build()?;
-        self.check_count(&params)?;
-        let seed = seed.unwrap_or(self.sim.seed());
-        let sim = Simulation::<2>::new(params, seed)?;
         let what = match &preset {
             Some(name) => format!("reset to preset {name}"),
             None => "reset".to_owned(),
         };
-        self.check_work(
-            &what,
-            Work::estimate(sim.params(), Extent::of(sim.positions())),
-        )?;
+        let seed = seed.unwrap_or(self.sim.seed());
+        self.begin_flock(layers, preset, seed, &what)
+    }
+
+    /// Replaces the flock by a new one of `layers` drawn with `seed` (from `preset`, if one is
+    /// named), if it is within the caps, and restarts the log from it: a reset, or a change of
+    /// dimensions (`what` names it in a refusal).
+    fn begin_flock(
+        &mut self,
+        layers: ParamsBuilder,
+        preset: Option<String>,
+        seed: u64,
+        what: &str,
+    ) -> Result<(), RequestError> {
+        let params = layers.build()?;
+        self.check_count(&params)?;
+        let sim = Flock::new(params, seed)?;
+        self.check_work(what, Work::estimate(sim.params(), sim.extent()))?;
         let previous_step = self.sim.step_count();
         self.sim = sim;
         self.layers = layers;
@@ -514,8 +541,12 @@ impl EngineState {
         self.state_tx.send_replace(Arc::from(self.state_message()));
     }
 
-    fn frame_header(&self) -> FrameHeader {
-        let p = self.sim.params();
+    fn frame_header<const D: usize>(&self, sim: &Simulation<D>) -> FrameHeader<D>
+    where
+        Dim<D>: Dimension<D>,
+        Simulation<D>: WorldStep<D>,
+    {
+        let p = sim.params();
         let mut bits = 0;
         if self.running {
             bits |= flags::RUNNING;
@@ -523,36 +554,35 @@ impl EngineState {
         if p.is_torus() {
             bits |= flags::TORUS;
         }
+        let (min, size) = p.world_box::<D>();
         FrameHeader {
             flags: bits,
-            step: self.sim.step_count(),
+            step: sim.step_count(),
             revision: self.revision,
-            world: Rect {
-                x: p.world_x_min as f32,
-                y: p.world_y_min as f32,
-                width: p.world_width as f32,
-                height: p.world_height as f32,
-            },
+            world: WorldBox { min, size },
         }
     }
 
     fn publish_frame(&mut self) {
         let start = Instant::now();
-        let header = self.frame_header();
-        let sim = &self.sim;
-        let content = protocol::FrameContent {
-            positions: sim.positions(),
-            velocities: sim.velocities(),
-            groups: sim.groups(),
-            resting: sim.resting(),
-            predators: sim.predators(),
-            pointer: sim.pointer(),
-        };
-        let frame = protocol::encode_frame(&header, &content);
+        let (frame, all, hover) = on_flock!(&self.sim, sim => {
+            let header = self.frame_header(sim);
+            let predators = hunters(sim);
+            let content = protocol::FrameContent {
+                positions: sim.positions(),
+                velocities: sim.velocities(),
+                groups: sim.groups(),
+                resting: sim.resting(),
+                predators: &predators,
+            };
+            let frame = protocol::encode_frame(&header, &content);
+            let (all, hover) = overlays::messages(&self.sim, header.flags, header.step, &self.overlays);
+            (frame, all, hover)
+        });
         self.frame_bytes = frame.len();
-        let (all, hover) = overlays::messages(sim, &header, &self.overlays);
         let snapshot = Snapshot {
             frame: Bytes::from(frame),
+            version: protocol::frame_version(self.sim.dimensions()),
             all,
             hover,
         };
@@ -564,8 +594,11 @@ impl EngineState {
     fn send_metrics(&mut self) {
         let captures = self.captures;
         let offered = self.metrics.offer(|| MetricsJob {
-            params: self.sim.params().clone(),
-            state: self.sim.state(),
+            measure: match &self.sim {
+                Flock::Two(sim) => metrics::measurement(sim),
+                // Until the core's metrics and neighbour queries take three dimensions.
+                Flock::Three(_) => Box::new(|| None),
+            },
             captures,
             header: json!({
                 "type": "metrics",
@@ -610,25 +643,9 @@ impl EngineState {
         )
     }
 
-    /// The flock in id order, exactly, as JSON.
+    /// The flock in id order, exactly, as JSON (positions and velocities have z in 3D).
     pub fn state_json(&self) -> serde_json::Value {
-        let state = self.sim.state();
-        let pairs = |v: &[Vec2]| v.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>();
-        json!({
-            "step": self.sim.step_count(),
-            "seed": self.sim.seed(),
-            "count": state.len(),
-            "positions": pairs(&state.positions),
-            "velocities": pairs(&state.velocities),
-            "groups": state.groups,
-            "biases": state.biases,
-            "predators": state
-                .predators
-                .iter()
-                .map(|p| [p.position.x, p.position.y, p.velocity.x, p.velocity.y])
-                .collect::<Vec<_>>(),
-            "resting": state.resting,
-        })
+        on_flock!(&self.sim, sim => state_json(sim))
     }
 
     /// Description of every parameter with its current value and a slider range: what the page
@@ -648,4 +665,53 @@ impl EngineState {
     pub fn preset(&self) -> &str {
         &self.preset
     }
+}
+
+/// The flock of `sim` in id order, exactly, as JSON.
+fn state_json<const D: usize>(sim: &Simulation<D>) -> serde_json::Value
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let state = sim.state();
+    let points = |v: &[VecN<D>]| v.iter().map(|p| p.to_array().to_vec()).collect::<Vec<_>>();
+    json!({
+        "step": sim.step_count(),
+        "seed": sim.seed(),
+        "count": state.len(),
+        "positions": points(&state.positions),
+        "velocities": points(&state.velocities),
+        "groups": state.groups,
+        "biases": state.biases,
+        "predators": state
+            .predators
+            .iter()
+            .map(|p| [p.position.x, p.position.y, p.velocity.x, p.velocity.y])
+            .collect::<Vec<_>>(),
+        "resting": state.resting,
+    })
+}
+
+/// The predators of `sim` as a frame shows them, the pointer's last. Predators are flat (the
+/// parameter checks refuse them in three dimensions), so in a flat flock they are as they are.
+fn hunters<const D: usize>(sim: &Simulation<D>) -> Vec<Hunter<D>>
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let lift = |v: Vec2| {
+        VecN::<D>::from(std::array::from_fn(|a| {
+            v.to_array().get(a).copied().unwrap_or(0.0)
+        }))
+    };
+    sim.predators()
+        .iter()
+        .map(|p| (p, false))
+        .chain(sim.pointer().map(|p| (p, true)))
+        .map(|(p, pointer)| Hunter {
+            position: lift(p.position),
+            velocity: lift(p.velocity),
+            pointer,
+        })
+        .collect()
 }

@@ -5,12 +5,12 @@
 use std::collections::HashMap;
 
 use axum::body::Bytes;
+use boids_core::Vec2;
 use boids_core::neighbors::Neighbors;
 use boids_core::overlay::Overlay;
-use boids_core::{Simulation, Vec2};
 
-use super::ClientId;
-use crate::protocol::{FrameHeader, OverlayMessage, OverlayMode, flags};
+use super::{ClientId, Flock};
+use crate::protocol::{OverlayMessage, OverlayMode, flags};
 
 /// Most boids in an "all boids" overlay; above it an evenly spread subset by id is shown.
 pub const OVERLAY_CAP: usize = 2000;
@@ -25,14 +25,19 @@ pub(super) struct OverlayWish {
     pub point: Option<(Vec2, f32)>,
 }
 
-/// The overlay messages of the frame with `header`: for every boid (up to [`OVERLAY_CAP`]) if
-/// some client wants it, and for the boid under each hovering client's mouse.
+/// The overlay messages of the frame at `step` with `frame_flags`: for every boid (up to
+/// [`OVERLAY_CAP`]) if some client wants it, and for the boid under each hovering client's
+/// mouse. A flock in three dimensions has none yet.
 pub(super) fn messages(
-    sim: &Simulation,
-    header: &FrameHeader,
+    flock: &Flock,
+    frame_flags: u16,
+    step: u64,
     wishes: &HashMap<ClientId, OverlayWish>,
 ) -> (Option<Bytes>, HashMap<ClientId, Bytes>) {
     let mut hover = HashMap::new();
+    let Flock::Two(sim) = flock else {
+        return (None, hover);
+    };
     if wishes.is_empty() {
         return (None, hover);
     }
@@ -44,8 +49,8 @@ pub(super) fn messages(
             (0, 0)
         };
         let message = OverlayMessage {
-            flags: header.flags & flags::TORUS | extra,
-            step: header.step,
+            flags: frame_flags & flags::TORUS | extra,
+            step,
             overlay: Overlay::new(&neighbors, chosen, max_links),
         };
         Bytes::from(message.encode())

@@ -3,23 +3,30 @@
 //! straight into one buffer; decoding is for tests and tools (the page has its own decoder).
 
 use boids_core::overlay::{Ghost, Overlay, OverlayBoid};
-use boids_core::world::Predator;
-use boids_core::{RuleVectors, Vec2};
+use boids_core::{Coordinates, Dim, Dimension, RuleVectors, Vec2, VecN};
 
 /// First four bytes of every binary message.
 pub const MAGIC: [u8; 4] = *b"BOID";
-/// Version of the frame layout (2: a resting bit in the group byte, predators after the boids).
+/// Version of the frame layout of a flat flock (2: a resting bit in the group byte, predators
+/// after the boids).
 pub const FRAME_VERSION: u8 = 2;
+/// Version of the frame layout of a flock in three dimensions (z, the world's depth, a heading
+/// of two bytes).
+pub const FRAME_VERSION_3D: u8 = 3;
 /// Version of the overlay layout (2: scout groups, links per record, ghosts).
 pub const OVERLAY_VERSION: u8 = 2;
 /// Message kind of a frame.
 pub const KIND_FRAME: u8 = 1;
 /// Message kind of an overlay.
 pub const KIND_OVERLAY: u8 = 2;
-/// Size of a frame header.
-pub const FRAME_HEADER_BYTES: usize = 56;
-/// Size of one boid (and of one predator) in a frame.
-pub const FRAME_BOID_BYTES: usize = 6;
+/// Size of a frame header (version 2).
+pub const FRAME_HEADER_BYTES: usize = frame_header_bytes(2);
+/// Size of one boid (and of one predator) in a frame (version 2).
+pub const FRAME_BOID_BYTES: usize = frame_boid_bytes(2);
+/// Size of a frame header (version 3).
+pub const FRAME_HEADER_BYTES_3D: usize = frame_header_bytes(3);
+/// Size of one boid (and of one predator) in a frame (version 3).
+pub const FRAME_BOID_BYTES_3D: usize = frame_boid_bytes(3);
 /// Bit of a boid's group byte set while it rests on the ground (perching).
 pub const RESTING_BIT: u8 = 0x80;
 /// Size of an overlay header.
@@ -31,6 +38,34 @@ pub const OVERLAY_LINK_BYTES: usize = 8;
 /// Size of one overlay ghost.
 pub const OVERLAY_GHOST_BYTES: usize = 24;
 
+/// The frame version of a flock of `dimensions` (2 or 3): 2 for a flat one, 3 for one with z.
+pub const fn frame_version(dimensions: usize) -> u8 {
+    if dimensions == 3 {
+        FRAME_VERSION_3D
+    } else {
+        FRAME_VERSION
+    }
+}
+
+/// A frame header of `dimensions`: 24 bytes, then the world box and the quantisation box, each
+/// a near corner and a size of `dimensions` f32.
+const fn frame_header_bytes(dimensions: usize) -> usize {
+    24 + 2 * 2 * 4 * dimensions
+}
+
+/// A boid record of `dimensions`: a u16 per axis, a heading of `dimensions - 1` bytes (the
+/// azimuth, then in 3D the elevation), the group byte ([`group_byte`]), and a zero byte if that
+/// makes an odd length: records stay 2-byte aligned, so that the page hands a frame's bytes to
+/// the GPU as they are (WebGL reads a u16 attribute only at an even offset and stride).
+const fn frame_boid_bytes(dimensions: usize) -> usize {
+    (group_byte(dimensions) + 2) & !1
+}
+
+/// Where a boid record of `dimensions` keeps its group byte: after the coordinates and heading.
+const fn group_byte(dimensions: usize) -> usize {
+    2 * dimensions + (dimensions - 1)
+}
+
 /// Bits of the flags field.
 pub mod flags {
     /// The simulation is running (not paused).
@@ -41,50 +76,46 @@ pub mod flags {
     pub const HOVER: u16 = 4;
 }
 
-/// An axis-aligned rectangle.
+/// An axis-aligned box of `D` dimensions: a rectangle in 2D (x, y, width, height), a cuboid in
+/// 3D (x, y, z, width, height, depth).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rect {
-    /// Left edge.
-    pub x: f32,
-    /// Top edge.
-    pub y: f32,
-    /// Width.
-    pub width: f32,
-    /// Height.
-    pub height: f32,
+pub struct WorldBox<const D: usize = 2> {
+    /// The near corner (smallest x, y, z).
+    pub min: [f32; D],
+    /// Extent along each axis.
+    pub size: [f32; D],
 }
 
-impl Rect {
-    /// The smallest rectangle holding `self` and every point.
-    pub fn grown_to_hold(self, points: &[Vec2]) -> Rect {
-        let (mut min, mut max) = (
-            Vec2::new(self.x, self.y),
-            Vec2::new(self.x + self.width, self.y + self.height),
-        );
-        for &p in points {
-            min = min.min(p);
-            max = max.max(p);
+impl<const D: usize> WorldBox<D> {
+    /// The smallest box holding `self` and every point.
+    pub fn grown_to_hold<P: Coordinates<D>>(self, points: &[P]) -> WorldBox<D> {
+        let mut min = self.min;
+        let mut max: [f32; D] = std::array::from_fn(|a| self.min[a] + self.size[a]);
+        for p in points {
+            let p = p.to_array();
+            for a in 0..D {
+                min[a] = min[a].min(p[a]);
+                max[a] = max[a].max(p[a]);
+            }
         }
-        Rect {
-            x: min.x,
-            y: min.y,
-            width: max.x - min.x,
-            height: max.y - min.y,
+        WorldBox {
+            min,
+            size: std::array::from_fn(|a| max[a] - min[a]),
         }
     }
 }
 
 /// What a frame header says besides the boids.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FrameHeader {
+pub struct FrameHeader<const D: usize = 2> {
     /// Flags ([`flags`]).
     pub flags: u16,
     /// Simulation step.
     pub step: u64,
     /// Parameter revision.
     pub revision: u32,
-    /// The world rectangle.
-    pub world: Rect,
+    /// The world box.
+    pub world: WorldBox<D>,
 }
 
 fn put_header(out: &mut Vec<u8>, kind: u8, version: u8, flags: u16, step: u64) {
@@ -95,8 +126,8 @@ fn put_header(out: &mut Vec<u8>, kind: u8, version: u8, flags: u16, step: u64) {
     out.extend_from_slice(&step.to_le_bytes());
 }
 
-fn put_rect(out: &mut Vec<u8>, r: Rect) {
-    for v in [r.x, r.y, r.width, r.height] {
+fn put_box<const D: usize>(out: &mut Vec<u8>, b: WorldBox<D>) {
+    for v in b.min.into_iter().chain(b.size) {
         out.extend_from_slice(&v.to_le_bytes());
     }
 }
@@ -112,14 +143,15 @@ fn quantisation_scale(extent: f32) -> f32 {
     if extent > 0.0 { 65535.0 / extent } else { 0.0 }
 }
 
-/// The direction of `v` in 256ths of a turn. A polynomial arctangent (error below 1e-5 rad, far
-/// under the 0.025 rad of one unit) keeps encoding a large flock cheap.
+/// The angle of `(x, y)` from +x toward +y, in `(-pi, pi]`. A polynomial arctangent (error
+/// below 1e-5 rad, far under the 0.025 rad of one heading unit) keeps encoding a large flock
+/// cheap.
 #[inline(always)]
-fn heading(v: Vec2) -> u8 {
-    let (ax, ay) = (v.x.abs(), v.y.abs());
+fn angle(x: f32, y: f32) -> f32 {
+    let (ax, ay) = (x.abs(), y.abs());
     let (small, large) = (ax.min(ay), ax.max(ay));
     if large == 0.0 {
-        return 0;
+        return 0.0;
     }
     let a = small / large;
     let s = a * a;
@@ -127,128 +159,169 @@ fn heading(v: Vec2) -> u8 {
     if ay > ax {
         r = std::f32::consts::FRAC_PI_2 - r;
     }
-    if v.x < 0.0 {
+    if x < 0.0 {
         r = std::f32::consts::PI - r;
     }
-    if v.y < 0.0 {
-        r = -r;
+    if y < 0.0 { -r } else { r }
+}
+
+/// The direction of `(x, y)` in 256ths of a turn: the heading byte (the azimuth in 3D).
+#[inline(always)]
+fn heading(x: f32, y: f32) -> u8 {
+    ((angle(x, y) * (256.0 / std::f32::consts::TAU)).round() as i32 & 255) as u8
+}
+
+/// The elevation of `v` above the xy plane, from 0 (straight toward -z) through 127.5 (level)
+/// to 255 (straight toward +z): `elevation = (byte / 255 - 1/2) pi`.
+#[inline(always)]
+fn elevation(v: [f32; 3]) -> u8 {
+    let level = (v[0] * v[0] + v[1] * v[1]).sqrt();
+    let up = angle(level, v[2]);
+    ((up / std::f32::consts::PI + 0.5) * 255.0)
+        .round()
+        .clamp(0.0, 255.0) as u8
+}
+
+/// The heading bytes of velocity `v` into `out`: the azimuth, then in 3D the elevation.
+#[inline(always)]
+fn put_heading(out: &mut [u8], v: &[f32]) {
+    out[0] = heading(v[0], v[1]);
+    if let &[x, y, z] = v {
+        out[1] = elevation([x, y, z]);
     }
-    ((r * (256.0 / std::f32::consts::TAU)).round() as i32 & 255) as u8
+}
+
+/// A predator as a frame shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hunter<const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// Where it is.
+    pub position: VecN<D>,
+    /// Its velocity.
+    pub velocity: VecN<D>,
+    /// Whether it is the pointer's (kind 1; always last).
+    pub pointer: bool,
 }
 
 /// What a frame shows: the boids in storage order (every slice in that order; `resting` empty
 /// when perching is off) and the predators, the pointer's last.
 #[derive(Clone, Copy, Debug)]
-pub struct FrameContent<'a> {
+pub struct FrameContent<'a, const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Boid positions.
-    pub positions: &'a [Vec2],
+    pub positions: &'a [VecN<D>],
     /// Boid velocities.
-    pub velocities: &'a [Vec2],
+    pub velocities: &'a [VecN<D>],
     /// Scout groups.
     pub groups: &'a [u8],
     /// Steps each boid still rests (0: flying), or empty.
     pub resting: &'a [u32],
-    /// The predators.
-    pub predators: &'a [Predator],
-    /// The pointer's predator.
-    pub pointer: Option<&'a Predator>,
+    /// The predators, the pointer's last.
+    pub predators: &'a [Hunter<D>],
 }
 
-/// One 6-byte record: quantised position, heading, and a last byte.
-#[inline(always)]
-fn put_record(out: &mut [u8], p: Vec2, v: Vec2, quant: Rect, scale: (f32, f32), last: u8) {
-    let (qx, qy) = (
-        quantise(p.x, quant.x, scale.0),
-        quantise(p.y, quant.y, scale.1),
-    );
-    out.copy_from_slice(&[
-        qx as u8,
-        (qx >> 8) as u8,
-        qy as u8,
-        (qy >> 8) as u8,
-        heading(v),
-        last,
-    ]);
+/// How positions map to 16-bit coordinates: the quantisation box and each axis's scale.
+struct Quantiser<const D: usize> {
+    quant: WorldBox<D>,
+    scale: [f32; D],
 }
 
-/// Encodes a frame.
-pub fn encode_frame(header: &FrameHeader, content: &FrameContent) -> Vec<u8> {
+impl<const D: usize> Quantiser<D> {
+    /// One record: a u16 per axis, the heading bytes, and `last`.
+    #[inline(always)]
+    fn put_record(&self, out: &mut [u8], p: [f32; D], v: [f32; D], last: u8) {
+        for a in 0..D {
+            let q = quantise(p[a], self.quant.min[a], self.scale[a]);
+            out[2 * a..2 * a + 2].copy_from_slice(&q.to_le_bytes());
+        }
+        put_heading(&mut out[2 * D..], &v);
+        out[group_byte(D)] = last;
+    }
+}
+
+/// Encodes a frame: version 2 for a flat flock, version 3 for one in three dimensions.
+pub fn encode_frame<const D: usize>(header: &FrameHeader<D>, content: &FrameContent<D>) -> Vec<u8>
+where
+    Dim<D>: Dimension<D>,
+{
     let FrameContent {
         positions,
         velocities,
         groups,
         resting,
         predators,
-        pointer,
     } = *content;
+    let (header_bytes, record_bytes) = (frame_header_bytes(D), frame_boid_bytes(D));
     let n = positions.len();
-    let hunters: Vec<(&Predator, u8)> = predators
-        .iter()
-        .map(|p| (p, 0))
-        .chain(pointer.map(|p| (p, 1)))
-        .collect();
-    let hunter_positions: Vec<Vec2> = hunters.iter().map(|(p, _)| p.position).collect();
+    let hunter_positions: Vec<VecN<D>> = predators.iter().map(|p| p.position).collect();
     let quant = header
         .world
         .grown_to_hold(positions)
         .grown_to_hold(&hunter_positions);
-    let boids_end = FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n;
-    let mut out = Vec::with_capacity(boids_end + 4 + FRAME_BOID_BYTES * hunters.len());
+    let quantiser = Quantiser {
+        quant,
+        scale: quant.size.map(quantisation_scale),
+    };
+    let boids_end = header_bytes + record_bytes * n;
+    let mut out = Vec::with_capacity(boids_end + 4 + record_bytes * predators.len());
     put_header(
         &mut out,
         KIND_FRAME,
-        FRAME_VERSION,
+        frame_version(D),
         header.flags,
         header.step,
     );
     out.extend_from_slice(&(n as u32).to_le_bytes());
     out.extend_from_slice(&header.revision.to_le_bytes());
-    put_rect(&mut out, header.world);
-    put_rect(&mut out, quant);
+    put_box(&mut out, header.world);
+    put_box(&mut out, quant);
     out.resize(boids_end, 0);
-    let scale = (
-        quantisation_scale(quant.width),
-        quantisation_scale(quant.height),
-    );
-    let boids = out[FRAME_HEADER_BYTES..].chunks_exact_mut(FRAME_BOID_BYTES);
+    let boids = out[header_bytes..].chunks_exact_mut(record_bytes);
     for (k, (((b, &p), &v), &g)) in boids.zip(positions).zip(velocities).zip(groups).enumerate() {
         let rests = resting.get(k).is_some_and(|&r| r > 0);
         let last = if rests { g | RESTING_BIT } else { g };
-        put_record(b, p, v, quant, scale, last);
+        quantiser.put_record(b, p.to_array(), v.to_array(), last);
     }
-    out.extend_from_slice(&(hunters.len() as u32).to_le_bytes());
-    for (predator, kind) in hunters {
-        let mut record = [0; FRAME_BOID_BYTES];
-        put_record(
-            &mut record,
-            predator.position,
-            predator.velocity,
-            quant,
-            scale,
+    out.extend_from_slice(&(predators.len() as u32).to_le_bytes());
+    for hunter in predators {
+        let mut record = [0; FRAME_BOID_BYTES_3D];
+        let record = &mut record[..record_bytes];
+        let kind = u8::from(hunter.pointer);
+        quantiser.put_record(
+            record,
+            hunter.position.to_array(),
+            hunter.velocity.to_array(),
             kind,
         );
-        out.extend_from_slice(&record);
+        out.extend_from_slice(record);
     }
     out
 }
 
 /// A frame read back (for tests and tools; the page has its own decoder).
 #[derive(Clone, Debug, PartialEq)]
-pub struct DecodedFrame {
+pub struct DecodedFrame<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Header fields.
-    pub header: FrameHeader,
-    /// The quantisation rectangle.
-    pub quant: Rect,
+    pub header: FrameHeader<D>,
+    /// The quantisation box.
+    pub quant: WorldBox<D>,
     /// Positions, dequantised.
-    pub positions: Vec<Vec2>,
-    /// Headings in radians, in `[0, 2 pi)`.
-    pub headings: Vec<f32>,
+    pub positions: Vec<VecN<D>>,
+    /// Headings as unit vectors.
+    pub directions: Vec<VecN<D>>,
     /// Scout groups.
     pub groups: Vec<u8>,
     /// Whether each boid rests on the ground.
     pub resting: Vec<bool>,
-    /// Predators: position, heading in radians, and whether it is the pointer's.
-    pub predators: Vec<(Vec2, f32, bool)>,
+    /// Predators: position, heading as a unit vector, and whether it is the pointer's.
+    pub predators: Vec<(VecN<D>, VecN<D>, bool)>,
 }
 
 /// Why a binary message could not be decoded.
@@ -264,12 +337,10 @@ fn read_f32(bytes: &[u8], at: usize) -> f32 {
     f32::from_le_bytes(read(bytes, at))
 }
 
-fn read_rect(bytes: &[u8], at: usize) -> Rect {
-    Rect {
-        x: read_f32(bytes, at),
-        y: read_f32(bytes, at + 4),
-        width: read_f32(bytes, at + 8),
-        height: read_f32(bytes, at + 12),
+fn read_box<const D: usize>(bytes: &[u8], at: usize) -> WorldBox<D> {
+    WorldBox {
+        min: std::array::from_fn(|a| read_f32(bytes, at + 4 * a)),
+        size: std::array::from_fn(|a| read_f32(bytes, at + 4 * (D + a))),
     }
 }
 
@@ -297,16 +368,35 @@ fn check_header(
     ))
 }
 
-/// Decodes a frame message.
-pub fn decode_frame(bytes: &[u8]) -> Result<DecodedFrame, DecodeError> {
-    let (flags, step) = check_header(bytes, KIND_FRAME, FRAME_VERSION, FRAME_HEADER_BYTES)?;
+/// The unit vector of heading bytes (an azimuth, then in 3D an elevation).
+fn direction<const D: usize>(heading: &[u8]) -> VecN<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    let azimuth = f32::from(heading[0]) / 256.0 * std::f32::consts::TAU;
+    let up = match heading.get(1) {
+        Some(&e) if D == 3 => (f32::from(e) / 255.0 - 0.5) * std::f32::consts::PI,
+        _ => 0.0,
+    };
+    let all = [azimuth.cos() * up.cos(), azimuth.sin() * up.cos(), up.sin()];
+    VecN::<D>::from(std::array::from_fn(|a| all[a]))
+}
+
+/// Decodes a frame message of a flock of `D` dimensions (version 2 for 2, 3 for 3).
+pub fn decode_frame<const D: usize>(bytes: &[u8]) -> Result<DecodedFrame<D>, DecodeError>
+where
+    Dim<D>: Dimension<D>,
+{
+    let (header_bytes, record_bytes) = (frame_header_bytes(D), frame_boid_bytes(D));
+    let (flags, step) = check_header(bytes, KIND_FRAME, frame_version(D), header_bytes)?;
     let n = u32::from_le_bytes(read(bytes, 16)) as usize;
-    let boids_end = FRAME_HEADER_BYTES + FRAME_BOID_BYTES * n;
-    if bytes.len() < boids_end + 4 {
-        return Err(DecodeError(format!("{} bytes for {n} boids", bytes.len())));
-    }
+    let boids_end = n
+        .checked_mul(record_bytes)
+        .and_then(|b| b.checked_add(header_bytes))
+        .filter(|&end| end + 4 <= bytes.len())
+        .ok_or_else(|| DecodeError(format!("{} bytes for {n} boids", bytes.len())))?;
     let p = u32::from_le_bytes(read(bytes, boids_end)) as usize;
-    if bytes.len() != boids_end + 4 + FRAME_BOID_BYTES * p {
+    if bytes.len() != boids_end + 4 + record_bytes * p {
         let length = bytes.len();
         return Err(DecodeError(format!(
             "{length} bytes for {n} boids and {p} predators"
@@ -316,41 +406,39 @@ pub fn decode_frame(bytes: &[u8]) -> Result<DecodedFrame, DecodeError> {
         flags,
         step,
         revision: u32::from_le_bytes(read(bytes, 20)),
-        world: read_rect(bytes, 24),
+        world: read_box(bytes, 24),
     };
-    let quant = read_rect(bytes, 40);
+    let quant: WorldBox<D> = read_box(bytes, 24 + 8 * D);
     let record = |r: &[u8]| {
-        let qx = f32::from(u16::from_le_bytes([r[0], r[1]]));
-        let qy = f32::from(u16::from_le_bytes([r[2], r[3]]));
-        let position = Vec2::new(
-            quant.x + qx / 65535.0 * quant.width,
-            quant.y + qy / 65535.0 * quant.height,
-        );
+        let position: [f32; D] = std::array::from_fn(|a| {
+            let q = f32::from(u16::from_le_bytes([r[2 * a], r[2 * a + 1]]));
+            quant.min[a] + q / 65535.0 * quant.size[a]
+        });
         (
-            position,
-            f32::from(r[4]) / 256.0 * std::f32::consts::TAU,
-            r[5],
+            VecN::<D>::from(position),
+            direction::<D>(&r[2 * D..group_byte(D)]),
+            r[group_byte(D)],
         )
     };
     let mut frame = DecodedFrame {
         header,
         quant,
         positions: Vec::with_capacity(n),
-        headings: Vec::with_capacity(n),
+        directions: Vec::with_capacity(n),
         groups: Vec::with_capacity(n),
         resting: Vec::with_capacity(n),
         predators: Vec::with_capacity(p),
     };
-    for boid in bytes[FRAME_HEADER_BYTES..boids_end].chunks_exact(FRAME_BOID_BYTES) {
-        let (position, heading, last) = record(boid);
+    for boid in bytes[header_bytes..boids_end].chunks_exact(record_bytes) {
+        let (position, direction, last) = record(boid);
         frame.positions.push(position);
-        frame.headings.push(heading);
+        frame.directions.push(direction);
         frame.groups.push(last & !RESTING_BIT);
         frame.resting.push(last & RESTING_BIT != 0);
     }
-    for predator in bytes[boids_end + 4..].chunks_exact(FRAME_BOID_BYTES) {
-        let (position, heading, kind) = record(predator);
-        frame.predators.push((position, heading, kind == 1));
+    for predator in bytes[boids_end + 4..].chunks_exact(record_bytes) {
+        let (position, direction, kind) = record(predator);
+        frame.predators.push((position, direction, kind == 1));
     }
     Ok(frame)
 }
@@ -508,18 +596,31 @@ impl OverlayMessage {
 mod tests {
     use super::*;
 
+    use boids_core::Vec3;
+
+    fn rect(x: f32, y: f32, width: f32, height: f32) -> WorldBox {
+        WorldBox {
+            min: [x, y],
+            size: [width, height],
+        }
+    }
+
+    /// The heading of a decoded direction, in turns from +x toward +y, in `[0, 1)`.
+    fn turns(direction: Vec2) -> f32 {
+        direction
+            .y
+            .atan2(direction.x)
+            .rem_euclid(std::f32::consts::TAU)
+            / std::f32::consts::TAU
+    }
+
     #[test]
     fn frame_round_trips_within_quantisation() {
         let header = FrameHeader {
             flags: flags::RUNNING | flags::TORUS,
             step: 12345678901,
             revision: 7,
-            world: Rect {
-                x: -8.0,
-                y: -8.0,
-                width: 16.0,
-                height: 16.0,
-            },
+            world: rect(-8.0, -8.0, 16.0, 16.0),
         };
         let positions = vec![
             Vec2::new(-8.0, -8.0),
@@ -532,25 +633,29 @@ mod tests {
             Vec2::new(-1.0, -1.0),
         ];
         let groups = vec![0, 1, 2];
-        let predators = [Predator {
-            position: Vec2::new(2.0, -4.0),
-            velocity: Vec2::new(0.0, -1.0),
-        }];
-        let pointer = Predator {
-            position: Vec2::new(-3.0, 5.0),
-            velocity: Vec2::ZERO,
-        };
+        let predators = [
+            Hunter {
+                position: Vec2::new(2.0, -4.0),
+                velocity: Vec2::new(0.0, -1.0),
+                pointer: false,
+            },
+            Hunter {
+                position: Vec2::new(-3.0, 5.0),
+                velocity: Vec2::ZERO,
+                pointer: true,
+            },
+        ];
         let content = FrameContent {
             positions: &positions,
             velocities: &velocities,
             groups: &groups,
             resting: &[0, 7, 0],
             predators: &predators,
-            pointer: Some(&pointer),
         };
         let bytes = encode_frame(&header, &content);
         assert_eq!(bytes.len(), FRAME_HEADER_BYTES + 5 * FRAME_BOID_BYTES + 4);
-        let frame = decode_frame(&bytes).unwrap();
+        assert_eq!(bytes[4], FRAME_VERSION);
+        let frame = decode_frame::<2>(&bytes).unwrap();
         assert_eq!(frame.header, header);
         assert_eq!(frame.quant, header.world);
         assert_eq!(frame.groups, groups);
@@ -559,18 +664,80 @@ mod tests {
             panic!("{:?}", frame.predators);
         };
         assert!((at - predators[0].position).length() < 1e-3);
-        assert!((heading - 0.75 * std::f32::consts::TAU).abs() < 1e-6);
-        assert!((pointed - pointer.position).length() < 1e-3);
+        assert!((turns(heading) - 0.75).abs() < 1e-6);
+        assert!((pointed - predators[1].position).length() < 1e-3);
         for (a, b) in frame.positions.iter().zip(&positions) {
             assert!(
                 (*a - *b).abs().max_element() <= 16.0 / 65535.0,
                 "{a} vs {b}"
             );
         }
-        let expected = [0.0, 0.25, 0.625].map(|t: f32| t * std::f32::consts::TAU);
-        for (a, b) in frame.headings.iter().zip(expected) {
-            assert!((a - b).abs() < 1e-6, "{a} vs {b}");
+        for (a, b) in frame.directions.iter().zip([0.0, 0.25, 0.625]) {
+            assert!((turns(*a) - b).abs() < 1e-6, "{a} vs {b}");
         }
+    }
+
+    #[test]
+    fn a_frame_in_three_dimensions_carries_z_and_the_elevation() {
+        let header = FrameHeader {
+            flags: flags::TORUS,
+            step: 42,
+            revision: 3,
+            world: WorldBox {
+                min: [0.0, 0.0, -240.0],
+                size: [640.0, 480.0, 480.0],
+            },
+        };
+        let positions = vec![
+            Vec3::new(0.0, 0.0, -240.0),
+            Vec3::new(320.0, 100.0, 0.0),
+            Vec3::new(639.9, 479.9, 239.9),
+        ];
+        let velocities = vec![
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, 5.0),
+            Vec3::new(-1.0, 1.0, -1.0),
+        ];
+        let content = FrameContent {
+            positions: &positions,
+            velocities: &velocities,
+            groups: &[1, 0, 2],
+            resting: &[],
+            predators: &[],
+        };
+        let bytes = encode_frame(&header, &content);
+        assert_eq!(
+            bytes.len(),
+            FRAME_HEADER_BYTES_3D + 3 * FRAME_BOID_BYTES_3D + 4
+        );
+        assert_eq!(bytes[4], FRAME_VERSION_3D);
+        assert_eq!(
+            &bytes[24..36],
+            &[0.0f32, 0.0, -240.0].map(f32::to_le_bytes).concat()
+        );
+        let frame = decode_frame::<3>(&bytes).unwrap();
+        assert_eq!(frame.header, header);
+        assert_eq!(frame.groups, [1, 0, 2]);
+        for (a, b) in frame.positions.iter().zip(&positions) {
+            assert!(
+                (*a - *b).abs().max_element() <= 640.0 / 65535.0,
+                "{a} vs {b}"
+            );
+        }
+        for (a, v) in frame.directions.iter().zip(&velocities) {
+            assert!(a.angle_between(*v) < 0.02, "{a} vs {v}");
+        }
+        // Even-sized records (the group byte, then a zero byte), for the page's GPU upload.
+        let records = &bytes[FRAME_HEADER_BYTES_3D..FRAME_HEADER_BYTES_3D + 30];
+        let tails: Vec<[u8; 2]> = records.chunks(10).map(|r| [r[8], r[9]]).collect();
+        assert_eq!(tails, [[1, 0], [0, 0], [2, 0]]);
+        // Straight up is the top elevation byte; level is the middle.
+        let up = FRAME_HEADER_BYTES_3D + FRAME_BOID_BYTES_3D + 7;
+        assert_eq!(bytes[up], 255);
+        assert_eq!(bytes[FRAME_HEADER_BYTES_3D + 7], 128);
+        // A version 2 decoder refuses it rather than misread it.
+        let err = decode_frame::<2>(&bytes).unwrap_err().to_string();
+        assert!(err.contains("not version 2"), "{err}");
     }
 
     #[test]
@@ -579,16 +746,28 @@ mod tests {
             let angle = k as f32 * std::f32::consts::TAU / 3600.0;
             let v = Vec2::new(angle.cos(), angle.sin()) * (1.0 + k as f32);
             let exact = ((angle / std::f32::consts::TAU * 256.0).round() as i32 & 255) as u8;
-            let got = heading(v);
+            let got = heading(v.x, v.y);
             assert!(
                 got.wrapping_sub(exact) <= 1 || exact.wrapping_sub(got) <= 1,
                 "{k}: {got} vs {exact}"
             );
         }
-        assert_eq!(heading(Vec2::ZERO), 0);
-        assert_eq!(heading(Vec2::new(0.0, 2.0)), 64);
-        assert_eq!(heading(Vec2::new(-1.0, 0.0)), 128);
-        assert_eq!(heading(Vec2::new(0.0, -3.0)), 192);
+        assert_eq!(heading(0.0, 0.0), 0);
+        assert_eq!(heading(0.0, 2.0), 64);
+        assert_eq!(heading(-1.0, 0.0), 128);
+        assert_eq!(heading(0.0, -3.0), 192);
+    }
+
+    #[test]
+    fn elevations_match_the_exact_angle() {
+        for k in 0..=180 {
+            let up = (k as f32 - 90.0).to_radians();
+            let v = [up.cos() * 0.6, up.cos() * -0.8, up.sin()].map(|c| c * 3.0);
+            let exact = ((up / std::f32::consts::PI + 0.5) * 255.0).round() as i32;
+            assert!((i32::from(elevation(v)) - exact).abs() <= 1, "{k}");
+        }
+        assert_eq!(elevation([0.0, 0.0, -1.0]), 0);
+        assert_eq!(elevation([0.0, 0.0, 0.0]), 128);
     }
 
     /// A frame of `positions` heading along +x, in group 0, with no predators.
@@ -601,18 +780,12 @@ mod tests {
             groups: &[0; N][..positions.len()],
             resting: &[],
             predators: &[],
-            pointer: None,
         }
     }
 
     #[test]
     fn boids_outside_the_world_grow_the_quantisation_rectangle() {
-        let world = Rect {
-            x: 0.0,
-            y: 0.0,
-            width: 640.0,
-            height: 480.0,
-        };
+        let world = rect(0.0, 0.0, 640.0, 480.0);
         let header = FrameHeader {
             flags: 0,
             step: 0,
@@ -621,17 +794,9 @@ mod tests {
         };
         let positions = vec![Vec2::new(-100.0, 0.0), Vec2::new(700.0, 500.0)];
         let bytes = encode_frame(&header, &boids(&positions));
-        let frame = decode_frame(&bytes).unwrap();
+        let frame = decode_frame::<2>(&bytes).unwrap();
         assert_eq!(frame.header.world, world);
-        assert_eq!(
-            frame.quant,
-            Rect {
-                x: -100.0,
-                y: 0.0,
-                width: 800.0,
-                height: 500.0
-            }
-        );
+        assert_eq!(frame.quant, rect(-100.0, 0.0, 800.0, 500.0));
         assert_eq!(frame.positions, positions);
     }
 
@@ -641,16 +806,12 @@ mod tests {
             flags: 0,
             step: 0,
             revision: 0,
-            world: Rect {
-                x: 0.0,
-                y: 0.0,
-                width: 1.0,
-                height: 1.0,
-            },
+            world: rect(0.0, 0.0, 1.0, 1.0),
         };
         let bytes = encode_frame(&header, &boids(&[Vec2::ZERO]));
-        assert!(decode_frame(&bytes[..bytes.len() - 1]).is_err());
-        assert!(decode_frame(&bytes[..10]).is_err());
+        assert!(decode_frame::<2>(&bytes[..bytes.len() - 1]).is_err());
+        assert!(decode_frame::<2>(&bytes[..10]).is_err());
+        assert!(decode_frame::<3>(&bytes).is_err());
         assert!(OverlayMessage::decode(&bytes).is_err());
     }
 

@@ -10,7 +10,8 @@
 //! ```text
 //! offset size  field
 //!      0    4  magic "BOID"
-//!      4    1  version of the kind's layout: 2 for frames, 2 for overlays
+//!      4    1  version of the kind's layout: 2 for frames of a flat flock, 3 for frames of a
+//!              flock in three dimensions, 2 for overlays
 //!      5    1  kind: 1 = frame, 2 = overlay
 //!      6    2  flags: bit 0 running, bit 1 torus world, bit 2 overlay for the boid under the mouse
 //! ```
@@ -42,6 +43,34 @@
 //! screen). `group` is the scout group: 0 none, 1 biased toward +x, 2 toward -x. Boids come in
 //! storage order (grid-cell order), which changes from frame to frame; a frame is a picture, not a
 //! list of identities.
+//!
+//! **Frame in three dimensions** (kind 1, version 3): the same layout with z beside x and y, a
+//! 72-byte header, 10 bytes per boid (100,000 boids: 1 MB).
+//!
+//! ```text
+//!      8    8  u64 step
+//!     16    4  u32 count (boids that follow)
+//!     20    4  u32 revision
+//!     24   24  f32 x, y, z, width, height, depth: the world box (z from `world_z_min`, depth
+//!              `world_depth`)
+//!     48   24  f32 x, y, z, width, height, depth: the quantisation box
+//!     72 10*n  per boid: u16 qx, u16 qy, u16 qz, u8 azimuth, u8 elevation, u8 group (as in
+//!              version 2), u8 zero (records stay 2-byte aligned for the GPU)
+//!          4   u32 p: predators that follow
+//!       10*p   per predator: as a boid, the group byte its kind (none yet: predators are flat)
+//! ```
+//!
+//! `z = qz / 65535 * depth + z0` like x and y. `azimuth` is the heading byte of version 2, the
+//! direction of the velocity's (vx, vy); `elevation` its angle above the xy plane,
+//! `(elevation / 255 - 1/2) pi`: 0 straight toward -z, 128 level, 255 straight toward +z.
+//!
+//! **Which version a client gets.** A client says which frame versions it reads when it opens
+//! the WebSocket: `/ws?frames=2,3` (the viewer's page does). Without the parameter it reads
+//! version 2 only, as every client before version 3 did. A client that does not read the
+//! version of the current flock's frames gets no frames: it gets one text message instead,
+//! `{"type": "error", "id": null, "message": "..."}` saying which version the flock needs and
+//! what to do, and frames again once the flock is one it reads (after `dimensions = 2`).
+//! Overlays are for flat flocks only yet: a flock in three dimensions sends none.
 //!
 //! **Overlay** (kind 2, version 2): the core's debug overlay ([`boids_core::overlay::Overlay`])
 //! of some boids: a 36-byte header, 48 bytes per boid record, 8 bytes per link, 24 bytes per
@@ -78,10 +107,11 @@ mod request;
 mod values;
 
 pub use frame::{
-    DecodeError, DecodedFrame, FRAME_BOID_BYTES, FRAME_HEADER_BYTES, FRAME_VERSION, FrameContent,
-    FrameHeader, KIND_FRAME, KIND_OVERLAY, MAGIC, OVERLAY_GHOST_BYTES, OVERLAY_HEADER_BYTES,
-    OVERLAY_LINK_BYTES, OVERLAY_RECORD_BYTES, OVERLAY_VERSION, OverlayMessage, RESTING_BIT, Rect,
-    decode_frame, encode_frame, flags,
+    DecodeError, DecodedFrame, FRAME_BOID_BYTES, FRAME_BOID_BYTES_3D, FRAME_HEADER_BYTES,
+    FRAME_HEADER_BYTES_3D, FRAME_VERSION, FRAME_VERSION_3D, FrameContent, FrameHeader, Hunter,
+    KIND_FRAME, KIND_OVERLAY, MAGIC, OVERLAY_GHOST_BYTES, OVERLAY_HEADER_BYTES, OVERLAY_LINK_BYTES,
+    OVERLAY_RECORD_BYTES, OVERLAY_VERSION, OverlayMessage, RESTING_BIT, WorldBox, decode_frame,
+    encode_frame, flags, frame_version,
 };
 pub use request::{
     Envelope, MAX_REQUEST_BYTES, MAX_SPEED, MAX_STEP_REQUEST, MIN_SPEED, OverlayMode, Request,

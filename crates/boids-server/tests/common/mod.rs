@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use boids_core::{Params, ParamsBuilder, Source};
+use boids_core::{Dim, Dimension, Params, ParamsBuilder, Source};
 use boids_server::protocol::{DecodedFrame, OverlayMessage, decode_frame};
 use boids_server::{EngineConfig, Server, ServerConfig, budget};
 use futures_util::{SinkExt, StreamExt};
@@ -71,6 +71,18 @@ pub struct Client {
 
 pub async fn connect(addr: SocketAddr) -> Client {
     connect_with(addr, &[]).await.unwrap()
+}
+
+/// Opens the WebSocket at `path` (`/ws` with a query).
+pub async fn connect_to(addr: SocketAddr, path: &str) -> Client {
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{path}"))
+        .await
+        .unwrap();
+    Client {
+        ws,
+        backlog: VecDeque::new(),
+        latest_frame: None,
+    }
 }
 
 /// Opens the WebSocket with extra request headers (`Origin`, `Host`, as a browser sends them).
@@ -153,8 +165,17 @@ impl Client {
     }
 
     pub async fn next_frame(&mut self) -> DecodedFrame {
+        self.next_frame_of::<2>().await
+    }
+
+    /// The next frame of a flock of `D` dimensions (version 2 or 3).
+    pub async fn next_frame_of<const D: usize>(&mut self) -> DecodedFrame<D>
+    where
+        Dim<D>: Dimension<D>,
+    {
+        let version = boids_server::protocol::frame_version(D);
         self.next_matching(|m| match m {
-            Message::Binary(b) if is_frame(m) => Some(decode_frame(b).unwrap()),
+            Message::Binary(b) if is_frame(m) && b[4] == version => Some(decode_frame(b).unwrap()),
             _ => None,
         })
         .await

@@ -1,0 +1,116 @@
+//! The running flock, in two or three dimensions as its `dimensions` parameter says.
+//!
+//! The core's [`Simulation<D>`] fixes its dimension at compile time, while the viewer changes
+//! it live (a `set` of `dimensions`, or a preset of the other kind). So the engine holds a
+//! [`Flock`], one of the two, and reaches it through [`on_flock!`], which runs the same generic
+//! code on either: one code path for both dimensions, and the dimension picked once, here.
+
+use boids_core::{Params, PhaseTimes, Simulation, StateError};
+
+use crate::budget::Extent;
+
+/// A simulation of two or of three dimensions.
+#[derive(Clone, Debug)]
+pub enum Flock {
+    /// A flat flock (`dimensions = 2`).
+    Two(Simulation<2>),
+    /// A flock in three dimensions (`dimensions = 3`).
+    Three(Simulation<3>),
+}
+
+/// Runs `$body` with `$sim` bound to the flock's simulation, whichever its dimension: the body
+/// is compiled once for each, so it must be generic code.
+macro_rules! on_flock {
+    ($flock:expr, $sim:ident => $body:expr) => {
+        match $flock {
+            $crate::engine::Flock::Two($sim) => $body,
+            $crate::engine::Flock::Three($sim) => $body,
+        }
+    };
+}
+pub(crate) use on_flock;
+
+impl Flock {
+    /// A new flock of `params` (of `params.dimensions`) drawn with `seed`.
+    pub fn new(params: Params, seed: u64) -> Result<Flock, StateError> {
+        Ok(match params.dimensions {
+            3 => Flock::Three(Simulation::new(params, seed)?),
+            _ => Flock::Two(Simulation::new(params, seed)?),
+        })
+    }
+
+    /// 2 or 3.
+    pub fn dimensions(&self) -> usize {
+        match self {
+            Flock::Two(_) => 2,
+            Flock::Three(_) => 3,
+        }
+    }
+
+    /// The flat simulation, if the flock is flat.
+    pub fn two(&self) -> Option<&Simulation<2>> {
+        match self {
+            Flock::Two(sim) => Some(sim),
+            Flock::Three(_) => None,
+        }
+    }
+
+    /// The simulation in three dimensions, if the flock has three.
+    pub fn three(&self) -> Option<&Simulation<3>> {
+        match self {
+            Flock::Three(sim) => Some(sim),
+            Flock::Two(_) => None,
+        }
+    }
+
+    /// Its parameters.
+    pub fn params(&self) -> &Params {
+        on_flock!(self, sim => sim.params())
+    }
+
+    /// Its seed.
+    pub fn seed(&self) -> u64 {
+        on_flock!(self, sim => sim.seed())
+    }
+
+    /// Steps taken.
+    pub fn step_count(&self) -> u64 {
+        on_flock!(self, sim => sim.step_count())
+    }
+
+    /// Boids.
+    pub fn len(&self) -> usize {
+        on_flock!(self, sim => sim.len())
+    }
+
+    /// Whether there are no boids.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Boids caught in the last step.
+    pub fn captures(&self) -> u64 {
+        on_flock!(self, sim => sim.captures())
+    }
+
+    /// The last step's phase times.
+    pub fn phase_times(&self) -> PhaseTimes {
+        on_flock!(self, sim => sim.phase_times())
+    }
+
+    /// The box the boids occupy.
+    pub fn extent(&self) -> Extent {
+        on_flock!(self, sim => Extent::of(sim.positions()))
+    }
+
+    /// One step.
+    pub fn step(&mut self) {
+        on_flock!(self, sim => sim.step())
+    }
+
+    /// New parameters of the same dimension, the flock kept ([`Simulation::set_params`]).
+    pub fn set_params(&mut self, params: Params) -> Result<(), StateError> {
+        debug_assert_eq!(params.dimensions, self.dimensions());
+        on_flock!(self, sim => sim.set_params(params))
+    }
+}
