@@ -14,7 +14,14 @@
 // moves by the minimum-image difference, across a seam rather than back through the world, and
 // stays inside the world; the view then draws things at their image nearest the centre
 // (View.wrap), so a flock straddling a seam is drawn whole.
+//
+// A flock in three dimensions is seen through the orbit camera (orbit.js) instead: world puts it
+// back at its default angle, looking at the whole box (the F key resets the view so); follow
+// glides the orbit's target to the largest flock's centre, keeping the distance the user chose;
+// fit frames the whole flock. Rotating keeps the mode; panning leaves it, and zooming leaves
+// world and fit, whose distance it would fight.
 
+import { boxCentre } from './orbit.js';
 import { nearestImage } from './view.js';
 
 const SMOOTHING_SECONDS = 0.2; // the camera covers 1 - 1/e of its way to the focus in this time
@@ -28,15 +35,17 @@ const GROUP = 'camera';
 const wrapInto = (v, start, period) => (period > 0 ? start + (((v - start) % period) + period) % period : v);
 
 /**
- * `view` is the view to move (view.js); `canvas()` the canvas it draws on; `redraw` asks for the
- * next frame to draw.
+ * `view` is the view to move (view.js) and `orbit` the orbit camera of a flock in three
+ * dimensions (orbit.js); `canvas()` the canvas they draw on; `redraw` asks for the next frame to
+ * draw.
  */
-export function createCamera({ view, canvas, redraw }) {
+export function createCamera({ view, orbit, canvas, redraw }) {
   let mode = 'world';
   let focus = null; // the latest metrics message's focus, or null
   let focusStep = 0; // the step it was measured at
   let pace = null; // how far each focus's centre moved a step: {largest, whole} of {x, y}
-  let world = null; // the latest frame's world rectangle
+  let world = null; // the latest frame's world rectangle (a box {x, y, z, w, h, d} in 3D)
+  let solid = false; // whether the latest frame is of a flock in three dimensions
   let torus = false;
   let step = 0; // the latest frame's step
   let worldKey = '';
@@ -45,6 +54,7 @@ export function createCamera({ view, canvas, redraw }) {
   function set(next) {
     mode = next;
     last = null;
+    if (solid && mode === 'world') orbit.reset(world, canvas());
     redraw();
   }
 
@@ -89,6 +99,32 @@ export function createCamera({ view, canvas, redraw }) {
     return null;
   }
 
+  /**
+   * Where the mode would put the orbit camera now, in three dimensions: {target: {x, y, z},
+   * distance (or none: the user's)}, or null.
+   */
+  function orbitTarget() {
+    const box = carried(mode === 'follow' ? 'largest' : 'whole');
+    if (!box || (mode !== 'follow' && mode !== 'fit')) return null;
+    const target = { x: box.x, y: box.y, z: box.z ?? boxCentre(world).z };
+    if (mode === 'follow') return { target };
+    const reach = Math.hypot(box.w, box.h, box.d ?? 0) * (1 + FIT_MARGIN) + FIT_LEAST_SHARE * Math.max(world.w, world.h, world.d);
+    return { target, distance: orbit.distanceToShow(reach, canvas()) };
+  }
+
+  /** Moves the orbit camera a time `dt` (s) of the way toward `goal`; whether it moved visibly. */
+  function glideOrbit(goal, dt) {
+    const k = 1 - Math.exp(-dt / SMOOTHING_SECONDS);
+    const t = orbit.target;
+    const step = ['x', 'y', 'z'].map((a) => k * (goal.target[a] - t[a]));
+    const scale = goal.distance ? k * Math.log(goal.distance / orbit.distance) : 0;
+    const px = (Math.hypot(...step) / orbit.distance) * canvas().height;
+    if (px <= SETTLED_PX && Math.abs(scale) <= 1e-4) return false;
+    ['x', 'y', 'z'].forEach((a, i) => { t[a] += step[i]; });
+    orbit.distance *= Math.exp(scale);
+    return true;
+  }
+
   /** Moves the view a time `dt` (s) of the way toward `goal`; whether it moved visibly. */
   function glide(goal, dt) {
     const k = 1 - Math.exp(-dt / SMOOTHING_SECONDS);
@@ -120,6 +156,14 @@ export function createCamera({ view, canvas, redraw }) {
     release() {
       set(null);
     },
+    /**
+     * The user moved the orbit camera ('rotate', 'zoom' or 'pan'): a pan leaves the mode, a zoom
+     * leaves world and fit; rotating keeps it.
+     */
+    orbited(how) {
+      if (how === 'pan' || (how === 'zoom' && mode !== 'follow')) set(null);
+      else redraw();
+    },
     /** Shows the whole world (a double click on the stage). */
     showWorld() {
       set('world');
@@ -143,11 +187,13 @@ export function createCamera({ view, canvas, redraw }) {
     /** A frame came: its world, and whether it wraps; another world starts the camera afresh. */
     frame(frame, params) {
       world = frame.world;
+      solid = frame.dimensions === 3;
       torus = frame.torus;
       step = frame.step;
-      const key = [world.x, world.y, world.w, world.h].join();
+      const key = [frame.dimensions, world.x, world.y, world.z, world.w, world.h, world.d].join();
       if (key !== worldKey) {
         worldKey = key;
+        if (solid) orbit.reset(world, canvas());
         this.start(params);
       }
     },
@@ -159,6 +205,11 @@ export function createCamera({ view, canvas, redraw }) {
       if (!world) return false;
       const dt = last === null ? 0 : Math.min(1, (now - last) / 1000);
       last = now;
+      if (solid) {
+        view.wrap = null;
+        const goal = orbitTarget();
+        return goal ? glideOrbit(goal, dt) : false;
+      }
       let moved = false;
       if (mode === 'world') {
         moved = view.fit(world, canvas());

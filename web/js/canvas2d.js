@@ -3,8 +3,10 @@
 // few nanoseconds per pixel, so 100,000 small boids take about 10 ms. Large (zoomed-in) darts are
 // drawn as paths. A boid resting on the ground (perching) is a flat bar (REST_MARK) instead of a
 // dart, in its own muted colour. On a torus that a camera follows, each boid is drawn at its
-// image nearest the camera (View.wrap).
+// image nearest the camera (View.wrap). A flock in three dimensions (a version 3 frame) is drawn
+// projected through the orbit camera by canvas3d.js.
 
+import { drawProjected } from './canvas3d.js';
 import { COLOR, DART, REST_MARK, TAU } from './constants.js';
 import { nearestImage } from './view.js';
 import { BOID_BYTES, GROUP_MASK, RESTING_BIT, headingAngle } from './wire.js';
@@ -90,9 +92,10 @@ function canvasFor2D(canvas) {
 
 /**
  * A renderer drawing with canvas 2D on `boidCanvas`, or on a fresh copy in its place where a
- * failed WebGL start has claimed it: the renderer's `canvas` is the one drawn on.
+ * failed WebGL start has claimed it: the renderer's `canvas` is the one drawn on. Flat flocks
+ * are seen through `view`, flocks in three dimensions through `orbit` (orbit.js).
  */
-export function createCanvas2DRenderer(boidCanvas, view) {
+export function createCanvas2DRenderer(boidCanvas, view, orbit) {
   const canvas = canvasFor2D(boidCanvas);
   const ctx = canvas.getContext('2d', { alpha: false });
   let image = null;
@@ -193,6 +196,10 @@ export function createCanvas2DRenderer(boidCanvas, view) {
       if (!frame) {
         ctx.fillStyle = rgb(COLOR.bg);
         ctx.fillRect(0, 0, canvas.width, canvas.height);
+        return;
+      }
+      if (frame.dimensions === 3) {
+        drawProjected(ctx, canvas, frame, byGroup, radius, orbit);
         return;
       }
       const rad = radius * view.scale;

@@ -2,6 +2,8 @@
 // at most 5 s), and pairs requests with their replies. Replies are handled here; every other
 // message goes to the caller: JSON text (state, metrics) decoded, binary as it came.
 
+import { FRAME_VERSIONS } from './wire.js';
+
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 5000;
 
@@ -17,7 +19,9 @@ export function createConnection({ onOpen, onClose, onText, onBinary, onRefused 
   const pending = new Map(); // request id -> its key
 
   function open() {
-    ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+    // The frame versions this page reads: the server sends a flock in three dimensions only to
+    // a page that says it reads version 3.
+    ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?frames=${FRAME_VERSIONS.join(',')}`);
     ws.binaryType = 'arraybuffer';
     ws.onopen = () => {
       retry = FIRST_RETRY_MS;

@@ -10,6 +10,10 @@
 // bar edits the world (world-tools.js, with the tools of obstacle-tools.js, predator-tools.js and
 // attractor-tools.js, and the camera's buttons, camera.js). Drawing happens once an animation
 // frame, and only after something changed (`redraw`) or the camera moved.
+//
+// A flock in three dimensions comes in version 3 frames (wire.js) and is drawn by the same
+// renderers through the orbit camera (orbit.js: drag rotates, the wheel zooms, a right-drag pans;
+// webgl3d.js and canvas3d.js draw it) instead of the flat view's pan and zoom.
 
 import { createAttractorEditor } from './attractor-tools.js';
 import { createCamera } from './camera.js';
@@ -18,6 +22,7 @@ import { createConnection } from './connection.js';
 import { createControls } from './controls.js';
 import { $, pixelRatio, toast } from './dom.js';
 import { createObstacleEditor } from './obstacle-tools.js';
+import { Orbit, enableOrbit } from './orbit.js';
 import { acrossSeam, createOverlays, describeHovered } from './overlays.js';
 import { createOverlayMode } from './overlay-mode.js';
 import { createParameterPanel } from './parameters.js';
@@ -34,6 +39,7 @@ import { GHOST_FLOATS, boidPosition, decode } from './wire.js';
 const stage = $('stage');
 const overlayCanvas = $('overlay');
 const view = new View();
+const orbit = new Orbit();
 let server = null; // the last state message
 let frame = null; // the latest frame (wire.js)
 let framesDrawn = 0;
@@ -41,10 +47,12 @@ let dirty = true;
 const redraw = () => {
   dirty = true;
 };
+/** Whether the flock on screen has three dimensions. */
+const solid = () => frame?.dimensions === 3;
 
 // ?renderer=webgl or ?renderer=2d overrides the choice (WebGL2 on a real GPU, else 2D).
 const forced = new URLSearchParams(location.search).get('renderer');
-const renderer = (forced !== '2d' && createWebGLRenderer($('boids'), view, forced === 'webgl')) || createCanvas2DRenderer($('boids'), view);
+const renderer = (forced !== '2d' && createWebGLRenderer($('boids'), view, forced === 'webgl', orbit)) || createCanvas2DRenderer($('boids'), view, orbit);
 
 const overlays = createOverlays(overlayCanvas, view);
 const stats = createStats();
@@ -92,7 +100,7 @@ const clearWorld = {
     predators.clear();
   },
 };
-const camera = createCamera({ view, canvas: () => renderer.canvas, redraw });
+const camera = createCamera({ view, orbit, canvas: () => renderer.canvas, redraw });
 const tools = createWorldTools({
   stage, view, entries: [...obstacles.tools, ...predators.tools, ...attractors.tools, clearWorld, ...camera.entries], redraw,
 });
@@ -132,6 +140,7 @@ function onBinary(buffer) {
   const message = decode(buffer);
   if (message?.frame) {
     frame = message.frame;
+    stage.classList.toggle('solid', solid());
     stats.frameArrived(frame);
     camera.frame(frame, server?.params);
     redraw();
@@ -145,7 +154,8 @@ function onBinary(buffer) {
 
 function draw() {
   const display = controls.display();
-  const radius = view.boidRadius(server?.params);
+  // In 3D a boid's size is its own (the renderers keep it visible); flat, the view's.
+  const radius = solid() ? Number(server?.params?.boid_size) || 1 : view.boidRadius(server?.params);
   renderer.draw(frame, display.byGroup, radius);
   const edited = { obstacles: obstacles.shown(), attractors: attractors.shown() };
   tools.refresh();
@@ -182,8 +192,9 @@ function resize() {
 }
 
 enablePanZoom(stage, view, {
-  redraw, zoomed: overlayMode.viewChanged, byHand: camera.release, showWorld: camera.showWorld, claims: tools.claims,
+  redraw, zoomed: overlayMode.viewChanged, byHand: camera.release, showWorld: camera.showWorld, claims: tools.claims, inactive: solid,
 });
+enableOrbit(stage, orbit, { active: solid, canvas: () => renderer.canvas, changed: camera.orbited, claims: tools.claims });
 overlayMode.trackPointer(stage);
 bindShortcuts({ ...controls.actions, worldKey: tools.key });
 const resizes = new ResizeObserver(resize);
@@ -196,7 +207,9 @@ window.boidsViewer = {
   get renderer() { return renderer.name; },
   get framesDrawn() { return framesDrawn; },
   get frame() {
-    return frame && { step: frame.step, revision: frame.revision, count: frame.count, world: frame.world, running: frame.running };
+    return frame && {
+      dimensions: frame.dimensions, step: frame.step, revision: frame.revision, count: frame.count, world: frame.world, running: frame.running,
+    };
   },
   get overlay() {
     const ov = overlays.latest;
@@ -230,11 +243,13 @@ window.boidsViewer = {
   get view() { return { x0: view.x0, y0: view.y0, scale: view.scale, centre: view.centre(renderer.canvas) }; },
   /** The camera's mode: 'world', 'follow', 'fit', or null (placed by hand). */
   get camera() { return camera.mode; },
-  /** World positions [x, y] of the latest frame's boids (quantised as sent). */
+  /** The orbit camera of a flock in three dimensions: yaw, pitch (radians), distance and target. */
+  get orbit() { return { yaw: orbit.yaw, pitch: orbit.pitch, distance: orbit.distance, target: { ...orbit.target } }; },
+  /** World positions [x, y] (and z in 3D) of the latest frame's boids (quantised as sent). */
   boidPositions() {
     return Array.from({ length: frame?.count ?? 0 }, (_, i) => {
-      const { x, y } = boidPosition(frame, i);
-      return [x, y];
+      const { x, y, z } = boidPosition(frame, i);
+      return z === undefined ? [x, y] : [x, y, z];
     });
   },
   /** Client (CSS px, page) coordinates of the world point (x, y). */

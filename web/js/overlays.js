@@ -284,7 +284,8 @@ export function createOverlays(canvas, view) {
      */
     draw(frame, params, mode, display, radius, edited, marks) {
       ctx.clearRect(0, 0, canvas.width, canvas.height);
-      if (!frame || !params) return;
+      // A flock in three dimensions has no overlays yet; the renderer draws its box.
+      if (!frame || !params || frame.dimensions === 3) return;
       drawWorldEdge(ctx, view, frame.world, params);
       drawObstacles(ctx, view, frame.world, isTorus(params), edited.obstacles, marks);
       drawWorldObjects(ctx, view, { frame, params, attractors: edited.attractors, radius, marks });

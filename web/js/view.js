@@ -118,12 +118,12 @@ export class View {
  * `redraw` runs after each change; `zoomed` after a zoom, which moves the world under a still
  * pointer; `byHand` after the user moved the view (the camera lets go) and `showWorld` on a
  * double click; `claims(event)` says whether a press or double click belongs to something else
- * (a tool).
+ * (a tool); while `inactive()` (a flock in three dimensions, which orbits instead) nothing moves.
  */
-export function enablePanZoom(stage, view, { redraw, zoomed, byHand, showWorld, claims }) {
+export function enablePanZoom(stage, view, { redraw, zoomed, byHand, showWorld, claims, inactive }) {
   let drag = null;
   stage.addEventListener('pointerdown', (e) => {
-    if (claims(e)) return;
+    if (inactive() || claims(e)) return;
     drag = { x: e.clientX, y: e.clientY, moved: false };
     stage.setPointerCapture(e.pointerId);
   });
@@ -148,6 +148,7 @@ export function enablePanZoom(stage, view, { redraw, zoomed, byHand, showWorld, 
     stage.classList.remove('panning');
   });
   stage.addEventListener('wheel', (e) => {
+    if (inactive()) return;
     e.preventDefault();
     const rect = stage.getBoundingClientRect();
     const before = view.clientToWorld(e.clientX - rect.left, e.clientY - rect.top);
@@ -160,7 +161,7 @@ export function enablePanZoom(stage, view, { redraw, zoomed, byHand, showWorld, 
     zoomed();
   }, { passive: false });
   stage.addEventListener('dblclick', (e) => {
-    if (claims(e)) return;
+    if (inactive() || claims(e)) return;
     showWorld();
   });
 }

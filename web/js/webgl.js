@@ -3,8 +3,10 @@
 // they arrive; the vertex shader turns them into world and screen positions. A boid resting on
 // the ground (the group byte's RESTING_BIT) is drawn in the same pass as a flat bar instead. On a
 // torus that a camera follows, each boid is drawn at its image nearest the camera (View.wrap).
+// A flock in three dimensions (a version 3 frame) is drawn by webgl3d.js through the orbit camera.
 
 import { COLOR, DART, REST_MARK } from './constants.js';
+import { createWebGL3D } from './webgl3d.js';
 import { BOID_BYTES, GROUP_MASK, RESTING_BIT } from './wire.js';
 
 const VERTEX_SHADER = `#version 300 es
@@ -59,7 +61,8 @@ function webglDevice() {
   return device;
 }
 
-function compile(gl) {
+/** The program of a vertex and a fragment shader's sources. */
+function compile(gl, vertexSource, fragmentSource) {
   const shader = (type, src) => {
     const s = gl.createShader(type);
     gl.shaderSource(s, src);
@@ -68,8 +71,8 @@ function compile(gl) {
     return s;
   };
   const program = gl.createProgram();
-  gl.attachShader(program, shader(gl.VERTEX_SHADER, VERTEX_SHADER));
-  gl.attachShader(program, shader(gl.FRAGMENT_SHADER, FRAGMENT_SHADER));
+  gl.attachShader(program, shader(gl.VERTEX_SHADER, vertexSource));
+  gl.attachShader(program, shader(gl.FRAGMENT_SHADER, fragmentSource));
   gl.linkProgram(program);
   if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program));
   return program;
@@ -107,20 +110,24 @@ function boidAttributes(gl, boids) {
 
 /**
  * A renderer drawing on `canvas` with WebGL2, or null where there is none, or where it runs in
- * software (no GPU: canvas 2D is faster then) unless `evenInSoftware`.
+ * software (no GPU: canvas 2D is faster then) unless `evenInSoftware`. Flat flocks are seen
+ * through `view`, flocks in three dimensions through `orbit` (orbit.js).
  */
-export function createWebGLRenderer(canvas, view, evenInSoftware) {
+export function createWebGLRenderer(canvas, view, evenInSoftware, orbit) {
   const device = webglDevice();
   if (device === null) return null;
   if (!evenInSoftware && /swiftshader|llvmpipe|softpipe|software/i.test(device)) {
     console.info(`WebGL2 runs in software here (${device}); drawing with canvas 2D, which is faster then.`);
     return null;
   }
-  const gl = canvas.getContext('webgl2', { antialias: true, alpha: false, depth: false });
+  // The depth buffer is for flocks in three dimensions; flat ones are drawn without a depth test.
+  const gl = canvas.getContext('webgl2', { antialias: true, alpha: false, depth: true });
   if (!gl) return null;
   let program;
+  let draw3d;
   try {
-    program = compile(gl);
+    program = compile(gl, VERTEX_SHADER, FRAGMENT_SHADER);
+    draw3d = createWebGL3D(gl, canvas, compile);
   } catch (e) {
     console.warn('WebGL2 unavailable, drawing with canvas 2D:', e);
     return null;
@@ -160,6 +167,10 @@ export function createWebGLRenderer(canvas, view, evenInSoftware) {
     canvas,
     /** Draws `frame` (or only the background without one); `radius` is a boid's, in world units. */
     draw(frame, byGroup, radius) {
+      if (frame?.dimensions === 3) {
+        draw3d(frame, byGroup, radius, orbit);
+        return;
+      }
       clear(frame?.world);
       if (!frame) return;
       gl.useProgram(program);

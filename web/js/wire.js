@@ -2,7 +2,9 @@
 // The format, with every offset, is documented in crates/boids-server/src/protocol/mod.rs; the
 // names here are its names there. Decoding copies nothing: the typed arrays view the message
 // itself, so a frame's boid bytes can go to the GPU as they are. A message of a version this page
-// does not know is not read.
+// does not know is not read. Frames come in two versions: 2 for a flat flock, 3 for a flock in
+// three dimensions (z beside x and y, the world box's depth, a heading of azimuth and elevation);
+// the page asks for both when it connects (FRAME_VERSIONS).
 
 import { TAU } from './constants.js';
 
@@ -11,8 +13,12 @@ const COMMON_HEADER_BYTES = 16; // magic, version, kind, flags, step
 const KIND_FRAME = 1;
 const KIND_OVERLAY = 2;
 const FRAME_VERSION = 2;
+const FRAME_VERSION_3D = 3;
+/** The frame versions this page reads, as the WebSocket's URL says them (/ws?frames=2,3). */
+export const FRAME_VERSIONS = [FRAME_VERSION, FRAME_VERSION_3D];
 const OVERLAY_VERSION = 2;
 const FRAME_HEADER_BYTES = 56;
+const FRAME_HEADER_BYTES_3D = 72;
 const OVERLAY_HEADER_BYTES = 36;
 const FLAG_RUNNING = 1;
 const FLAG_TORUS = 2;
@@ -24,6 +30,11 @@ const FLAG_HOVER = 4;
  * (1: the pointer's).
  */
 export const BOID_BYTES = 6;
+/**
+ * Bytes of one boid in a frame of a flock in three dimensions: u16 qx, qy, qz, u8 azimuth, u8
+ * elevation, u8 group, a zero byte (records stay 2-byte aligned for the GPU).
+ */
+export const BOID_BYTES_3D = 10;
 /** Mask of the scout group in a boid's last byte. */
 export const GROUP_MASK = 3;
 /** Bit of a boid's last byte set while it rests on the ground (perching). */
@@ -43,12 +54,47 @@ function rectAt(dv, at) {
   return { x: dv.getFloat32(at, true), y: dv.getFloat32(at + 4, true), w: dv.getFloat32(at + 8, true), h: dv.getFloat32(at + 12, true) };
 }
 
+/** A box of three dimensions: {x, y, z} its near corner, {w, h, d} its size. */
+function boxAt(dv, at) {
+  const f = (k) => dv.getFloat32(at + 4 * k, true);
+  return { x: f(0), y: f(1), z: f(2), w: f(3), h: f(4), d: f(5) };
+}
+
+/** Bytes of one boid (and predator) record in a frame of `dimensions`. */
+const recordBytes = (dimensions) => (dimensions === 3 ? BOID_BYTES_3D : BOID_BYTES);
+
+/**
+ * The frame of a message of `version` (2 or 3) whose header fields are read, or null when its
+ * length does not match its counts.
+ */
+function decodeFrame(buffer, dv, version, flags, step) {
+  const dimensions = version === FRAME_VERSION_3D ? 3 : 2;
+  const [headerBytes, size] = dimensions === 3 ? [FRAME_HEADER_BYTES_3D, BOID_BYTES_3D] : [FRAME_HEADER_BYTES, BOID_BYTES];
+  if (buffer.byteLength < headerBytes) return null;
+  const count = dv.getUint32(16, true);
+  const predatorsAt = headerBytes + count * size;
+  if (buffer.byteLength < predatorsAt + 4) return null;
+  const predatorCount = dv.getUint32(predatorsAt, true);
+  if (buffer.byteLength !== predatorsAt + 4 + predatorCount * size) return null;
+  return {
+    dimensions, step, count,
+    revision: dv.getUint32(20, true),
+    running: (flags & FLAG_RUNNING) !== 0,
+    torus: (flags & FLAG_TORUS) !== 0,
+    world: dimensions === 3 ? boxAt(dv, 24) : rectAt(dv, 24),
+    quant: dimensions === 3 ? boxAt(dv, 48) : rectAt(dv, 40),
+    boids: new Uint8Array(buffer, headerBytes, count * size),
+    predatorCount,
+    predators: new Uint8Array(buffer, predatorsAt + 4, predatorCount * size),
+  };
+}
+
 /**
  * A binary message as `{ frame }` or `{ overlay }`, or null for one this page does not read.
  *
- * frame: { step, count, revision, running, torus, world, quant, boids (Uint8Array, BOID_BYTES
- * a boid), predatorCount, predators (Uint8Array, BOID_BYTES a predator; framePredator reads
- * one) }; overlay: { step, hover, recordCount, linkCount, ghostCount, visualRange,
+ * frame: { dimensions (2 or 3), step, count, revision, running, torus, world, quant ({x, y, w,
+ * h}, and z, d in 3D), boids (Uint8Array, BOID_BYTES a boid, BOID_BYTES_3D in 3D), predatorCount,
+ * predators (Uint8Array, as the boids; framePredator reads one) }; overlay: { step, hover, recordCount, linkCount, ghostCount, visualRange,
  * protectedRange, records (Float32Array, RECORD_FLOATS a record), links (Float32Array, x and y
  * a link, record by record), ghosts (Float32Array, GHOST_FLOATS a ghost) }.
  */
@@ -60,25 +106,9 @@ export function decode(buffer) {
   const kind = dv.getUint8(5);
   const flags = dv.getUint16(6, true);
   const step = Number(dv.getBigUint64(8, true));
-  if (kind === KIND_FRAME && version === FRAME_VERSION && buffer.byteLength >= FRAME_HEADER_BYTES) {
-    const count = dv.getUint32(16, true);
-    const predatorsAt = FRAME_HEADER_BYTES + count * BOID_BYTES;
-    if (buffer.byteLength < predatorsAt + 4) return null;
-    const predatorCount = dv.getUint32(predatorsAt, true);
-    if (buffer.byteLength !== predatorsAt + 4 + predatorCount * BOID_BYTES) return null;
-    return {
-      frame: {
-        step, count,
-        revision: dv.getUint32(20, true),
-        running: (flags & FLAG_RUNNING) !== 0,
-        torus: (flags & FLAG_TORUS) !== 0,
-        world: rectAt(dv, 24),
-        quant: rectAt(dv, 40),
-        boids: new Uint8Array(buffer, FRAME_HEADER_BYTES, count * BOID_BYTES),
-        predatorCount,
-        predators: new Uint8Array(buffer, predatorsAt + 4, predatorCount * BOID_BYTES),
-      },
-    };
+  if (kind === KIND_FRAME && FRAME_VERSIONS.includes(version)) {
+    const frame = decodeFrame(buffer, dv, version, flags, step);
+    return frame && { frame };
   }
   if (kind === KIND_OVERLAY && version === OVERLAY_VERSION && buffer.byteLength >= OVERLAY_HEADER_BYTES) {
     const recordCount = dv.getUint32(16, true);
@@ -102,17 +132,20 @@ export function decode(buffer) {
   return null;
 }
 
-/** World position of record `i` of `bytes` (boids or predators), quantised in `q`. */
-function quantisedPosition(bytes, q, i) {
-  const o = i * BOID_BYTES;
-  return {
-    x: q.x + ((bytes[o] | (bytes[o + 1] << 8)) / 65535) * q.w,
-    y: q.y + ((bytes[o + 2] | (bytes[o + 3] << 8)) / 65535) * q.h,
-  };
+/**
+ * World position of record `i` of `bytes` (boids or predators) of a frame of `dimensions`,
+ * quantised in `q`: {x, y}, and z in 3D.
+ */
+function quantisedPosition(bytes, q, i, dimensions) {
+  const o = i * recordBytes(dimensions);
+  const at = (axis) => (bytes[o + 2 * axis] | (bytes[o + 2 * axis + 1] << 8)) / 65535;
+  const p = { x: q.x + at(0) * q.w, y: q.y + at(1) * q.h };
+  if (dimensions === 3) p.z = q.z + at(2) * q.d;
+  return p;
 }
 
-/** World position of boid `i` of a frame, from its quantised coordinates. */
-export const boidPosition = (frame, i) => quantisedPosition(frame.boids, frame.quant, i);
+/** World position of boid `i` of a frame, from its quantised coordinates ({x, y}, and z in 3D). */
+export const boidPosition = (frame, i) => quantisedPosition(frame.boids, frame.quant, i, frame.dimensions);
 
 /**
  * Predator `k` of a frame: {x, y (world), angle (its heading, radians), pointer (whether it is
@@ -121,7 +154,7 @@ export const boidPosition = (frame, i) => quantisedPosition(frame.boids, frame.q
 export function framePredator(frame, k) {
   const kind = frame.predators[k * BOID_BYTES + 5];
   return {
-    ...quantisedPosition(frame.predators, frame.quant, k),
+    ...quantisedPosition(frame.predators, frame.quant, k, 2),
     angle: headingAngle(frame.predators[k * BOID_BYTES + 4]),
     pointer: kind === POINTER_KIND,
   };
@@ -129,3 +162,6 @@ export function framePredator(frame, k) {
 
 /** Direction of a heading byte, in radians from +x toward +y. */
 export const headingAngle = (heading) => (heading / 256) * TAU;
+
+/** Angle above the xy plane of an elevation byte (frames in 3D), in radians from -pi/2 to pi/2. */
+export const elevationAngle = (elevation) => (elevation / 255 - 0.5) * Math.PI;

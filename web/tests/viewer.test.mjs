@@ -6,7 +6,7 @@
 // Environment: BOIDS_CHROMIUM (default /usr/bin/chromium), BOIDS_RENDERER=webgl or 2d to force a
 // renderer (by default the page picks canvas 2D where WebGL2 runs in software, as in headless
 // chromium), BOIDS_SCREENSHOT=path.png to save a picture of the page with overlays on (and
-// path-800.png of the page 800 px wide).
+// path-800.png of the page 800 px wide, path-3d.png of a flock in three dimensions).
 // Exits 0 when every check passes, 1 with a message otherwise.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,6 +80,52 @@ async function pixelStats(page) {
     }
     return n;
   }, png.toString('base64'));
+}
+
+// The stage as a PNG (base64) with its count of bright pixels, without the HTML boxes over it.
+async function stagePicture(page) {
+  await page.evaluate(() => {
+    for (const id of ['legend', 'info', 'keys', 'toasts', 'tools']) document.getElementById(id).style.visibility = 'hidden';
+  });
+  const png = (await page.locator('#stage').screenshot()).toString('base64');
+  await page.evaluate(() => {
+    for (const id of ['legend', 'info', 'keys', 'toasts', 'tools']) document.getElementById(id).style.visibility = '';
+  });
+  const bright = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 450) n++;
+    return n;
+  }, png);
+  return { png, bright };
+}
+
+// The share of the pixels of two stage pictures (stagePicture) whose colours differ visibly.
+function pictureDifference(page, a, b) {
+  return page.evaluate(async ([pa, pb]) => {
+    const pixels = async (b64) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      return ctx.getImageData(0, 0, c.width, c.height).data;
+    };
+    const [da, db] = [await pixels(pa), await pixels(pb)];
+    if (da.length !== db.length) return 1;
+    let differ = 0;
+    for (let i = 0; i < da.length; i += 4) {
+      if (Math.abs(da[i] - db[i]) + Math.abs(da[i + 1] - db[i + 1]) + Math.abs(da[i + 2] - db[i + 2]) > 30) differ++;
+    }
+    return differ / (da.length / 4);
+  }, [a.png, b.png]);
 }
 
 const userDataDir = mkdtempSync(join(tmpdir(), 'boids-chromium-'));
@@ -578,6 +624,66 @@ try {
   await page.waitForFunction(() => boidsViewer.frame.step < 100, null, { timeout: 5000 });
   const unfollowed = await drift();
   check(unfollowed.onCanvas < 0.2, `with the world camera ${(100 * unfollowed.onCanvas).toFixed(0)}% of the boids are still on the canvas after as many steps`);
+
+  // 12. A flock in three dimensions: the panel's `dimensions` switches to it live, the page draws
+  // it through the orbit camera, a drag turns the picture, the wheel zooms, and F resets the view.
+  await page.selectOption('#preset', 'cornell');
+  await page.waitForFunction(() => boidsViewer.server.preset === 'cornell' && boidsViewer.frame?.dimensions === 2, null, { timeout: 5000 });
+  if (await page.evaluate(() => boidsViewer.server.running)) await page.keyboard.press('Space');
+  await page.waitForFunction(() => !boidsViewer.server.running, null, { timeout: 5000 });
+  // The control's section may be closed (a new flock draws the panel afresh): open it as a click would.
+  const setDimensions = async (value) => {
+    const box = page.locator('[data-param-text="dimensions"]');
+    await box.evaluate((e) => { e.closest('details').open = true; });
+    await box.scrollIntoViewIfNeeded();
+    await box.fill(String(value));
+    await box.press('Enter');
+    await box.blur();
+  };
+  await setDimensions(3);
+  await page.waitForFunction(() => boidsViewer.frame?.dimensions === 3 && boidsViewer.server.params.dimensions === 3, null, { timeout: 10000 });
+  check(true, 'the dimensions control switches the flock to three dimensions, live');
+  const settled = async () => {
+    await page.waitForTimeout(400);
+    return page.evaluate(() => boidsViewer.orbit);
+  };
+  const home = await settled();
+  const first = await stagePicture(page);
+  check(first.bright > 200, `the flock in 3D is drawn (${first.bright} bright pixels)`);
+  const stage = await page.locator('#stage').boundingBox();
+  const [cx, cy] = [stage.x + stage.width / 2, stage.y + stage.height / 2];
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  await page.mouse.move(cx + 220, cy + 60, { steps: 12 });
+  await page.mouse.up();
+  const turned = await settled();
+  const second = await stagePicture(page);
+  const turnedBy = await pictureDifference(page, first, second);
+  check(
+    turned.yaw !== home.yaw && turned.pitch !== home.pitch && turnedBy > 0.002,
+    `a drag orbits the camera (yaw ${home.yaw.toFixed(2)} -> ${turned.yaw.toFixed(2)}) and the picture changes (${(100 * turnedBy).toFixed(2)}% of the pixels)`,
+  );
+  await page.mouse.move(cx, cy);
+  await page.mouse.wheel(0, -500);
+  const zoomed = await settled();
+  const third = await stagePicture(page);
+  const zoomedBy = await pictureDifference(page, second, third);
+  check(
+    zoomed.distance < 0.8 * turned.distance && zoomedBy > 0.002,
+    `the wheel zooms in (distance ${turned.distance.toFixed(0)} -> ${zoomed.distance.toFixed(0)}; ${(100 * zoomedBy).toFixed(2)}% of the pixels change)`,
+  );
+  await page.keyboard.press('f');
+  const reset = await settled();
+  const fourth = await stagePicture(page);
+  const resetBy = await pictureDifference(page, first, fourth);
+  check(
+    ['yaw', 'pitch', 'distance'].every((k) => Math.abs(reset[k] - home[k]) < 1e-9) && resetBy < 0.001,
+    `F resets the view to where it started (${(100 * resetBy).toFixed(3)}% of the pixels differ from the first picture)`,
+  );
+  if (screenshot) await page.screenshot({ path: screenshot.replace(/\.png$/, '-3d.png') });
+  await setDimensions(2);
+  await page.waitForFunction(() => boidsViewer.frame?.dimensions === 2, null, { timeout: 10000 });
+  check(true, 'and back to two dimensions');
 
   if (screenshot) {
     await page.click('#overlay-mode button[data-mode="all"]');
