@@ -79,6 +79,41 @@ async fn a_live_change_of_dimensions_sends_version_3_frames_to_clients_that_read
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hover_overlay_in_three_dimensions_is_of_the_boid_at_the_picked_point() {
+    let addr = start(
+        params("cornell", &["count=200", "dimensions=3"]),
+        10_000,
+        false,
+    )
+    .await;
+    let mut client = connect_to(addr, "/ws?frames=2,3").await;
+    let frame = client.next_frame_of::<3>().await;
+    let at = frame.positions[17];
+    let reply = client
+        .call(
+            1,
+            json!({"type": "overlay", "mode": "hover", "x": at.x, "y": at.y, "z": at.z, "radius": 1.0}),
+        )
+        .await;
+    assert_eq!(reply["type"], "ok", "{reply}");
+    let message = client.next_overlay_of::<3>().await;
+    let [boid] = &message.overlay.boids[..] else {
+        panic!("one boid: {:?}", message.overlay.boids);
+    };
+    assert!(
+        (boid.position - at).length() < 0.1,
+        "{} vs {at}",
+        boid.position
+    );
+    assert!(!boid.links.is_empty(), "its neighbours come as links");
+    assert!(
+        boid.links
+            .iter()
+            .all(|l| (*l - boid.position).length() <= 40.0)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn world_edits_in_three_dimensions_are_refused_by_name() {
     let addr = start(
         params("cornell", &["count=100", "dimensions=3"]),

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use boids_core::camera::{Focus, Framing};
 use boids_core::neighbors::Neighbors;
-use boids_core::{Metrics, Simulation};
+use boids_core::{Coordinates, Dim, Dimension, Metrics, Simulation};
 use serde_json::json;
 use tokio::sync::watch;
 
@@ -22,23 +22,31 @@ pub const METRICS_SPACING: u32 = 5;
 
 /// A flock to measure, and the message fields the simulation thread already knows.
 pub(super) struct MetricsJob {
-    /// Measures a copy of the flock: its metrics and its focus (`None`: not measured).
+    /// Measures a copy of the flock: its metrics and its focus.
     pub measure: Measurement,
     /// Boids caught since the last measurement (the `captures` column).
     pub captures: u64,
     pub header: serde_json::Value,
 }
 
-/// The metrics and the focus of a flock copied on the simulation thread, measured when called.
-pub(super) type Measurement = Box<dyn FnOnce() -> Option<(Metrics, Option<Framing>)> + Send>;
+/// The metrics of a flock copied on the simulation thread and its focus as the message carries
+/// it, measured when called: the copy is of either dimension, the measurement the same code.
+pub(super) type Measurement = Box<dyn FnOnce() -> (Metrics, serde_json::Value) + Send>;
 
-/// The measurement of a flat flock as it is now.
-pub(super) fn measurement(sim: &Simulation<2>) -> Measurement {
+/// The measurement of the flock of `sim` as it is now.
+pub(super) fn measurement<const D: usize>(sim: &Simulation<D>) -> Measurement
+where
+    Dim<D>: Dimension<D>,
+{
     let (params, state) = (sim.params().clone(), sim.state());
     Box::new(move || {
         let neighbors = Neighbors::of_state(&params, &state);
         let metrics = Metrics::measure_with(&neighbors, &state);
-        Some((metrics, Framing::of(&neighbors)))
+        let focus = Framing::of(&neighbors).map_or(
+            serde_json::Value::Null,
+            |f| json!({"largest": focus_json(&f.largest), "whole": focus_json(&f.whole)}),
+        );
+        (metrics, focus)
     })
 }
 
@@ -102,33 +110,33 @@ fn measure(job: MetricsJob, gate: &MetricsGate) -> String {
         .store(cost.as_micros() as u64, Ordering::Relaxed);
     let mut message = job.header;
     message["measure_ms"] = json!(cost.as_secs_f64() * 1000.0);
-    let (metrics, framing) = measured.unzip();
-    let values = metrics.map(|m| {
-        Metrics {
-            captures: job.captures,
-            ..m
-        }
-        .values()
-    });
-    for (k, name) in boids_core::METRIC_COLUMNS.iter().enumerate() {
-        message[*name] = match values.map(|v| v[k]) {
-            Some(value) if value.is_finite() => json!(value),
-            _ => serde_json::Value::Null,
+    let (metrics, focus) = measured;
+    let metrics = Metrics {
+        captures: job.captures,
+        ..metrics
+    };
+    for (name, value) in boids_core::METRIC_COLUMNS.iter().zip(metrics.values()) {
+        message[*name] = if value.is_finite() {
+            json!(value)
+        } else {
+            serde_json::Value::Null
         };
     }
-    message["focus"] = framing.flatten().map_or(
-        serde_json::Value::Null,
-        |f| json!({"largest": focus_json(&f.largest), "whole": focus_json(&f.whole)}),
-    );
+    message["focus"] = focus;
     message.to_string()
 }
 
-/// A focus as the metrics message carries it: centre `x`, `y` and half-extents `w`, `h`.
-fn focus_json(focus: &Focus) -> serde_json::Value {
-    json!({
-        "x": focus.center.x,
-        "y": focus.center.y,
-        "w": focus.half_extent.x,
-        "h": focus.half_extent.y,
-    })
+/// A focus as the metrics message carries it: centre `x`, `y` and half-extents `w`, `h`; in 3D
+/// also `z` and the half-depth `d`.
+fn focus_json<const D: usize>(focus: &Focus<D>) -> serde_json::Value
+where
+    Dim<D>: Dimension<D>,
+{
+    let (center, half) = (focus.center.to_array(), focus.half_extent.to_array());
+    let mut json = json!({"x": center[0], "y": center[1], "w": half[0], "h": half[1]});
+    if D == 3 {
+        json["z"] = json!(center[2]);
+        json["d"] = json!(half[2]);
+    }
+    json
 }

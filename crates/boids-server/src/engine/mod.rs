@@ -333,10 +333,16 @@ impl EngineState {
                 }
             }
             Request::Speed { steps_per_second } => self.steps_per_second = steps_per_second,
-            Request::Overlay { mode, x, y, radius } => {
+            Request::Overlay {
+                mode,
+                x,
+                y,
+                z,
+                radius,
+            } => {
                 let point = match (x, y) {
                     (Some(x), Some(y)) => Some((
-                        Vec2::new(x as f32, y as f32),
+                        [x, y, z.unwrap_or(0.0)].map(|c| c as f32),
                         radius.unwrap_or(f64::INFINITY) as f32,
                     )),
                     _ => None,
@@ -576,7 +582,7 @@ impl EngineState {
                 predators: &predators,
             };
             let frame = protocol::encode_frame(&header, &content);
-            let (all, hover) = overlays::messages(&self.sim, header.flags, header.step, &self.overlays);
+            let (all, hover) = overlays::messages(sim, header.flags, &self.overlays);
             (frame, all, hover)
         });
         self.frame_bytes = frame.len();
@@ -594,11 +600,7 @@ impl EngineState {
     fn send_metrics(&mut self) {
         let captures = self.captures;
         let offered = self.metrics.offer(|| MetricsJob {
-            measure: match &self.sim {
-                Flock::Two(sim) => metrics::measurement(sim),
-                // Until the core's metrics and neighbour queries take three dimensions.
-                Flock::Three(_) => Box::new(|| None),
-            },
+            measure: on_flock!(&self.sim, sim => metrics::measurement(sim)),
             captures,
             header: json!({
                 "type": "metrics",

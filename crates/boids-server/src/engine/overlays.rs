@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 
 use axum::body::Bytes;
-use boids_core::Vec2;
 use boids_core::neighbors::Neighbors;
 use boids_core::overlay::Overlay;
+use boids_core::{Dim, Dimension, Simulation, VecN};
 
-use super::{ClientId, Flock};
+use super::ClientId;
 use crate::protocol::{OverlayMessage, OverlayMode, flags};
 
 /// Most boids in an "all boids" overlay; above it an evenly spread subset by id is shown.
@@ -21,23 +21,23 @@ pub const LINK_CAP: usize = 512;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct OverlayWish {
     pub mode: OverlayMode,
-    /// With `Hover`: the mouse and the pick radius, in world units.
-    pub point: Option<(Vec2, f32)>,
+    /// With `Hover`: the point picked (x, y, z; z is 0 in a flat world) and the pick radius,
+    /// in world units.
+    pub point: Option<([f32; 3], f32)>,
 }
 
-/// The overlay messages of the frame at `step` with `frame_flags`: for every boid (up to
+/// The overlay messages of the frame of `sim` with `frame_flags`: for every boid (up to
 /// [`OVERLAY_CAP`]) if some client wants it, and for the boid under each hovering client's
-/// mouse. A flock in three dimensions has none yet.
-pub(super) fn messages(
-    flock: &Flock,
+/// mouse.
+pub(super) fn messages<const D: usize>(
+    sim: &Simulation<D>,
     frame_flags: u16,
-    step: u64,
     wishes: &HashMap<ClientId, OverlayWish>,
-) -> (Option<Bytes>, HashMap<ClientId, Bytes>) {
+) -> (Option<Bytes>, HashMap<ClientId, Bytes>)
+where
+    Dim<D>: Dimension<D>,
+{
     let mut hover = HashMap::new();
-    let Flock::Two(sim) = flock else {
-        return (None, hover);
-    };
     if wishes.is_empty() {
         return (None, hover);
     }
@@ -50,7 +50,7 @@ pub(super) fn messages(
         };
         let message = OverlayMessage {
             flags: frame_flags & flags::TORUS | extra,
-            step,
+            step: sim.step_count(),
             overlay: Overlay::new(&neighbors, chosen, max_links),
         };
         Bytes::from(message.encode())
@@ -59,6 +59,7 @@ pub(super) fn messages(
     let all = wants_all.then(|| message(false, &all_subset(sim.ids())));
     for (&client, wish) in wishes {
         if let (OverlayMode::Hover, Some((point, radius))) = (wish.mode, wish.point) {
+            let point = VecN::<D>::from(std::array::from_fn(|a| point[a]));
             let chosen: Vec<usize> = neighbors.nearest_to(point, radius).into_iter().collect();
             hover.insert(client, message(true, &chosen));
         }

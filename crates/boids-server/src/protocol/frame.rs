@@ -3,7 +3,7 @@
 //! straight into one buffer; decoding is for tests and tools (the page has its own decoder).
 
 use boids_core::overlay::{Ghost, Overlay, OverlayBoid};
-use boids_core::{Coordinates, Dim, Dimension, RuleVectors, Vec2, VecN};
+use boids_core::{Coordinates, Dim, Dimension, RuleVectors, VecN};
 
 /// First four bytes of every binary message.
 pub const MAGIC: [u8; 4] = *b"BOID";
@@ -13,8 +13,10 @@ pub const FRAME_VERSION: u8 = 2;
 /// Version of the frame layout of a flock in three dimensions (z, the world's depth, a heading
 /// of two bytes).
 pub const FRAME_VERSION_3D: u8 = 3;
-/// Version of the overlay layout (2: scout groups, links per record, ghosts).
+/// Version of the overlay layout of a flat flock (2: scout groups, links per record, ghosts).
 pub const OVERLAY_VERSION: u8 = 2;
+/// Version of the overlay layout of a flock in three dimensions (every vector with z).
+pub const OVERLAY_VERSION_3D: u8 = 3;
 /// Message kind of a frame.
 pub const KIND_FRAME: u8 = 1;
 /// Message kind of an overlay.
@@ -31,12 +33,12 @@ pub const FRAME_BOID_BYTES_3D: usize = frame_boid_bytes(3);
 pub const RESTING_BIT: u8 = 0x80;
 /// Size of an overlay header.
 pub const OVERLAY_HEADER_BYTES: usize = 36;
-/// Size of one overlay record.
-pub const OVERLAY_RECORD_BYTES: usize = 48;
-/// Size of one overlay link.
+/// Size of one overlay record (version 2).
+pub const OVERLAY_RECORD_BYTES: usize = overlay_record_bytes(2);
+/// Size of one overlay link (version 2).
 pub const OVERLAY_LINK_BYTES: usize = 8;
-/// Size of one overlay ghost.
-pub const OVERLAY_GHOST_BYTES: usize = 24;
+/// Size of one overlay ghost (version 2).
+pub const OVERLAY_GHOST_BYTES: usize = overlay_ghost_bytes(2);
 
 /// The frame version of a flock of `dimensions` (2 or 3): 2 for a flat one, 3 for one with z.
 pub const fn frame_version(dimensions: usize) -> u8 {
@@ -445,13 +447,36 @@ where
 
 /// An overlay message: the core's overlay with the frame it belongs to.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct OverlayMessage {
+pub struct OverlayMessage<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Flags ([`flags`]).
     pub flags: u16,
     /// Simulation step.
     pub step: u64,
     /// The overlay, as the core computed it.
-    pub overlay: Overlay,
+    pub overlay: Overlay<D>,
+}
+
+/// The overlay version of a flock of `dimensions`: 2 for a flat one, 3 for one with z.
+pub const fn overlay_version(dimensions: usize) -> u8 {
+    if dimensions == 3 {
+        OVERLAY_VERSION_3D
+    } else {
+        OVERLAY_VERSION
+    }
+}
+
+/// An overlay record of `dimensions`: five vectors (position, velocity, the three rule vectors),
+/// its link count, its scout group and three zero bytes.
+const fn overlay_record_bytes(dimensions: usize) -> usize {
+    5 * 4 * dimensions + 8
+}
+
+/// An overlay ghost of `dimensions`: position, velocity, index, scout group and three zero bytes.
+const fn overlay_ghost_bytes(dimensions: usize) -> usize {
+    2 * 4 * dimensions + 8
 }
 
 fn put_u32(out: &mut Vec<u8>, v: usize) {
@@ -459,34 +484,41 @@ fn put_u32(out: &mut Vec<u8>, v: usize) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-fn put_vec2(out: &mut Vec<u8>, v: Vec2) {
-    out.extend_from_slice(&v.x.to_le_bytes());
-    out.extend_from_slice(&v.y.to_le_bytes());
+fn put_vector<const D: usize, P: Coordinates<D>>(out: &mut Vec<u8>, v: P) {
+    for c in v.to_array() {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
 }
 
 fn read_u32(bytes: &[u8], at: usize) -> usize {
     u32::from_le_bytes(read(bytes, at)) as usize
 }
 
-fn read_vec2(bytes: &[u8], at: usize) -> Vec2 {
-    Vec2::new(read_f32(bytes, at), read_f32(bytes, at + 4))
+fn read_vector<const D: usize>(bytes: &[u8], at: usize) -> VecN<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    VecN::<D>::from(std::array::from_fn(|a| read_f32(bytes, at + 4 * a)))
 }
 
-impl OverlayMessage {
-    /// Encodes the overlay message.
+impl<const D: usize> OverlayMessage<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// Encodes the overlay message (version 2 for a flat flock, 3 for one in three dimensions).
     pub fn encode(&self) -> Vec<u8> {
         let o = &self.overlay;
         let links: usize = o.boids.iter().map(|b| b.links.len()).sum();
         let mut out = Vec::with_capacity(
             OVERLAY_HEADER_BYTES
-                + OVERLAY_RECORD_BYTES * o.boids.len()
-                + OVERLAY_LINK_BYTES * links
-                + OVERLAY_GHOST_BYTES * o.ghosts.len(),
+                + overlay_record_bytes(D) * o.boids.len()
+                + 4 * D * links
+                + overlay_ghost_bytes(D) * o.ghosts.len(),
         );
         put_header(
             &mut out,
             KIND_OVERLAY,
-            OVERLAY_VERSION,
+            overlay_version(D),
             self.flags,
             self.step,
         );
@@ -504,64 +536,71 @@ impl OverlayMessage {
                 r.separation,
                 r.alignment,
             ] {
-                put_vec2(&mut out, v);
+                put_vector(&mut out, v);
             }
             put_u32(&mut out, b.links.len());
             out.extend_from_slice(&[b.group, 0, 0, 0]);
         }
         for &link in o.boids.iter().flat_map(|b| &b.links) {
-            put_vec2(&mut out, link);
+            put_vector(&mut out, link);
         }
         for g in &o.ghosts {
-            put_vec2(&mut out, g.position);
-            put_vec2(&mut out, g.velocity);
+            put_vector(&mut out, g.position);
+            put_vector(&mut out, g.velocity);
             put_u32(&mut out, g.index);
             out.extend_from_slice(&[g.group, 0, 0, 0]);
         }
         out
     }
 
-    /// Decodes an overlay message.
-    pub fn decode(bytes: &[u8]) -> Result<OverlayMessage, DecodeError> {
-        let (flags, step) =
-            check_header(bytes, KIND_OVERLAY, OVERLAY_VERSION, OVERLAY_HEADER_BYTES)?;
+    /// Decodes an overlay message of a flock of `D` dimensions.
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let (record_bytes, link_bytes, ghost_bytes) =
+            (overlay_record_bytes(D), 4 * D, overlay_ghost_bytes(D));
+        let (flags, step) = check_header(
+            bytes,
+            KIND_OVERLAY,
+            overlay_version(D),
+            OVERLAY_HEADER_BYTES,
+        )?;
         let (records, links, ghosts) = (
             read_u32(bytes, 16),
             read_u32(bytes, 20),
             read_u32(bytes, 32),
         );
-        let links_at = OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES * records;
-        let ghosts_at = links_at + OVERLAY_LINK_BYTES * links;
-        if bytes.len() != ghosts_at + OVERLAY_GHOST_BYTES * ghosts {
+        let links_at = OVERLAY_HEADER_BYTES + record_bytes * records;
+        let ghosts_at = links_at + link_bytes * links;
+        if bytes.len() != ghosts_at + ghost_bytes * ghosts {
             return Err(DecodeError(format!(
                 "{} bytes for {records} records, {links} links and {ghosts} ghosts",
                 bytes.len()
             )));
         }
+        let vector = |at: usize| read_vector::<D>(bytes, at);
         let mut next_link = links_at;
         let mut boids = Vec::with_capacity(records);
         for k in 0..records {
-            let at = OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES * k;
-            let own = read_u32(bytes, at + 40);
-            if own > (ghosts_at - next_link) / OVERLAY_LINK_BYTES {
+            let at = OVERLAY_HEADER_BYTES + record_bytes * k;
+            let own = read_u32(bytes, at + 20 * D);
+            if own > (ghosts_at - next_link) / link_bytes {
                 return Err(DecodeError(format!(
                     "the records have more links than the {links} announced"
                 )));
             }
             boids.push(OverlayBoid {
-                position: read_vec2(bytes, at),
-                velocity: read_vec2(bytes, at + 8),
-                group: bytes[at + 44],
+                position: vector(at),
+                velocity: vector(at + 4 * D),
+                group: bytes[at + 20 * D + 4],
                 rules: RuleVectors {
-                    cohesion: read_vec2(bytes, at + 16),
-                    separation: read_vec2(bytes, at + 24),
-                    alignment: read_vec2(bytes, at + 32),
+                    cohesion: vector(at + 8 * D),
+                    separation: vector(at + 12 * D),
+                    alignment: vector(at + 16 * D),
                 },
                 links: (0..own)
-                    .map(|n| read_vec2(bytes, next_link + OVERLAY_LINK_BYTES * n))
+                    .map(|n| vector(next_link + link_bytes * n))
                     .collect(),
             });
-            next_link += OVERLAY_LINK_BYTES * own;
+            next_link += link_bytes * own;
         }
         if next_link != ghosts_at {
             return Err(DecodeError(format!(
@@ -570,12 +609,12 @@ impl OverlayMessage {
         }
         let ghosts = (0..ghosts)
             .map(|k| {
-                let at = ghosts_at + OVERLAY_GHOST_BYTES * k;
+                let at = ghosts_at + ghost_bytes * k;
                 Ghost {
-                    position: read_vec2(bytes, at),
-                    velocity: read_vec2(bytes, at + 8),
-                    index: read_u32(bytes, at + 16),
-                    group: bytes[at + 20],
+                    position: vector(at),
+                    velocity: vector(at + 4 * D),
+                    index: read_u32(bytes, at + 8 * D),
+                    group: bytes[at + 8 * D + 4],
                 }
             })
             .collect();
@@ -596,7 +635,7 @@ impl OverlayMessage {
 mod tests {
     use super::*;
 
-    use boids_core::Vec3;
+    use boids_core::{Vec2, Vec3};
 
     fn rect(x: f32, y: f32, width: f32, height: f32) -> WorldBox {
         WorldBox {
@@ -812,10 +851,10 @@ mod tests {
         assert!(decode_frame::<2>(&bytes[..bytes.len() - 1]).is_err());
         assert!(decode_frame::<2>(&bytes[..10]).is_err());
         assert!(decode_frame::<3>(&bytes).is_err());
-        assert!(OverlayMessage::decode(&bytes).is_err());
+        assert!(OverlayMessage::<2>::decode(&bytes).is_err());
     }
 
-    fn overlay_message() -> OverlayMessage {
+    fn overlay_message() -> OverlayMessage<2> {
         let boid = |x: f32, group: u8, links: Vec<Vec2>| OverlayBoid {
             position: Vec2::new(x, 2.0),
             velocity: Vec2::new(3.0, 4.0),
@@ -860,7 +899,42 @@ mod tests {
                 + OVERLAY_GHOST_BYTES
         );
         assert_eq!(&bytes[4..6], [OVERLAY_VERSION, KIND_OVERLAY]);
-        assert_eq!(OverlayMessage::decode(&bytes).unwrap(), message);
+        assert_eq!(OverlayMessage::<2>::decode(&bytes).unwrap(), message);
+    }
+
+    #[test]
+    fn an_overlay_in_three_dimensions_round_trips_with_z() {
+        let v = |x: f32| Vec3::new(x, x + 0.5, -x);
+        let message = OverlayMessage::<3> {
+            flags: flags::HOVER,
+            step: 4,
+            overlay: Overlay {
+                visual_range: 40.0,
+                protected_range: 8.0,
+                boids: vec![OverlayBoid {
+                    position: v(1.0),
+                    velocity: v(2.0),
+                    group: 1,
+                    rules: RuleVectors {
+                        cohesion: v(3.0),
+                        separation: v(4.0),
+                        alignment: v(5.0),
+                    },
+                    links: vec![v(6.0), v(7.0)],
+                }],
+                ghosts: vec![Ghost {
+                    index: 9,
+                    position: v(-8.0),
+                    velocity: v(0.25),
+                    group: 2,
+                }],
+            },
+        };
+        let bytes = message.encode();
+        assert_eq!(&bytes[4..6], [OVERLAY_VERSION_3D, KIND_OVERLAY]);
+        assert_eq!(bytes.len(), OVERLAY_HEADER_BYTES + 68 + 2 * 12 + 32);
+        assert_eq!(OverlayMessage::<3>::decode(&bytes).unwrap(), message);
+        assert!(OverlayMessage::<2>::decode(&bytes).is_err());
     }
 
     #[test]
@@ -868,21 +942,23 @@ mod tests {
         let bytes = overlay_message().encode();
         let mut old = bytes.clone();
         old[4] = 1;
-        let err = OverlayMessage::decode(&old).unwrap_err().to_string();
+        let err = OverlayMessage::<2>::decode(&old).unwrap_err().to_string();
         assert!(err.contains("not version 2"), "{err}");
-        assert!(OverlayMessage::decode(&bytes[..bytes.len() - 1]).is_err());
+        assert!(OverlayMessage::<2>::decode(&bytes[..bytes.len() - 1]).is_err());
         // Links move from the last record to the first: the total still matches.
         let links_of = |record: usize| OVERLAY_HEADER_BYTES + OVERLAY_RECORD_BYTES * record + 40;
         let mut shifted = bytes.clone();
         (shifted[links_of(0)], shifted[links_of(2)]) = (3, 0);
-        let moved = OverlayMessage::decode(&shifted).unwrap().overlay.boids;
+        let moved = OverlayMessage::<2>::decode(&shifted).unwrap().overlay.boids;
         assert_eq!((moved[0].links.len(), moved[2].links.len()), (3, 0));
         shifted[links_of(0)] = 4;
-        let err = OverlayMessage::decode(&shifted).unwrap_err().to_string();
+        let err = OverlayMessage::<2>::decode(&shifted)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("more links than the 3 announced"), "{err}");
         let mut fewer = bytes;
         fewer[links_of(0)] = 0;
-        let err = OverlayMessage::decode(&fewer).unwrap_err().to_string();
+        let err = OverlayMessage::<2>::decode(&fewer).unwrap_err().to_string();
         assert!(err.contains("fewer links"), "{err}");
     }
 }

@@ -10,8 +10,8 @@
 //! ```text
 //! offset size  field
 //!      0    4  magic "BOID"
-//!      4    1  version of the kind's layout: 2 for frames of a flat flock, 3 for frames of a
-//!              flock in three dimensions, 2 for overlays
+//!      4    1  version of the kind's layout: 2 for a flat flock, 3 for a flock in three
+//!              dimensions (frames and overlays alike)
 //!      5    1  kind: 1 = frame, 2 = overlay
 //!      6    2  flags: bit 0 running, bit 1 torus world, bit 2 overlay for the boid under the mouse
 //! ```
@@ -70,7 +70,6 @@
 //! version of the current flock's frames gets no frames: it gets one text message instead,
 //! `{"type": "error", "id": null, "message": "..."}` saying which version the flock needs and
 //! what to do, and frames again once the flock is one it reads (after `dimensions = 2`).
-//! Overlays are for flat flocks only yet: a flock in three dimensions sends none.
 //!
 //! **Overlay** (kind 2, version 2): the core's debug overlay ([`boids_core::overlay::Overlay`])
 //! of some boids: a 36-byte header, 48 bytes per boid record, 8 bytes per link, 24 bytes per
@@ -92,6 +91,12 @@
 //!              index in the frame's boid order, u8 scout group, 3 zero bytes
 //! ```
 //!
+//! **Overlay in three dimensions** (kind 2, version 3): the same layout with every vector of
+//! three f32 (x, y, z): 68 bytes per record (position, velocity, cohesion, separation,
+//! alignment; u32 links; u8 group; 3 zero bytes), 12 per link, 32 per ghost (position,
+//! velocity, u32 index, u8 group, 3 zero bytes). A client that reads frame version 3 reads it;
+//! with `hover`, the `overlay` request's `z` says the picked point's depth.
+//!
 //! The rule vectors are the weighted velocity contributions of [`boids_core::RuleVectors`].
 //! Links come only with the overlay for the boid under the mouse (flag bit 2), at most
 //! [`crate::engine::LINK_CAP`]. Ghosts are the neighbours the records' boids see across a torus
@@ -110,8 +115,8 @@ pub use frame::{
     DecodeError, DecodedFrame, FRAME_BOID_BYTES, FRAME_BOID_BYTES_3D, FRAME_HEADER_BYTES,
     FRAME_HEADER_BYTES_3D, FRAME_VERSION, FRAME_VERSION_3D, FrameContent, FrameHeader, Hunter,
     KIND_FRAME, KIND_OVERLAY, MAGIC, OVERLAY_GHOST_BYTES, OVERLAY_HEADER_BYTES, OVERLAY_LINK_BYTES,
-    OVERLAY_RECORD_BYTES, OVERLAY_VERSION, OverlayMessage, RESTING_BIT, WorldBox, decode_frame,
-    encode_frame, flags, frame_version,
+    OVERLAY_RECORD_BYTES, OVERLAY_VERSION, OVERLAY_VERSION_3D, OverlayMessage, RESTING_BIT,
+    WorldBox, decode_frame, encode_frame, flags, frame_version, overlay_version,
 };
 pub use request::{
     Envelope, MAX_REQUEST_BYTES, MAX_SPEED, MAX_STEP_REQUEST, MIN_SPEED, OverlayMode, Request,

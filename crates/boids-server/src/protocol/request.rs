@@ -68,8 +68,8 @@ pub enum Request {
         /// Target steps per second, in [[`MIN_SPEED`], [`MAX_SPEED`]].
         steps_per_second: f64,
     },
-    /// Choose debug overlays. With `hover`, `x` and `y` are the mouse in world units and
-    /// `radius` the pick distance.
+    /// Choose debug overlays. With `hover`, `x` and `y` (and `z` in 3D, else 0) are the point
+    /// picked in world units and `radius` the pick distance.
     Overlay {
         /// Which boids.
         mode: OverlayMode,
@@ -77,6 +77,9 @@ pub enum Request {
         x: Option<f64>,
         /// Mouse y (world units).
         y: Option<f64>,
+        /// The picked point's z (world units), for a flock in three dimensions.
+        #[serde(default)]
+        z: Option<f64>,
         /// Pick radius (world units).
         radius: Option<f64>,
     },
@@ -186,8 +189,10 @@ fn check_request(request: Request) -> Result<Request, RequestError> {
                 format!("[{MIN_SPEED}, {MAX_SPEED}]"),
             ))
         }
-        Request::Overlay { x, y, radius, .. } => {
-            for (name, v) in [("x", x), ("y", y), ("radius", radius)] {
+        Request::Overlay {
+            x, y, z, radius, ..
+        } => {
+            for (name, v) in [("x", x), ("y", y), ("z", z), ("radius", radius)] {
                 if let Some(v) = v.filter(|v| !v.is_finite() || (name == "radius" && *v < 0.0)) {
                     let allowed = if name == "radius" {
                         "a finite number >= 0"

@@ -192,8 +192,19 @@ impl Client {
     }
 
     pub async fn next_overlay(&mut self) -> OverlayMessage {
+        self.next_overlay_of::<2>().await
+    }
+
+    /// The next overlay of a flock of `D` dimensions (version 2 or 3).
+    pub async fn next_overlay_of<const D: usize>(&mut self) -> OverlayMessage<D>
+    where
+        Dim<D>: Dimension<D>,
+    {
+        let version = boids_server::protocol::overlay_version(D);
         self.next_matching(|m| match m {
-            Message::Binary(b) if b.get(5) == Some(&2) => Some(OverlayMessage::decode(b).unwrap()),
+            Message::Binary(b) if b.get(5) == Some(&2) && b[4] == version => {
+                Some(OverlayMessage::decode(b).unwrap())
+            }
             _ => None,
         })
         .await
