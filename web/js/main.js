@@ -54,7 +54,7 @@ const solid = () => frame?.dimensions === 3;
 const forced = new URLSearchParams(location.search).get('renderer');
 const renderer = (forced !== '2d' && createWebGLRenderer($('boids'), view, forced === 'webgl', orbit)) || createCanvas2DRenderer($('boids'), view, orbit);
 
-const overlays = createOverlays(overlayCanvas, view);
+const overlays = createOverlays(overlayCanvas, view, orbit);
 const stats = createStats();
 const plots = createMetricsPlots();
 const connection = createConnection({
@@ -81,7 +81,7 @@ const connection = createConnection({
     redraw();
   },
 });
-const overlayMode = createOverlayMode({ send: connection.send, view, overlays, redraw });
+const overlayMode = createOverlayMode({ send: connection.send, view, overlays, redraw, solid, pick: pickDrawn });
 const controls = createControls({ request: connection.request, serverState: () => server, overlayMode, redraw });
 const obstacles = createObstacleEditor({ request: connection.request, serverState: () => server, world: () => frame?.world, view });
 const attractors = createAttractorEditor({ request: connection.request, serverState: () => server, view });
@@ -113,6 +113,26 @@ const panel = createParameterPanel({
   },
 });
 
+/**
+ * The boid of a flock in three dimensions drawn nearest the stage point (cx, cy) (CSS px),
+ * within `px` device px: {x, y, z} where it is and a pick radius (world units) for the server to
+ * find it again; null for none.
+ */
+function pickDrawn(cx, cy, px) {
+  if (!solid()) return null;
+  const canvas = renderer.canvas;
+  const lens = orbit.lens(canvas);
+  const dpr = pixelRatio();
+  let best = null;
+  for (let i = 0; i < frame.count; i++) {
+    const p = boidPosition(frame, i);
+    const at = Orbit.project(lens, [p.x, p.y, p.z]);
+    const off = at && Math.hypot(at.x - cx * dpr, at.y - cy * dpr);
+    if (off !== null && off <= px && (!best || off < best.off)) best = { off, p, depth: at.depth };
+  }
+  return best && { ...best.p, radius: (px * best.depth) / lens.focal };
+}
+
 function showState(state) {
   panel.show(state.params);
   controls.show(state);
@@ -141,6 +161,8 @@ function onBinary(buffer) {
   if (message?.frame) {
     frame = message.frame;
     stage.classList.toggle('solid', solid());
+    // In 3D the boid under the pointer is picked again as the flock moves.
+    if (solid()) overlayMode.viewChanged();
     stats.frameArrived(frame);
     camera.frame(frame, server?.params);
     redraw();
@@ -194,7 +216,15 @@ function resize() {
 enablePanZoom(stage, view, {
   redraw, zoomed: overlayMode.viewChanged, byHand: camera.release, showWorld: camera.showWorld, claims: tools.claims, inactive: solid,
 });
-enableOrbit(stage, orbit, { active: solid, canvas: () => renderer.canvas, changed: camera.orbited, claims: tools.claims });
+enableOrbit(stage, orbit, {
+  active: solid,
+  canvas: () => renderer.canvas,
+  changed(how) {
+    camera.orbited(how);
+    overlayMode.viewChanged();
+  },
+  claims: tools.claims,
+});
 overlayMode.trackPointer(stage);
 bindShortcuts({ ...controls.actions, worldKey: tools.key });
 const resizes = new ResizeObserver(resize);
@@ -215,6 +245,7 @@ window.boidsViewer = {
     const ov = overlays.latest;
     const world = frame?.world;
     if (!ov) return null;
+    if (ov.dimensions === 3) return { records: ov.recordCount, links: ov.linkCount, hover: ov.hover, ghosts: ov.ghostCount };
     let across = 0;
     for (let k = 0; world && k < ov.linkCount; k++) {
       if (acrossSeam(world, ov.links[2 * k], ov.links[2 * k + 1])) across++;
@@ -258,10 +289,13 @@ window.boidsViewer = {
     const rect = stage.getBoundingClientRect();
     return { x: rect.left + view.sx(x) / dpr, y: rect.top + view.sy(y) / dpr };
   },
-  /** Client (CSS px, page) coordinates of boid `i` of the latest frame. */
+  /** Client (CSS px, page) coordinates of boid `i` of the latest frame (null: behind the camera). */
   boidClientPosition(i) {
-    const { x, y } = boidPosition(frame, i);
-    return this.clientPosition(x, y);
+    const { x, y, z } = boidPosition(frame, i);
+    if (z === undefined) return this.clientPosition(x, y);
+    const at = Orbit.project(orbit.lens(renderer.canvas), [x, y, z]);
+    const rect = stage.getBoundingClientRect();
+    return at && { x: rect.left + at.x / pixelRatio(), y: rect.top + at.y / pixelRatio() };
   },
 };
 

@@ -1,7 +1,8 @@
 // Which debug overlay the server sends this page: none ('off'), every boid's ('all'), or the one
 // of the boid under the pointer ('hover'). In hover mode the pointer's world position goes to the
 // server at most once an animation frame (`flush`), after the pointer moves or the world under it
-// does.
+// does. In three dimensions a screen point is a line of sight, not a world point: the page picks
+// the boid drawn nearest the pointer (`pick`) and sends where it is, x, y and z, each frame.
 
 import { pixelRatio } from './dom.js';
 
@@ -9,9 +10,12 @@ const HOVER_RADIUS_PX = 18; // CSS px around the pointer in which the server loo
 
 /**
  * `send` sends a message to the server; `overlays` (overlays.js) forgets its data when the mode
- * changes; `redraw` asks for the next animation frame to draw.
+ * changes; `redraw` asks for the next animation frame to draw; `solid()` says whether the flock
+ * has three dimensions, and then `pick(cx, cy, px)` gives the world point {x, y, z} and pick
+ * radius of the boid drawn nearest the stage point (cx, cy) (CSS px) within `px` device px, or
+ * null.
  */
-export function createOverlayMode({ send, view, overlays, redraw }) {
+export function createOverlayMode({ send, view, overlays, redraw, solid, pick }) {
   let mode = 'off';
   let pointer = null; // {cx, cy}: CSS px inside the stage, or null when outside
   let hoverQueued = false;
@@ -20,6 +24,10 @@ export function createOverlayMode({ send, view, overlays, redraw }) {
     if (mode !== 'hover') return;
     if (!pointer) {
       send({ type: 'overlay', mode: 'hover' });
+      return;
+    }
+    if (solid()) {
+      send({ type: 'overlay', mode: 'hover', ...pick(pointer.cx, pointer.cy, HOVER_RADIUS_PX * pixelRatio()) });
       return;
     }
     const w = view.clientToWorld(pointer.cx, pointer.cy);

@@ -5,13 +5,15 @@
 // neighbour links, protected range and a description in the info box; and on a torus
 // the ghosts, the neighbours those boids see across a seam, where they see them. What is drawn is
 // the core's overlay data as the server sends it (`boids render --overlay` draws the same); this
-// module computes nothing about the flock.
+// module computes nothing about the flock. A flock in three dimensions has its overlays drawn
+// through the orbit camera by overlays3d.js (spheres, vectors in space); its box is the renderer's.
 
 import { DART, TAU } from './constants.js';
 import { pixelRatio } from './dom.js';
 import { formatValue } from './format.js';
 import { isTorus, seamShifts, tracePath } from './obstacles.js';
-import { GHOST_FLOATS, RECORD_FLOATS } from './wire.js';
+import { drawOverlay3D } from './overlays3d.js';
+import { GHOST_FLOATS, RECORD_FLOATS, RECORD_FLOATS_3D } from './wire.js';
 import { drawWorldObjects } from './world-objects.js';
 
 const INK = {
@@ -49,11 +51,13 @@ function percentile90(values) {
 // the non-zero ones), smoothed over frames, so every rule's direction shows whatever the
 // preset's weights.
 function followRuleScale(ruleScale, overlay) {
+  const d = overlay.dimensions;
+  const stride = d === 3 ? RECORD_FLOATS_3D : RECORD_FLOATS;
   VECTORS.forEach((_, k) => {
     const mags = [];
     for (let i = 0; i < overlay.recordCount; i++) {
-      const o = i * RECORD_FLOATS + 2 + 2 * k;
-      mags.push(Math.hypot(overlay.records[o], overlay.records[o + 1]));
+      const o = i * stride + d + d * k;
+      mags.push(Math.hypot(...overlay.records.subarray(o, o + d)));
     }
     const m = percentile90(mags.filter((v) => v > 0));
     if (m > 0) ruleScale[k] = ruleScale[k] == null ? m : 0.8 * ruleScale[k] + 0.2 * m;
@@ -213,6 +217,13 @@ function drawHovered(ctx, view, overlay, world, show, radius) {
   ctx.stroke();
 }
 
+/**
+ * The factor of each vector kind (VECTORS order) that draws its typical magnitude (`ruleScale`)
+ * `target` world units long; the user's vector length `gain` stretches the rules, not the
+ * velocity.
+ */
+const vectorLengths = (ruleScale, target, gain) => ruleScale.map((m, k) => (m ? target / m : 0) * (k === 0 ? 1 : gain));
+
 /** Every record's visual radius and rule vectors, each kind scaled by `ruleScale`. */
 function drawRecords(ctx, view, overlay, ruleScale, display) {
   const dpr = pixelRatio();
@@ -220,8 +231,7 @@ function drawRecords(ctx, view, overlay, ruleScale, display) {
   const scale = view.scale;
   // Vectors are drawn about half a visual range long; a single hovered boid's at least 60 px.
   const target = Math.max(0.55 * visual, hover ? (60 * dpr) / scale : 0);
-  // The user's vector length stretches the rules, not the velocity.
-  const lengths = ruleScale.map((m, k) => (m ? target / m : 0) * (k === 0 ? 1 : display.vectorGain));
+  const lengths = vectorLengths(ruleScale, target, display.vectorGain);
   const paths = { radius: new Path2D(), velocity: new Path2D(), cohesion: new Path2D(), separation: new Path2D(), alignment: new Path2D() };
   for (let i = 0; i < overlay.recordCount; i++) {
     const o = i * RECORD_FLOATS;
@@ -257,7 +267,7 @@ function drawRecords(ctx, view, overlay, ruleScale, display) {
  * The overlay layer on `canvas`: holds the latest overlay message and the rule vectors' drawing
  * scales, and draws them over a frame.
  */
-export function createOverlays(canvas, view) {
+export function createOverlays(canvas, view, orbit) {
   const ctx = canvas.getContext('2d');
   let latest = null;
   let ruleScale = [null, null, null, null]; // smoothed magnitudes, in VECTORS order
@@ -284,8 +294,13 @@ export function createOverlays(canvas, view) {
      */
     draw(frame, params, mode, display, radius, edited, marks) {
       ctx.clearRect(0, 0, canvas.width, canvas.height);
-      // A flock in three dimensions has no overlays yet; the renderer draws its box.
-      if (!frame || !params || frame.dimensions === 3) return;
+      if (!frame || !params) return;
+      if (frame.dimensions === 3) {
+        if (mode === 'off' || latest?.dimensions !== 3) return;
+        const lengths = vectorLengths(ruleScale, 0.55 * latest.visualRange, display.vectorGain);
+        drawOverlay3D(ctx, orbit.lens(canvas), latest, { ink: INK, lengths, show: display.show, radius });
+        return;
+      }
       drawWorldEdge(ctx, view, frame.world, params);
       drawObstacles(ctx, view, frame.world, isTorus(params), edited.obstacles, marks);
       drawWorldObjects(ctx, view, { frame, params, attractors: edited.attractors, radius, marks });
@@ -304,15 +319,17 @@ export function describeHovered(box, overlay, mode) {
     box.hidden = true;
     return;
   }
+  const d = overlay.dimensions;
   const r = overlay.records;
-  const magnitude = (x, y) => formatValue(Math.hypot(x, y));
+  // Vector k of the record (VECTORS order) has its d coordinates after the position's.
+  const magnitude = (k) => formatValue(Math.hypot(...r.subarray(d + d * k, 2 * d + d * k)));
   const rows = [
-    ['position', `${formatValue(r[0])}, ${formatValue(r[1])}`],
-    ['speed', magnitude(r[2], r[3])],
+    ['position', [...r.subarray(0, d)].map(formatValue).join(', ')],
+    ['speed', magnitude(0)],
     ['neighbours', String(overlay.linkCount)],
-    ['|cohesion|', magnitude(r[4], r[5])],
-    ['|separation|', magnitude(r[6], r[7])],
-    ['|alignment|', magnitude(r[8], r[9])],
+    ['|cohesion|', magnitude(1)],
+    ['|separation|', magnitude(2)],
+    ['|alignment|', magnitude(3)],
   ];
   box.replaceChildren(...rows.map(([k, v]) => {
     const d = document.createElement('div');

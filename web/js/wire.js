@@ -17,6 +17,7 @@ const FRAME_VERSION_3D = 3;
 /** The frame versions this page reads, as the WebSocket's URL says them (/ws?frames=2,3). */
 export const FRAME_VERSIONS = [FRAME_VERSION, FRAME_VERSION_3D];
 const OVERLAY_VERSION = 2;
+const OVERLAY_VERSION_3D = 3;
 const FRAME_HEADER_BYTES = 56;
 const FRAME_HEADER_BYTES_3D = 72;
 const OVERLAY_HEADER_BYTES = 36;
@@ -46,9 +47,11 @@ const POINTER_KIND = 1;
  * (x, y each); then the record's link count (u32) and its scout group (u8, 3 zero bytes).
  */
 export const RECORD_FLOATS = 12;
-const LINK_FLOATS = 2;
+/** 4-byte words of one overlay record in 3D: as RECORD_FLOATS with x, y, z for each vector. */
+export const RECORD_FLOATS_3D = 17;
 /** 4-byte words of one ghost: floats x, y (where it is seen), vx, vy; its index (u32); its group. */
 export const GHOST_FLOATS = 6;
+const GHOST_FLOATS_3D = 8;
 
 function rectAt(dv, at) {
   return { x: dv.getFloat32(at, true), y: dv.getFloat32(at + 4, true), w: dv.getFloat32(at + 8, true), h: dv.getFloat32(at + 12, true) };
@@ -94,9 +97,10 @@ function decodeFrame(buffer, dv, version, flags, step) {
  *
  * frame: { dimensions (2 or 3), step, count, revision, running, torus, world, quant ({x, y, w,
  * h}, and z, d in 3D), boids (Uint8Array, BOID_BYTES a boid, BOID_BYTES_3D in 3D), predatorCount,
- * predators (Uint8Array, as the boids; framePredator reads one) }; overlay: { step, hover, recordCount, linkCount, ghostCount, visualRange,
- * protectedRange, records (Float32Array, RECORD_FLOATS a record), links (Float32Array, x and y
- * a link, record by record), ghosts (Float32Array, GHOST_FLOATS a ghost) }.
+ * predators (Uint8Array, as the boids; framePredator reads one) }; overlay: { dimensions, step,
+ * hover, recordCount, linkCount, ghostCount, visualRange, protectedRange, records (Float32Array,
+ * RECORD_FLOATS a record, RECORD_FLOATS_3D in 3D), links (Float32Array, x and y, and z in 3D, a
+ * link, record by record), ghosts (Float32Array, GHOST_FLOATS a ghost; 8 words in 3D) }.
  */
 export function decode(buffer) {
   if (buffer.byteLength < COMMON_HEADER_BYTES) return null;
@@ -110,22 +114,25 @@ export function decode(buffer) {
     const frame = decodeFrame(buffer, dv, version, flags, step);
     return frame && { frame };
   }
-  if (kind === KIND_OVERLAY && version === OVERLAY_VERSION && buffer.byteLength >= OVERLAY_HEADER_BYTES) {
+  const overlayDimensions = { [OVERLAY_VERSION]: 2, [OVERLAY_VERSION_3D]: 3 }[version];
+  if (kind === KIND_OVERLAY && overlayDimensions && buffer.byteLength >= OVERLAY_HEADER_BYTES) {
+    const dimensions = overlayDimensions;
+    const [recordFloats, ghostFloats] = dimensions === 3 ? [RECORD_FLOATS_3D, GHOST_FLOATS_3D] : [RECORD_FLOATS, GHOST_FLOATS];
     const recordCount = dv.getUint32(16, true);
     const linkCount = dv.getUint32(20, true);
     const ghostCount = dv.getUint32(32, true);
-    const linksAt = OVERLAY_HEADER_BYTES + recordCount * RECORD_FLOATS * 4;
-    const ghostsAt = linksAt + linkCount * LINK_FLOATS * 4;
-    if (buffer.byteLength !== ghostsAt + ghostCount * GHOST_FLOATS * 4) return null;
+    const linksAt = OVERLAY_HEADER_BYTES + recordCount * recordFloats * 4;
+    const ghostsAt = linksAt + linkCount * dimensions * 4;
+    if (buffer.byteLength !== ghostsAt + ghostCount * ghostFloats * 4) return null;
     return {
       overlay: {
-        step, recordCount, linkCount, ghostCount,
+        dimensions, step, recordCount, linkCount, ghostCount,
         hover: (flags & FLAG_HOVER) !== 0,
         visualRange: dv.getFloat32(24, true),
         protectedRange: dv.getFloat32(28, true),
-        records: new Float32Array(buffer, OVERLAY_HEADER_BYTES, recordCount * RECORD_FLOATS),
-        links: new Float32Array(buffer, linksAt, linkCount * LINK_FLOATS),
-        ghosts: new Float32Array(buffer, ghostsAt, ghostCount * GHOST_FLOATS),
+        records: new Float32Array(buffer, OVERLAY_HEADER_BYTES, recordCount * recordFloats),
+        links: new Float32Array(buffer, linksAt, linkCount * dimensions),
+        ghosts: new Float32Array(buffer, ghostsAt, ghostCount * ghostFloats),
       },
     };
   }

@@ -680,7 +680,28 @@ try {
     ['yaw', 'pitch', 'distance'].every((k) => Math.abs(reset[k] - home[k]) < 1e-9) && resetBy < 0.001,
     `F resets the view to where it started (${(100 * resetBy).toFixed(3)}% of the pixels differ from the first picture)`,
   );
+  // The hover overlay in 3D: the boid drawn under the mouse gets its visual sphere and rule vectors.
+  await page.click('#overlay-mode button[data-mode="hover"]');
+  const under = await page.evaluate(() => {
+    const r = document.getElementById('stage').getBoundingClientRect();
+    const inner = (p) => p && p.x > r.left + 150 && p.x < r.right - 150 && p.y > r.top + 150 && p.y < r.bottom - 150;
+    for (let i = 0; i < boidsViewer.frame.count; i++) {
+      const p = boidsViewer.boidClientPosition(i);
+      if (inner(p)) return p;
+    }
+    return null;
+  });
+  check(under !== null, 'a boid of the 3D flock is in view to hover over');
+  await page.mouse.move(under.x, under.y);
+  await page.waitForFunction(() => boidsViewer.overlay?.hover && boidsViewer.overlay.records === 1, null, { timeout: 10000 });
+  const hovered = await pixelStats(page);
+  check(
+    hovered.cyan > 100 && hovered.red + hovered.green + hovered.blue > 0,
+    `the hovered boid's visual sphere (${hovered.cyan} cyan px) and rule vectors (${hovered.red}/${hovered.green}/${hovered.blue} px) are drawn in 3D`,
+  );
+  check(await page.locator('#info').isVisible(), 'the boid under the mouse is described in 3D');
   if (screenshot) await page.screenshot({ path: screenshot.replace(/\.png$/, '-3d.png') });
+  await page.click('#overlay-mode button[data-mode="off"]');
   await setDimensions(2);
   await page.waitForFunction(() => boidsViewer.frame?.dimensions === 2, null, { timeout: 10000 });
   check(true, 'and back to two dimensions');

@@ -98,6 +98,7 @@ const ASSETS: &[Asset] = &[
     js_module!("orbit.js"),
     js_module!("overlay-mode.js"),
     js_module!("overlays.js"),
+    js_module!("overlays3d.js"),
     js_module!("parameters.js"),
     js_module!("plots.js"),
     js_module!("predator-tools.js"),
