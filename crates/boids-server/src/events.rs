@@ -29,6 +29,8 @@
 //! - `set` changes one parameter after `step` steps of the current flock, before the next step,
 //!   exactly as the viewer did: the current parameters with `key = value`, validated, then
 //!   [`Simulation::set_params`] (the flock is kept; boids are added or removed to match `count`).
+//!   A change of `dimensions` is no `set`: it begins a flock of the other dimension, so the
+//!   viewer logs it as a `reset`, and a replay refuses a `set` of it.
 //! - `place_predator` (`x`, `y`), `remove_predator` (`index`) and `pointer` (`x`, `y`, or
 //!   neither to remove it) are the viewer's predator tools, applied after `step` steps as the
 //!   viewer applied them ([`apply_edit`]): `predator_count` follows the predators.

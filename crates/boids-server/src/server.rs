@@ -257,9 +257,12 @@ impl FrameVersions {
 
     /// The error message for a client that does not read frames of `version`.
     fn refusal(self, version: u8) -> String {
-        let flock = match version {
-            protocol::FRAME_VERSION_3D => "this flock has three dimensions: its frames are",
-            _ => "this flock's frames are",
+        let (flock, other) = match version {
+            protocol::FRAME_VERSION_3D => (
+                "this flock has three dimensions: its frames are",
+                "set dimensions = 2",
+            ),
+            _ => ("this flock is flat: its frames are", "set dimensions = 3"),
         };
         let reads = self.list();
         json!({
@@ -268,7 +271,7 @@ impl FrameVersions {
             "message": format!(
                 "{flock} version {version}, and this client reads frame versions {reads} only \
                  (say which it reads with /ws?frames=2,3); no frames are sent to it until the \
-                 flock is one it reads: reload the viewer's page, or set dimensions = 2"
+                 flock is one it reads: reload the viewer's page, or {other}"
             ),
         })
         .to_string()
