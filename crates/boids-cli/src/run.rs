@@ -9,7 +9,7 @@ use boids_core::{
     Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, Source, StateError,
     WorldStep, with_dimensions,
 };
-use boids_server::events::{EventLog, Replay};
+use boids_server::events::{EventLog, Replay, WorldEdits};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -129,8 +129,11 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
     if let Some(path) = &args.events {
         let text = read_text("--events", path, EVENTS_LIMIT)?;
         let origin = path.display().to_string();
-        let (sim, replay) = EventLog::parse(&text, &origin)?.replay(&origin)?;
-        return execute(args, &outputs, sim, replay, command_line);
+        let log = EventLog::parse(&text, &origin)?;
+        return with_dimensions!(log.dimensions(&origin)?, D, {
+            let (sim, replay) = log.replay::<D>(&origin)?;
+            execute(args, &outputs, sim, replay, command_line)
+        });
     }
     let builder = args.flock.builder()?;
     with_dimensions!(builder.params().dimensions, D, {
@@ -173,9 +176,13 @@ where
     }
 }
 
-/// An event log, recorded by the (two-dimensional) viewer.
-impl Changes<2> for Replay {
-    fn apply_due(&mut self, sim: &mut Simulation<2>) -> Result<()> {
+/// An event log, recorded by the viewer, of a flock of either dimension.
+impl<const D: usize> Changes<D> for Replay
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D> + WorldEdits,
+{
+    fn apply_due(&mut self, sim: &mut Simulation<D>) -> Result<()> {
         Ok(Replay::apply_due(self, sim)?)
     }
 

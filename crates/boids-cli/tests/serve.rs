@@ -6,7 +6,7 @@ use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use boids_core::{FlockState, ParamsBuilder, Source, Vec2};
+use boids_core::{Coordinates, Dim, Dimension, FlockState, ParamsBuilder, Source};
 use boids_server::events::{Change, EventLog};
 use boids_server::protocol::Request;
 use boids_server::{Engine, EngineConfig, EngineState};
@@ -207,7 +207,10 @@ fn run_session<T: Send + 'static>(
 
 /// Replays `log` with the real binary to the step it was exported at, and checks that the saved
 /// state is `state`, bit for bit.
-fn assert_replays_to(log: &EventLog, state: &FlockState) {
+fn assert_replays_to<const D: usize>(log: &EventLog, state: &FlockState<D>)
+where
+    Dim<D>: Dimension<D>,
+{
     let steps = log.exported_at_step.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (log_path, save) = (dir.path().join("events.json"), dir.path().join("final.csv"));
@@ -237,16 +240,11 @@ fn assert_replays_to(log: &EventLog, state: &FlockState) {
     assert_eq!(rows.len(), state.len());
     let f = |row: &[&str], name: &str| row[col(name)].parse::<f32>().unwrap();
     for (k, row) in rows.iter().enumerate() {
-        assert_eq!(
-            Vec2::new(f(row, "x"), f(row, "y")),
-            state.positions[k],
-            "boid {k}"
-        );
-        assert_eq!(
-            Vec2::new(f(row, "vx"), f(row, "vy")),
-            state.velocities[k],
-            "boid {k}"
-        );
+        let read = |names: [&str; 3]| names[..D].iter().map(|n| f(row, n)).collect::<Vec<_>>();
+        let position = state.positions[k].to_array();
+        assert_eq!(read(["x", "y", "z"]), position, "boid {k}");
+        let velocity = state.velocities[k].to_array();
+        assert_eq!(read(["vx", "vy", "vz"]), velocity, "boid {k}");
         assert_eq!(f(row, "bias"), state.biases[k], "boid {k}");
         assert_eq!(
             row[col("group")].parse::<u8>().unwrap(),
@@ -294,6 +292,39 @@ fn run_events_replays_a_viewer_session_exactly() {
         log.events.iter().skip(1).all(|e| e.step >= 3),
         "every change came mid-run"
     );
+    assert_replays_to(&log, &state);
+}
+
+/// A session that switches the viewer's flock to three dimensions and changes it there: the
+/// switch is logged as a reset, and the log replays to the same 3D state.
+#[test]
+fn run_events_replays_a_viewer_session_in_three_dimensions_exactly() {
+    let params = ParamsBuilder::preset("cornell")
+        .unwrap()
+        .apply_assignment("count=150", Source::Message)
+        .unwrap();
+    let session = vec![
+        set("visual_range", json!(45.5)),
+        set("dimensions", json!(3)),
+        set("visual_range", json!(60)),
+        set("count", json!(200)),
+        set("boundary", json!("torus")),
+    ];
+    let (log, state) = run_session(&engine(params), session, |e| {
+        (
+            e.event_log(),
+            e.flock().three().expect("a flock in 3D").state(),
+        )
+    });
+    let Change::Reset { params, .. } = &log.events[0].change else {
+        panic!("the switch begins the log: {:?}", log.events[0]);
+    };
+    assert_eq!(params["dimensions"], 3);
+    assert_eq!(
+        params["visual_range"], 45.5,
+        "the flock's parameters carry over"
+    );
+    assert_eq!(log.events.len(), 4);
     assert_replays_to(&log, &state);
 }
 

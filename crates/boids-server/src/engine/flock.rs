@@ -55,6 +55,14 @@ impl Flock {
         }
     }
 
+    /// The simulation in three dimensions, if the flock has three.
+    pub fn three(&self) -> Option<&Simulation<3>> {
+        match self {
+            Flock::Three(sim) => Some(sim),
+            Flock::Two(_) => None,
+        }
+    }
+
     /// Its parameters.
     pub fn params(&self) -> &Params {
         on_flock!(self, sim => sim.params())
