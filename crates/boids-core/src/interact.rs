@@ -58,6 +58,8 @@ pub trait Pull<const D: usize>: Sync {
     fn reaches(&self, lo: [f32; D], hi: [f32; D]) -> bool;
     /// The change of velocity of a boid at `p`.
     fn pull(&self, p: [f32; D]) -> [f32; D];
+    /// Whether a predator frightens a boid at `p` (a resting boid takes off).
+    fn threatens(&self, p: [f32; D]) -> bool;
 }
 
 /// The previous frame in cell order. A candidate's position and velocity share one entry

@@ -2,8 +2,6 @@
 //! (identical neighbour sets, same next state, the step's neighbour counts), and
 //! `boids bench --vs-naive` times it.
 
-use glam::Vec2;
-
 use crate::models::neighborhood::FieldOfView;
 use crate::par;
 use crate::params::Params;
@@ -32,11 +30,11 @@ pub fn neighbors<const D: usize, P: Coordinates<D>>(
 }
 
 /// [`neighbors`] limited to each boid's field of view (`params.blind_angle` behind its
-/// velocity).
-pub fn neighbors_in_view(
+/// velocity: a sector in 2D, a cone in 3D).
+pub fn neighbors_in_view<const D: usize, P: Coordinates<D>>(
     params: &Params,
-    positions: &[Vec2],
-    velocities: &[Vec2],
+    positions: &[P],
+    velocities: &[P],
     below: f32,
 ) -> Vec<Vec<u32>> {
     par::map_collect(positions.len(), |i| {
@@ -49,10 +47,10 @@ pub fn neighbors_in_view(
 
 /// For every boid, the `k` other boids in its field of view nearest to it (ties to the lower
 /// index), in ascending order; fewer when fewer are in view.
-pub fn nearest_in_view(
+pub fn nearest_in_view<const D: usize, P: Coordinates<D>>(
     params: &Params,
-    positions: &[Vec2],
-    velocities: &[Vec2],
+    positions: &[P],
+    velocities: &[P],
     k: usize,
 ) -> Vec<Vec<u32>> {
     par::map_collect(positions.len(), |i| {
@@ -76,12 +74,12 @@ fn others(n: usize, i: usize) -> impl Iterator<Item = usize> {
 }
 
 /// Every other boid `j` that boid `i` sees, with the offset `p_i - p_j`.
-fn seen_by<'a>(
+fn seen_by<'a, const D: usize, P: Coordinates<D>>(
     params: &'a Params,
-    positions: &'a [Vec2],
-    velocities: &[Vec2],
+    positions: &'a [P],
+    velocities: &[P],
     i: usize,
-) -> impl Iterator<Item = (usize, Vec2)> + 'a {
+) -> impl Iterator<Item = (usize, P)> + 'a {
     let view = FieldOfView::new(params.blind_angle);
     let heading = velocities[i].normalize_or_zero();
     others(positions.len(), i)

@@ -108,8 +108,8 @@ impl<const D: usize> Kernel<D> {
             wander_weight: p.wander_weight as f32,
             goal: [
                 [0.0; D],
-                in_plane(unit_at(p.preferred_angle1)),
-                in_plane(unit_at(p.preferred_angle2)),
+                preferred_direction(p.preferred_angle1, p.preferred_elevation1),
+                preferred_direction(p.preferred_angle2, p.preferred_elevation2),
             ],
         }
     }
@@ -160,16 +160,31 @@ pub fn in_plane<const D: usize>(v: Vec2) -> [f32; D] {
 /// so that the axis directions (seed 001's +x and -x) are exact and the scout bias along them
 /// touches only vx, as the seed's rule does.
 pub fn unit_at(angle: f64) -> Vec2 {
-    let snap = |c: f64| {
-        if c.abs() < 1e-15 {
-            0.0
-        } else if (c.abs() - 1.0).abs() < 1e-15 {
-            c.signum()
-        } else {
-            c
-        }
-    };
-    Vec2::new(snap(angle.cos()) as f32, snap(angle.sin()) as f32)
+    Vec2::new(snap_unit(angle.cos()) as f32, snap_unit(angle.sin()) as f32)
+}
+
+/// A scout group's preferred direction in `D` dimensions: [`unit_at`] `angle` in 2D; in 3D
+/// the direction at azimuth `angle` raised by `elevation` toward +z,
+/// `(cos e cos a, cos e sin a, sin e)`, its components snapped as [`unit_at`]'s (so an
+/// elevation of 0 gives exactly [`unit_at`]'s direction with z = 0).
+pub fn preferred_direction<const D: usize>(angle: f64, elevation: f64) -> [f32; D] {
+    if D == 2 {
+        return in_plane(unit_at(angle));
+    }
+    let (sin_e, cos_e) = elevation.sin_cos();
+    let unit = [cos_e * angle.cos(), cos_e * angle.sin(), sin_e];
+    std::array::from_fn(|a| snap_unit(unit[a]) as f32)
+}
+
+/// A unit vector's component `c`, snapped to 0 or ±1 within 1e-15 of it.
+fn snap_unit(c: f64) -> f64 {
+    if c.abs() < 1e-15 {
+        0.0
+    } else if (c.abs() - 1.0).abs() < 1e-15 {
+        c.signum()
+    } else {
+        c
+    }
 }
 
 /// Rotates `v` by `angle` radians (counter-clockwise in x-right, y-up axes).

@@ -8,7 +8,7 @@
 //! engine.
 
 use std::fmt::Debug;
-use std::ops::{Add, Mul, Sub};
+use std::ops::{Add, Mul, Neg, Sub};
 
 use glam::{Vec2, Vec3};
 
@@ -46,10 +46,20 @@ pub trait Coordinates<const D: usize>:
     + Into<[f32; D]>
     + Add<Output = Self>
     + Sub<Output = Self>
+    + Neg<Output = Self>
     + Mul<f32, Output = Self>
 {
     /// The zero vector.
     const ZERO: Self;
+
+    /// Dot product.
+    fn dot(self, other: Self) -> f32;
+
+    /// The unit vector along `self`, or `None` for a zero, infinite or NaN vector.
+    fn try_normalize(self) -> Option<Self>;
+
+    /// The unit vector along `self`, or zero for a zero, infinite or NaN vector.
+    fn normalize_or_zero(self) -> Self;
 
     /// Coordinates as an array.
     fn to_array(self) -> [f32; D] {
@@ -66,6 +76,18 @@ pub trait Coordinates<const D: usize>:
 impl Coordinates<2> for Vec2 {
     const ZERO: Self = Vec2::ZERO;
 
+    fn dot(self, other: Self) -> f32 {
+        Vec2::dot(self, other)
+    }
+
+    fn try_normalize(self) -> Option<Self> {
+        Vec2::try_normalize(self)
+    }
+
+    fn normalize_or_zero(self) -> Self {
+        Vec2::normalize_or_zero(self)
+    }
+
     fn length(self) -> f32 {
         Vec2::length(self)
     }
@@ -77,6 +99,18 @@ impl Coordinates<2> for Vec2 {
 
 impl Coordinates<3> for Vec3 {
     const ZERO: Self = Vec3::ZERO;
+
+    fn dot(self, other: Self) -> f32 {
+        Vec3::dot(self, other)
+    }
+
+    fn try_normalize(self) -> Option<Self> {
+        Vec3::try_normalize(self)
+    }
+
+    fn normalize_or_zero(self) -> Self {
+        Vec3::normalize_or_zero(self)
+    }
 
     fn length(self) -> f32 {
         Vec3::length(self)

@@ -20,24 +20,32 @@
 //! model ([`super`]): `d_i` is normalised, informed individuals blend it with their preferred
 //! direction `g` (`d' = (d + omega g) / |d + omega g|`), it is turned by the angular noise, and
 //! the heading turns toward it by at most `turn_rate * dt`.
+//!
+//! The model was written for three dimensions (Couzin et al. 2002), and the same code runs
+//! there: the zones are balls on the 3D distances, the blind angle is a cone behind the
+//! heading, and the limited turn rotates the heading in the plane it spans with `d_i` (see
+//! [`super::heading`]).
 
-use glam::Vec2;
-
+use super::Heading;
 use super::neighborhood::Neighborhood;
 use crate::params::Params;
 use crate::rules::Kernel;
+use crate::space::{Coordinates, Dim, VecN};
 use crate::stats::ScanCounts;
 
 /// Boid `i`'s desired direction before normalisation (zero when it has no neighbour and no
 /// heading; the caller then keeps its heading). The searches and the neighbours of the zone it
 /// reacts to go into `counts`.
-pub fn social_direction(
+pub fn social_direction<const D: usize>(
     params: &Params,
-    kernel: &Kernel,
-    hood: &Neighborhood,
+    kernel: &Kernel<D>,
+    hood: &Neighborhood<D>,
     i: usize,
     counts: &mut ScanCounts,
-) -> Vec2 {
+) -> VecN<D>
+where
+    Dim<D>: Heading<D>,
+{
     let away = |j: u32| {
         let d = hood.offset(i, j as usize);
         d.normalize_or_zero()
@@ -48,32 +56,34 @@ pub fn social_direction(
         return repel
             .iter()
             .map(|&j| away(j))
-            .fold(Vec2::ZERO, |s, a| s + a);
+            .fold(VecN::<D>::ZERO, |s, a| s + a);
     }
     let zone = super::interaction_set(params, hood, i, kernel.visual_below, counts);
     counts.neighbors += zone.len() as u64;
     if zone.is_empty() {
         return hood.heading(i);
     }
-    let mut attraction = Vec2::ZERO;
-    let mut orientation = Vec2::ZERO;
+    let mut attraction = VecN::<D>::ZERO;
+    let mut orientation = VecN::<D>::ZERO;
     let mut own = params.include_self.then_some(i as u32);
     for &j in &zone {
         if let Some(me) = own.filter(|&me| me < j) {
-            orientation += hood.heading(me as usize);
+            orientation = orientation + hood.heading(me as usize);
             own = None;
         }
-        attraction -= away(j);
-        orientation += hood.heading(j as usize);
+        attraction = attraction - away(j);
+        orientation = orientation + hood.heading(j as usize);
     }
     if let Some(me) = own {
-        orientation += hood.heading(me as usize);
+        orientation = orientation + hood.heading(me as usize);
     }
     attraction + orientation
 }
 
 #[cfg(test)]
 mod tests {
+    use glam::Vec2;
+
     use super::*;
 
     fn hood_of<'a>(p: &Params, positions: &'a [Vec2], velocities: &[Vec2]) -> Neighborhood<'a> {

@@ -9,6 +9,10 @@
 //! bit-identical results on any thread count. It is slower than the fast path (neighbour lists
 //! are built and sorted per boid) and meant for the flock sizes of the published experiments.
 //!
+//! Everything here is written once for two and three dimensions (a const `D`, see
+//! [`crate::space`]); the two steps whose form differs, the noise's random turn and the
+//! limited turn, are [`Heading`]'s.
+//!
 //! ## The heading models (Vicsek, Couzin)
 //!
 //! Both move every boid at the constant `speed` and differ only in the *social direction* `d`
@@ -16,16 +20,19 @@
 //!
 //! 1. `d` is normalised (a boid with no social direction keeps its heading);
 //! 2. scouts of group 1 and 2 are *informed* (Couzin et al. 2005): with preferred direction `g`
-//!    (`preferred_angle1`, `preferred_angle2`) and weight `omega` (`informed_weight`),
+//!    (`preferred_angle1`, `preferred_angle2`, and in 3D `preferred_elevation1`,
+//!    `preferred_elevation2`) and weight `omega` (`informed_weight`),
 //!    `d = (d + omega g) / |d + omega g|`;
-//!    then the world's pull ([`WorldSteer`]: fleeing predators, seeking an attractor as an
-//!    informed direction) is added the same way, `d = (d + pull) / |d + pull|`;
+//!    then the world's pull ([`Pull`]: fleeing predators, seeking an attractor as an informed
+//!    direction; two-dimensional so far) is added the same way, `d = (d + pull) / |d + pull|`;
 //! 3. the boundary's turn (margins) or push (walls) is added to `speed * d` (nothing on a torus);
-//! 4. `d` is turned by the angular noise: uniform in `[-noise/2, noise/2]` (Vicsek's eta) or
-//!    normal with standard deviation `noise` (Couzin's sigma), drawn from the stream
-//!    `(seed, Noise, step, boid id)`;
+//! 4. `d` is turned by the angular noise, drawn from the stream `(seed, Noise, step, boid id)`:
+//!    uniform (Vicsek's eta: an angle in `[-noise/2, noise/2]` in 2D, a direction uniform on the
+//!    cap of half-angle `noise/2` around `d` in 3D) or gaussian (Couzin's sigma: an angle of
+//!    standard deviation `noise` in 2D, the spherically wrapped Gaussian in 3D); see
+//!    [`heading`];
 //! 5. the heading turns toward `d` by at most `turn_rate * dt` (Couzin's turning rate; `inf`
-//!    for Vicsek);
+//!    for Vicsek), in 3D within the plane of the two directions;
 //! 6. `v' = speed * heading`, `p' = p + v' dt`, then wrap (torus) or bounce (walls).
 //!
 //! ## The boids rules off the fast path
@@ -36,32 +43,37 @@
 //! others are nearer.
 
 pub mod couzin;
+pub mod heading;
 pub mod neighborhood;
 pub mod vicsek;
 
-use glam::Vec2;
-
+use crate::interact::Pull;
 use crate::par;
-use crate::params::{Model, NoiseDistribution, Params};
-use crate::rng::{self, Purpose};
+use crate::params::{Model, Params};
+use crate::rng::{self, Purpose, Stream};
 use crate::rules::{self, Accum, BoidState, Kernel, group};
+use crate::space::{Coordinates, Dim, VecN};
 use crate::state::FlockState;
 use crate::stats::ScanCounts;
-use crate::world::{Perch, WorldSteer};
+use crate::world::Perch;
+pub use heading::Heading;
 use neighborhood::Neighborhood;
 
 /// One synchronous step of `state` (id order) at step number `step`, on the general path, and
 /// its neighbour work. `kernel` is `Kernel::new(params)`, which the simulation keeps rather than
 /// rebuild each step; `world` is what predators and attractors do to boids this step. Resting
 /// boids ([`Perch`]) count down without applying the rules; flying ones may land after the move.
-pub fn step(
+pub fn step<const D: usize>(
     params: &Params,
-    kernel: &Kernel,
+    kernel: &Kernel<D>,
     seed: u64,
     step: u64,
-    state: &FlockState,
-    world: Option<&WorldSteer>,
-) -> (FlockState, ScanCounts) {
+    state: &FlockState<D>,
+    world: Option<&dyn Pull<D>>,
+) -> (FlockState<D>, ScanCounts)
+where
+    Dim<D>: Heading<D>,
+{
     let hood = Neighborhood::new(params, &state.positions, &state.velocities);
     let perch = Perch::new(params);
     let next = par::map_collect(state.len(), |i| {
@@ -73,26 +85,26 @@ pub fn step(
         };
         let resting = state.resting.get(i).copied().unwrap_or(0);
         if let (Some(perch), true) = (&perch, resting > 0) {
-            let threatened = world.is_some_and(|w| w.threatens(boid.position));
+            let threatened = world.is_some_and(|w| w.threatens(boid.position.to_array()));
             return (perch.rest(kernel, boid, resting, threatened), counts);
         }
-        let pull = world.map(|w| w.pull(boid.position));
+        let pull = world.map(|w| VecN::<D>::from(w.pull(boid.position.to_array())));
         let g = state.groups[i];
         let next = match params.model {
             Model::Boids => {
                 let acc = boids_sums(params, kernel, &hood, i, &state.velocities, &mut counts);
-                let wander = rules::wander_heading(params, step);
+                let wander = rules::wander_heading::<D, VecN<D>>(params, step);
                 rules::advance(kernel, &acc, boid, g, wander, pull)
             }
             Model::Vicsek => {
                 let below = kernel.visual_below;
                 let d = vicsek::social_direction(params, &hood, i, below, &mut counts);
-                let noise = noise_angle(params, seed, step, i);
+                let noise = noise_stream(params, seed, step, i);
                 steer(params, kernel, boid, g, d, pull, noise)
             }
             Model::Couzin => {
                 let d = couzin::social_direction(params, kernel, &hood, i, &mut counts);
-                let noise = noise_angle(params, seed, step, i);
+                let noise = noise_stream(params, seed, step, i);
                 steer(params, kernel, boid, g, d, pull, noise)
             }
         };
@@ -120,13 +132,16 @@ pub fn step(
 /// The neighbours boid `i` interacts with (besides itself), ascending ids: the `topological_k`
 /// nearest in view, or every boid in view with squared distance below `below`. The search's
 /// work goes into `counts`; the caller counts the neighbours it takes.
-pub fn interaction_set(
+pub fn interaction_set<const D: usize>(
     params: &Params,
-    hood: &Neighborhood,
+    hood: &Neighborhood<D>,
     i: usize,
     below: f32,
     counts: &mut ScanCounts,
-) -> Vec<u32> {
+) -> Vec<u32>
+where
+    Dim<D>: Heading<D>,
+{
     match params.topological_k {
         0 => hood.within_counting(i, below, counts),
         k => hood.nearest_counting(i, usize::try_from(k).unwrap_or(usize::MAX), counts),
@@ -135,14 +150,17 @@ pub fn interaction_set(
 
 /// The boids rules' neighbour sums for boid `i` from the neighbours found by `hood`, counting
 /// the search and those neighbours into `counts`.
-fn boids_sums(
+fn boids_sums<const D: usize>(
     params: &Params,
-    kernel: &Kernel,
-    hood: &Neighborhood,
+    kernel: &Kernel<D>,
+    hood: &Neighborhood<D>,
     i: usize,
-    velocities: &[Vec2],
+    velocities: &[VecN<D>],
     counts: &mut ScanCounts,
-) -> Accum {
+) -> Accum<D>
+where
+    Dim<D>: Heading<D>,
+{
     let mut acc = Accum::default();
     // The averaging set's own range test: the visual range, or none for the k nearest.
     let mut averaging = *kernel;
@@ -161,7 +179,7 @@ fn boids_sums(
         // Separation stays metric: protected boids in view that are not among the k nearest.
         for j in hood.within_counting(i, kernel.protected_below, counts) {
             if members.binary_search(&j).is_err() {
-                acc.separation += hood.offset(i, j as usize);
+                acc.separation = acc.separation + hood.offset(i, j as usize);
                 counts.neighbors += 1;
             }
         }
@@ -169,37 +187,30 @@ fn boids_sums(
     acc
 }
 
-/// The angular noise of boid `i` at `step` (radians), from its own keyed stream.
-fn noise_angle(params: &Params, seed: u64, step: u64, i: usize) -> f64 {
-    if params.noise == 0.0 {
-        return 0.0;
-    }
-    let mut s = rng::stream(seed, Purpose::Noise, step, i as u64);
-    match params.noise_distribution {
-        NoiseDistribution::Uniform => params.noise * (s.unit() - 0.5),
-        NoiseDistribution::Gaussian => {
-            // Box-Muller; 1 - unit() is in (0, 1], so the logarithm is finite.
-            let radius = (-2.0 * (1.0 - s.unit()).ln()).sqrt();
-            params.noise * radius * (std::f64::consts::TAU * s.unit()).cos()
-        }
-    }
+/// The stream of boid `i`'s angular noise at `step`, or `None` when there is no noise.
+fn noise_stream(params: &Params, seed: u64, step: u64, i: usize) -> Option<Stream> {
+    (params.noise != 0.0).then(|| rng::stream(seed, Purpose::Noise, step, i as u64))
 }
 
 /// Steps 1 to 6 of the heading models (see the module docs): from the social direction `d` to
 /// the boid's next state.
-fn steer(
+fn steer<const D: usize>(
     params: &Params,
-    kernel: &Kernel,
-    boid: BoidState,
+    kernel: &Kernel<D>,
+    boid: BoidState<D>,
     g: u8,
-    d: Vec2,
-    pull: Option<Vec2>,
-    noise: f64,
-) -> BoidState {
+    d: VecN<D>,
+    pull: Option<VecN<D>>,
+    mut noise: Option<Stream>,
+) -> BoidState<D>
+where
+    Dim<D>: Heading<D>,
+{
+    let zero = VecN::<D>::ZERO;
     let heading = boid.velocity.normalize_or_zero();
     let mut desired = d.try_normalize().unwrap_or(heading);
     if g != group::NONE && params.informed_weight > 0.0 {
-        let goal = Vec2::from(kernel.goal[usize::from(g)]);
+        let goal = VecN::<D>::from(kernel.goal[usize::from(g)]);
         let blended = desired + goal * params.informed_weight as f32;
         desired = blended.try_normalize().unwrap_or(desired);
     }
@@ -207,23 +218,28 @@ fn steer(
         desired = (desired + pull).try_normalize().unwrap_or(desired);
     }
     let push = rules::boundary_steer(kernel, boid.position);
-    if push != Vec2::ZERO {
+    if push != zero {
         let target = desired * params.speed as f32 + push;
         desired = target.try_normalize().unwrap_or(desired);
     }
-    if desired == Vec2::ZERO {
+    if desired == zero {
         // No heading and nothing to steer by: the boid stays where it is.
         return BoidState {
-            velocity: Vec2::ZERO,
+            velocity: zero,
             ..boid
         };
     }
-    desired = rules::rotate(desired, noise);
+    desired = Dim::<D>::add_noise(
+        desired,
+        params.noise_distribution,
+        params.noise,
+        noise.as_mut(),
+    );
     let limit = params.turn_rate * params.dt;
-    let new_heading = if heading == Vec2::ZERO {
+    let new_heading = if heading == zero {
         desired
     } else {
-        rules::turn_toward(heading, desired, limit)
+        Dim::<D>::turn_toward(heading, desired, limit)
     };
     let (position, velocity) =
         rules::move_boid(kernel, boid.position, new_heading * params.speed as f32);

@@ -17,22 +17,26 @@
 //! window of as many offsets as there are cells, and distances are minimum images taken per
 //! pair. Results are lists of ids in ascending order, the canonical order every model sums in.
 //!
-//! **Field of view.** A boid sees a neighbour unless the neighbour lies in the blind sector of
-//! width `blind_angle` centred straight behind it: seen when the angle between its heading and
-//! the direction to the neighbour is at most `pi - blind_angle / 2`. A boid at rest (no heading)
-//! and a neighbour at the same point are always seen.
-
-use glam::Vec2;
+//! **Field of view.** A boid sees a neighbour unless the neighbour lies in the blind region of
+//! angular width `blind_angle` centred straight behind it: seen when the angle between its
+//! heading and the direction to the neighbour is at most `pi - blind_angle / 2`. In 2D the
+//! blind region is a sector; in 3D the same test makes it a cone of half-angle
+//! `blind_angle / 2` around the backward heading. A boid at rest (no heading) and a neighbour at
+//! the same point are always seen.
+//!
+//! Everything here is generic over the dimension: the rings of cells are the shells of cubes in
+//! 3D as of squares in 2D, visited by one loop over the axes.
 
 use crate::grid::{CellIndex, GridGeometry};
 use crate::params::Params;
 use crate::rules;
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::stats::ScanCounts;
 
 /// Slack on the ring-search stopping bound, far above `f32` rounding of squared distances.
 const BOUND_SLACK: f64 = 1.0 + 1e-5;
 
-/// Which neighbours a boid sees: the blind sector behind it.
+/// Which neighbours a boid sees: the blind sector (2D) or cone (3D) behind it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FieldOfView {
     /// `-cos(blind_angle / 2)`: a neighbour in direction `e` from a boid heading `h` is seen when
@@ -42,7 +46,7 @@ pub struct FieldOfView {
 }
 
 impl FieldOfView {
-    /// The field of view with a blind sector `blind_angle` radians wide.
+    /// The field of view with a blind sector or cone `blind_angle` radians wide.
     pub fn new(blind_angle: f64) -> Self {
         Self {
             limit: -((blind_angle / 2.0).cos() as f32),
@@ -53,8 +57,8 @@ impl FieldOfView {
     /// Whether a boid with unit heading `heading` (zero at rest) sees a neighbour at offset
     /// `d = p_i - p_j`.
     #[inline]
-    pub fn sees(&self, heading: Vec2, d: Vec2) -> bool {
-        if !self.blind || heading == Vec2::ZERO || d == Vec2::ZERO {
+    pub fn sees<const D: usize, P: Coordinates<D>>(&self, heading: P, d: P) -> bool {
+        if !self.blind || heading == P::ZERO || d == P::ZERO {
             return true;
         }
         let toward = -d;
@@ -62,53 +66,73 @@ impl FieldOfView {
     }
 }
 
-/// An indexed flock (id order) answering metric and k-nearest queries in the field of view.
-pub struct Neighborhood<'a> {
-    geometry: GridGeometry<2>,
+/// An indexed flock (id order) of `D` dimensions answering metric and k-nearest queries in the
+/// field of view.
+pub struct Neighborhood<'a, const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
+    geometry: GridGeometry<D>,
     index: CellIndex,
-    positions: &'a [Vec2],
-    headings: Vec<Vec2>,
-    wrap: Vec2,
+    positions: &'a [VecN<D>],
+    headings: Vec<VecN<D>>,
+    wrap: VecN<D>,
     view: FieldOfView,
 }
 
-impl<'a> Neighborhood<'a> {
+impl<'a, const D: usize> Neighborhood<'a, D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Indexes a flock in id order under `params`: cells as wide as the visual range for
     /// metric neighbourhoods; for `topological_k = k` about two cells per k-nearest radius
     /// (and no narrower than the protected range, which stays metric).
-    pub fn new(params: &Params, positions: &'a [Vec2], velocities: &[Vec2]) -> Self {
+    pub fn new(params: &Params, positions: &'a [VecN<D>], velocities: &[VecN<D>]) -> Self {
         let n = positions.len();
         let ids: Vec<u32> = (0..n as u32).collect();
         let max_cells = 2 * n + 64;
-        let cell_width = |area: f64| {
+        let min = [params.world_x_min, params.world_y_min, params.world_z_min];
+        let size = [params.world_width, params.world_height, params.world_depth];
+        // The side of a cell holding about k boids at the flock's mean density over `volume`,
+        // halved.
+        let cell_width = |volume: f64| {
             if params.topological_k == 0 {
                 return params.visual_range;
             }
-            let typical = (area * params.topological_k as f64 / n.max(1) as f64).sqrt() / 2.0;
-            let floor = 1e-6 * (params.world_width + params.world_height);
+            let per_k = volume * params.topological_k as f64 / n.max(1) as f64;
+            let typical = if D == 2 { per_k.sqrt() } else { per_k.cbrt() } / 2.0;
+            let floor = 1e-6 * size[..D].iter().sum::<f64>();
             typical.max(params.protected_range).max(floor)
         };
         let geometry = if params.is_torus() {
-            let size = [params.world_width, params.world_height];
+            let size: [f64; D] = std::array::from_fn(|a| size[a]);
             GridGeometry::torus(
-                [params.world_x_min, params.world_y_min],
+                std::array::from_fn(|a| min[a]),
                 size,
-                cell_width(size[0] * size[1]),
+                cell_width(size.iter().product()),
                 1,
                 max_cells,
             )
         } else {
             let (low, high) = positions.iter().fold(
-                (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-                |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+                ([f32::INFINITY; D], [f32::NEG_INFINITY; D]),
+                |(lo, hi), p| {
+                    let p = p.to_array();
+                    (
+                        std::array::from_fn(|a| lo[a].min(p[a])),
+                        std::array::from_fn(|a| hi[a].max(p[a])),
+                    )
+                },
             );
-            let extent = (high - low).as_dvec2();
-            GridGeometry::bounding(positions, cell_width(extent.x * extent.y), 1, max_cells)
+            let volume = (0..D).map(|a| f64::from(high[a] - low[a])).product();
+            GridGeometry::bounding(positions, cell_width(volume), 1, max_cells)
         };
         let mut index = CellIndex::default();
         index.rebuild(&geometry, positions, &ids);
         Self {
-            wrap: geometry.torus_size().map_or(Vec2::ZERO, Vec2::from),
+            wrap: geometry
+                .torus_size()
+                .map_or(VecN::<D>::ZERO, VecN::<D>::from),
             geometry,
             index,
             positions,
@@ -119,19 +143,19 @@ impl<'a> Neighborhood<'a> {
 
     /// Minimum-image offset `p_i - p_j`.
     #[inline]
-    pub fn offset(&self, i: usize, j: usize) -> Vec2 {
+    pub fn offset(&self, i: usize, j: usize) -> VecN<D> {
         rules::minimum_image(self.positions[i] - self.positions[j], self.wrap)
     }
 
     /// Unit heading of boid `i` (zero at rest).
     #[inline]
-    pub fn heading(&self, i: usize) -> Vec2 {
+    pub fn heading(&self, i: usize) -> VecN<D> {
         self.headings[i]
     }
 
     /// Whether boid `i` sees boid `j` at offset `d = p_i - p_j`.
     #[inline]
-    pub fn sees(&self, i: usize, d: Vec2) -> bool {
+    pub fn sees(&self, i: usize, d: VecN<D>) -> bool {
         self.view.sees(self.headings[i], d)
     }
 
@@ -198,16 +222,16 @@ impl<'a> Neighborhood<'a> {
     }
 
     /// Cell coordinates of boid `i`'s cell.
-    fn home(&self, i: usize) -> [i64; 2] {
-        let nx = self.geometry.dims()[0];
-        let cell = self.geometry.cell_of(self.positions[i]);
-        [i64::from(cell % nx), i64::from(cell / nx)]
+    fn home(&self, i: usize) -> [i64; D] {
+        self.geometry
+            .coords(self.geometry.cell_of(self.positions[i]))
+            .map(i64::from)
     }
 
-    /// The offsets along an axis of `n` cells that reach each distinct cell once: a centred
-    /// window on a torus, the cells inside the grid in an open world.
-    fn window(&self, home: i64, n: u32) -> (i64, i64) {
-        let n = i64::from(n);
+    /// The offsets along axis `a` that reach each distinct cell once from cell coordinate
+    /// `home`: a centred window on a torus, the cells inside the grid in an open world.
+    fn window(&self, home: i64, a: usize) -> (i64, i64) {
+        let n = i64::from(self.geometry.dims()[a]);
         if self.geometry.torus_size().is_some() {
             (-((n - 1) / 2), n / 2)
         } else {
@@ -218,10 +242,9 @@ impl<'a> Neighborhood<'a> {
     /// The last ring that holds a cell for boid `i`.
     fn max_ring(&self, i: usize) -> u32 {
         let home = self.home(i);
-        let dims = self.geometry.dims();
-        (0..2)
+        (0..D)
             .map(|a| {
-                let (lo, hi) = self.window(home[a], dims[a]);
+                let (lo, hi) = self.window(home[a], a);
                 lo.abs().max(hi) as u32
             })
             .max()
@@ -230,33 +253,62 @@ impl<'a> Neighborhood<'a> {
 
     /// Calls `f(j, p_i - p_j)` for every boid `j != i` in the distinct cells at Chebyshev
     /// distance `ring` from boid `i`'s cell, counting those cells and calls into `counts`.
+    /// Cells come layer by layer (z), row by row (y), then along x.
     fn for_each_in_ring(
         &self,
         i: usize,
         ring: u32,
         counts: &mut ScanCounts,
-        mut f: impl FnMut(u32, Vec2),
+        mut f: impl FnMut(u32, VecN<D>),
     ) {
         let home = self.home(i);
-        let [nx, ny] = self.geometry.dims();
-        let (x_lo, x_hi) = self.window(home[0], nx);
-        let (y_lo, y_hi) = self.window(home[1], ny);
+        let dims = self.geometry.dims();
+        let windows: [(i64, i64); D] = std::array::from_fn(|a| self.window(home[a], a));
         let r = i64::from(ring);
-        for oy in (-r..=r).filter(|oy| (y_lo..=y_hi).contains(oy)) {
-            let step = if oy.abs() == r { 1 } else { (2 * r).max(1) };
+        // Offsets along every axis but x, the last axis slowest; clipped to the windows.
+        let clip = |a: usize| (-r).max(windows[a].0)..=r.min(windows[a].1);
+        let mut offset = [0i64; D];
+        for a in 1..D {
+            offset[a] = *clip(a).start();
+        }
+        if (1..D).any(|a| clip(a).is_empty()) {
+            return;
+        }
+        loop {
+            // A line of cells on a face of the ring's box lies on the ring; inside, its ends.
+            let on_face = (1..D).any(|a| offset[a].abs() == r);
+            let step = if on_face { 1 } else { (2 * r).max(1) };
+            let (x_lo, x_hi) = windows[0];
             for ox in (-r..=r)
                 .step_by(step as usize)
                 .filter(|ox| (x_lo..=x_hi).contains(ox))
             {
-                let x = (home[0] + ox).rem_euclid(i64::from(nx)) as u32;
-                let y = (home[1] + oy).rem_euclid(i64::from(ny)) as u32;
+                offset[0] = ox;
+                let mut cell = 0;
+                for a in (0..D).rev() {
+                    let n = i64::from(dims[a]);
+                    cell = cell * dims[a] + (home[a] + offset[a]).rem_euclid(n) as u32;
+                }
                 counts.cells += 1;
-                for &j in &self.index.order[self.index.span(x + nx * y)] {
+                for &j in &self.index.order[self.index.span(cell)] {
                     if j as usize != i {
                         counts.candidates += 1;
                         f(j, self.offset(i, j as usize));
                     }
                 }
+            }
+            // The next line: count up along y, carrying into z.
+            let mut a = 1;
+            loop {
+                if a == D {
+                    return;
+                }
+                if offset[a] < *clip(a).end() {
+                    offset[a] += 1;
+                    break;
+                }
+                offset[a] = *clip(a).start();
+                a += 1;
             }
         }
     }
@@ -270,58 +322,75 @@ fn closer(a: (f32, u32), b: (f32, u32)) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use glam::{Vec2, Vec3};
+
     use super::*;
     use crate::reference;
     use crate::rng::{self, Purpose};
 
-    /// A random flock of `n` under `params`, drawn from keyed streams; a few boids sit on the
-    /// torus seams and corners, and two pairs share a position.
-    fn random_flock(params: &Params, n: usize, seed: u64) -> (Vec<Vec2>, Vec<Vec2>) {
-        let (x0, y0) = (params.world_x_min as f32, params.world_y_min as f32);
-        let (w, h) = (params.world_width as f32, params.world_height as f32);
+    /// A random flock of `n` in `D` dimensions under `params`, drawn from keyed streams; a few
+    /// boids sit on the torus seams, edges and corners, one in five is at rest, and two pairs
+    /// share a position.
+    fn random_flock<const D: usize>(
+        params: &Params,
+        n: usize,
+        seed: u64,
+    ) -> (Vec<VecN<D>>, Vec<VecN<D>>)
+    where
+        Dim<D>: Dimension<D>,
+    {
+        let (min, size) = params.world_box::<D>();
+        let top = |a: usize| (min[a] + size[a]).next_down();
         let mut positions = Vec::new();
         let mut velocities = Vec::new();
         for id in 0..n {
             let mut s = rng::stream(seed, Purpose::Init, 0, id as u64);
-            let p = Vec2::new(x0 + w * s.unit() as f32, y0 + h * s.unit() as f32);
-            positions.push(match id % 17 {
-                0 => Vec2::new(x0, p.y),
-                1 => Vec2::new((x0 + w).next_down(), p.y),
-                2 => Vec2::new(p.x, y0),
-                3 => Vec2::new(x0, y0),
-                _ => p,
-            });
-            let a = std::f64::consts::TAU * s.unit();
-            velocities.push(Vec2::new(a.cos() as f32, a.sin() as f32) * (id % 5) as f32);
+            let mut p: [f32; D] = std::array::from_fn(|a| min[a] + size[a] * s.unit() as f32);
+            match id % 17 {
+                0 => p[0] = min[0],
+                1 => p[0] = top(0),
+                2 => p[1] = min[1],
+                3 => p = min,
+                4 => p[D - 1] = top(D - 1),
+                5 => (p[0], p[D - 1]) = (top(0), min[D - 1]),
+                _ => {}
+            }
+            positions.push(p.into());
+            let v: [f32; D] = std::array::from_fn(|_| 2.0 * s.unit() as f32 - 1.0);
+            velocities.push(VecN::<D>::from(v) * (id % 5) as f32);
         }
         positions[n - 1] = positions[n - 2];
-        positions[5] = positions[6];
+        positions[7] = positions[8];
         (positions, velocities)
     }
 
-    fn params(edit: impl FnOnce(&mut Params)) -> Params {
+    fn params(dimensions: usize, edit: impl FnOnce(&mut Params)) -> Params {
         let mut p = Params::preset("vicsek").unwrap();
+        p.dimensions = dimensions;
         edit(&mut p);
         p
     }
 
-    #[test]
-    fn metric_neighbours_in_view_match_brute_force_across_seams() {
+    fn metric_neighbours_match_brute_force<const D: usize>()
+    where
+        Dim<D>: Dimension<D>,
+    {
         for (blind, torus, seed) in [
             (0.0, true, 1),
             (1.5, true, 2),
             (std::f64::consts::PI, false, 3),
             (5.0, true, 4),
         ] {
-            let p = params(|p| {
+            let p = params(D, |p| {
                 p.blind_angle = blind;
                 p.world_width = 12.0;
                 p.world_height = 7.0;
+                p.world_depth = 5.0;
                 if !torus {
                     p.boundary = crate::params::Boundary::Margins;
                 }
             });
-            let (pos, vel) = random_flock(&p, 300, seed);
+            let (pos, vel) = random_flock::<D>(&p, 300, seed);
             let hood = Neighborhood::new(&p, &pos, &vel);
             for below in [1.0f32, 0.3, 2.7 * 2.7] {
                 let brute = reference::neighbors_in_view(&p, &pos, &vel, below);
@@ -329,7 +398,7 @@ mod tests {
                     assert_eq!(
                         &hood.within(i, below),
                         want,
-                        "boid {i}, below {below}, blind {blind}"
+                        "{D}D boid {i}, below {below}, blind {blind}"
                     );
                 }
             }
@@ -337,7 +406,15 @@ mod tests {
     }
 
     #[test]
-    fn k_nearest_in_view_match_brute_force_across_seams() {
+    fn metric_neighbours_in_view_match_brute_force_across_seams() {
+        metric_neighbours_match_brute_force::<2>();
+        metric_neighbours_match_brute_force::<3>();
+    }
+
+    fn k_nearest_match_brute_force<const D: usize>()
+    where
+        Dim<D>: Dimension<D>,
+    {
         for (k, blind, torus, n) in [
             (1, 0.0, true, 200),
             (7, 0.0, true, 400),
@@ -346,25 +423,40 @@ mod tests {
             (25, 0.5, true, 60),
             (80, 0.0, true, 50),
         ] {
-            let p = params(|p| {
+            let p = params(D, |p| {
                 p.topological_k = k;
                 p.blind_angle = blind;
                 p.protected_range = 0.2;
                 p.world_width = 10.0;
                 p.world_height = 6.0;
+                p.world_depth = 4.0;
                 if !torus {
                     p.boundary = crate::params::Boundary::Margins;
                 }
             });
-            let (pos, vel) = random_flock(&p, n, k + n as u64);
+            let (pos, vel) = random_flock::<D>(&p, n, k + n as u64);
             let hood = Neighborhood::new(&p, &pos, &vel);
             let brute = reference::nearest_in_view(&p, &pos, &vel, k as usize);
+            let mut across_seams = 0;
             for (i, want) in brute.iter().enumerate() {
                 let got = hood.nearest(i, k as usize);
-                assert_eq!(&got, want, "boid {i}, k {k}");
+                assert_eq!(&got, want, "{D}D boid {i}, k {k}");
                 assert!(got.len() <= k as usize);
+                let seam = |&j: &u32| hood.offset(i, j as usize) != pos[i] - pos[j as usize];
+                across_seams += got.iter().filter(|j| seam(j)).count();
             }
+            assert_eq!(
+                across_seams > 0,
+                torus,
+                "{D}D k {k}: neighbours across the seams"
+            );
         }
+    }
+
+    #[test]
+    fn k_nearest_in_view_match_brute_force_across_seams() {
+        k_nearest_match_brute_force::<2>();
+        k_nearest_match_brute_force::<3>();
     }
 
     #[test]
@@ -384,5 +476,34 @@ mod tests {
             fov.sees(Vec2::ZERO, Vec2::new(1.0, 0.0)),
             "at rest: sees all"
         );
+    }
+
+    #[test]
+    fn the_blind_region_in_3d_is_a_cone_behind_the_heading() {
+        // 90 degrees of blindness: a cone of half-angle 45 degrees around -heading. A boid
+        // heading +z; a neighbour behind it at polar angle t off -z (d = p_i - p_j points
+        // along +z tilted by t), in any azimuth.
+        let fov = FieldOfView::new(std::f64::consts::FRAC_PI_2);
+        let heading = Vec3::Z;
+        for azimuth in [0.0f32, 1.0, 2.5, 4.0, 5.5] {
+            let (sin, cos) = azimuth.sin_cos();
+            let behind = |tilt: f32| {
+                let (s, c) = tilt.to_radians().sin_cos();
+                Vec3::new(s * cos, s * sin, c)
+            };
+            assert!(!fov.sees(heading, behind(0.0)), "straight behind");
+            assert!(
+                !fov.sees(heading, behind(44.0)),
+                "inside the cone, azimuth {azimuth}"
+            );
+            assert!(
+                fov.sees(heading, behind(46.0)),
+                "outside the cone, azimuth {azimuth}"
+            );
+            assert!(fov.sees(heading, behind(90.0)), "beside");
+            assert!(fov.sees(heading, -behind(30.0)), "ahead");
+        }
+        assert!(fov.sees(Vec3::ZERO, Vec3::Z), "at rest: sees all");
+        assert!(fov.sees(heading, Vec3::ZERO), "at the same point");
     }
 }

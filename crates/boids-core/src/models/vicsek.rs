@@ -14,45 +14,56 @@
 //! `1/sqrt(N)` at high noise, the drop sharpening as `N` grows at fixed density `N / L^2`.
 //! With `topological_k = k` the `k` nearest particles in view replace the radius.
 //!
+//! In three dimensions (Czirók, Vicsek et al. 1999; Grégoire and Chaté 2004; Chaté, Ginelli,
+//! Grégoire and Raynaud 2008) the heading is a unit vector: the new one is the neighbours' mean
+//! direction turned by a random direction uniform on the sphere's cap of half-angle `eta/2`
+//! around it (the "vectorial" noise; see [`super::heading`]). The same code computes the mean
+//! in both dimensions.
+//!
 //! The noise and the rest of the heading pipeline (informed scouts, boundaries, turning limit)
 //! are shared with the Couzin model: see [`super`].
 
-use glam::Vec2;
-
+use super::Heading;
 use super::neighborhood::Neighborhood;
 use crate::params::Params;
+use crate::space::{Coordinates, Dim, VecN};
 use crate::stats::ScanCounts;
 
 /// The sum of the unit headings of boid `i` and its neighbours: the direction Vicsek's rule
 /// aligns with (its length does not matter). Boids at rest add nothing. The search and the
 /// neighbours go into `counts`.
-pub fn social_direction(
+pub fn social_direction<const D: usize>(
     params: &Params,
-    hood: &Neighborhood,
+    hood: &Neighborhood<D>,
     i: usize,
     below: f32,
     counts: &mut ScanCounts,
-) -> Vec2 {
+) -> VecN<D>
+where
+    Dim<D>: Heading<D>,
+{
     let neighbours = super::interaction_set(params, hood, i, below, counts);
     counts.neighbors += neighbours.len() as u64;
-    let mut sum = Vec2::ZERO;
+    let mut sum = VecN::<D>::ZERO;
     let mut own = Some(i as u32);
     for &j in &neighbours {
         // The boid itself joins the sum in id order, like every neighbour.
         if let Some(me) = own.filter(|&me| me < j) {
-            sum += hood.heading(me as usize);
+            sum = sum + hood.heading(me as usize);
             own = None;
         }
-        sum += hood.heading(j as usize);
+        sum = sum + hood.heading(j as usize);
     }
     if let Some(me) = own {
-        sum += hood.heading(me as usize);
+        sum = sum + hood.heading(me as usize);
     }
     sum
 }
 
 #[cfg(test)]
 mod tests {
+    use glam::Vec2;
+
     use super::*;
     use crate::params::Params;
 
@@ -71,7 +82,7 @@ mod tests {
             Vec2::new(0.0, 0.03),
             Vec2::new(-0.03, 0.0),
         ];
-        let hood = Neighborhood::new(&p, &positions, &velocities);
+        let hood = Neighborhood::<2>::new(&p, &positions, &velocities);
         let below = crate::rules::Kernel::<2>::new(&p).visual_below;
         let mut counts = ScanCounts::default();
         let d = social_direction(&p, &hood, 0, below, &mut counts);

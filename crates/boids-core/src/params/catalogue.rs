@@ -68,6 +68,7 @@ const FRACTION: Kind = number(0.0, 1.0);
 const ANY: Kind = number(f64::MIN, f64::MAX);
 const EXTENT: Kind = number(1e-9, 1e12);
 const ANGLE: Kind = number(0.0, std::f64::consts::TAU);
+const ELEVATION: Kind = number(-std::f64::consts::FRAC_PI_2, std::f64::consts::FRAC_PI_2);
 const BOOL: Kind = Kind::Bool;
 const INTERVAL: Kind = Kind::Interval;
 const STEPS: Kind = Kind::Integer {
@@ -305,6 +306,12 @@ catalogue! {
     preferred_angle2: f64 = std::f64::consts::PI;
         ANY, Radians, Model, ALL,
         "preferred direction of scout group 2 (pi: -x, the seed's choice)";
+    preferred_elevation1: f64 = 0.0;
+        ELEVATION, Radians, Model, ALL,
+        "3D: elevation of scout group 1's preferred direction above the x-y plane, toward +z (0: in the plane)";
+    preferred_elevation2: f64 = 0.0;
+        ELEVATION, Radians, Model, ALL,
+        "3D: elevation of scout group 2's preferred direction above the x-y plane, toward +z (0: in the plane)";
     obstacles: Vec<Shape> = Vec::new();
         Kind::Shapes, Length, Obstacles, ALL,
         "circles, rectangles and walls ([[obstacles]] tables) that boids steer around and never enter or cross";

@@ -73,24 +73,13 @@ const CROSS_CHECKS: &[fn(&Params) -> Option<Conflict>] = &[
     three_dimensions_support,
 ];
 
-/// What a flock of three dimensions cannot have yet: the 3D step is the boids model's grid
-/// path, without the world's objects. Each is refused by name rather than ignored.
+/// What a flock of three dimensions cannot have yet: every model runs in 3D, but not the
+/// world's objects. Each is refused by name rather than ignored.
 fn three_dimensions_support(p: &Params) -> Option<Conflict> {
     if p.dimensions != 3 {
         return None;
     }
     let unsupported = [
-        (
-            p.model != super::Model::Boids,
-            "model",
-            "the vicsek and couzin models",
-        ),
-        (
-            p.topological_k > 0,
-            "topological_k",
-            "topological neighbours",
-        ),
-        (p.blind_angle > 0.0, "blind_angle", "a blind angle"),
         (p.perch, "perch", "perching"),
         (!p.obstacles.is_empty(), "obstacles", "obstacles"),
         (p.predator_count > 0, "predator_count", "predators"),

@@ -1,8 +1,9 @@
 //! What a step does beyond the boids model's grid path: the world's objects (obstacles,
-//! predators, attractors, perching) and the general path of the other models. Both are
-//! written for two dimensions so far; [`WorldStep`] is the seam where the step asks for them,
-//! and the three-dimensional flock, whose parameters refuse every one of them (see
-//! `params::checks`), answers that there is nothing to do.
+//! predators, attractors, perching) and the general path of the other models. The general
+//! path ([`crate::models`]) is written once for both dimensions; the world's objects are
+//! written for two so far. [`WorldStep`] is the seam where the step asks for them, and the
+//! three-dimensional flock, whose parameters refuse every object (see `params::checks`),
+//! answers that there is nothing to do but the general path without a pull.
 
 use std::borrow::Cow;
 
@@ -167,7 +168,7 @@ impl WorldStep<2> for Simulation<2> {
             self.seed,
             self.step,
             &previous,
-            world,
+            world.map(|w| w as &dyn Pull<2>),
         );
         self.load(next);
         WorldStep::pass_obstacles(self, |k| previous.positions[k]);
@@ -209,6 +210,10 @@ impl Pull<2> for WorldSteer {
     fn pull(&self, p: [f32; 2]) -> [f32; 2] {
         WorldSteer::pull(self, p.into()).into()
     }
+
+    fn threatens(&self, p: [f32; 2]) -> bool {
+        WorldSteer::threatens(self, p.into())
+    }
 }
 
 /// Nothing pulls on a three-dimensional flock yet: a type with no value.
@@ -223,10 +228,15 @@ impl Pull<3> for NoPull {
     fn pull(&self, _: [f32; 3]) -> [f32; 3] {
         match *self {}
     }
+
+    fn threatens(&self, _: [f32; 3]) -> bool {
+        match *self {}
+    }
 }
 
-/// Three dimensions: no obstacles, predators or attractors, and every model that runs there
-/// takes the grid path, as the parameter checks make sure.
+/// Three dimensions: no obstacles, predators, attractors or perching, as the parameter checks
+/// make sure; every model runs, the boids model with metric neighbours seen all around on the
+/// grid path, the rest on the general path.
 impl WorldStep<3> for Simulation<3> {
     type Steer = NoPull;
 
@@ -244,8 +254,19 @@ impl WorldStep<3> for Simulation<3> {
 
     fn pass_obstacles(&mut self, _: impl Fn(usize) -> VecN<3> + Sync) {}
 
-    fn step_general(&mut self, world: Option<&NoPull>) -> (PhaseTimes, ScanCounts) {
-        self.step_fast(world)
+    /// The general path (Vicsek, Couzin, k nearest or a blind cone), in id order; nothing
+    /// pulls.
+    fn step_general(&mut self, _: Option<&NoPull>) -> (PhaseTimes, ScanCounts) {
+        let (next, counts) = crate::models::step(
+            &self.params,
+            &self.kernel,
+            self.seed,
+            self.step,
+            &self.state(),
+            None,
+        );
+        self.load(next);
+        (PhaseTimes::default(), counts)
     }
 
     fn check_outside_obstacles(&self) -> Result<(), StateError> {

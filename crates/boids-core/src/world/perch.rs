@@ -14,6 +14,7 @@ use glam::Vec2;
 use crate::params::{Model, Params};
 use crate::rng::{self, Purpose};
 use crate::rules::{self, BoidState, Kernel};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 
 /// The perching rule of a simulation with `perch = true`.
 #[derive(Clone, Copy, Debug)]
@@ -53,21 +54,24 @@ impl Perch {
 
     /// A boid resting for `resting` more steps (at least 1): it counts down, or takes off when
     /// the rest is over or `threatened`. Returns its state after the step and its new count.
-    pub fn rest(
+    pub fn rest<const D: usize>(
         &self,
-        kernel: &Kernel,
-        boid: BoidState,
+        kernel: &Kernel<D>,
+        boid: BoidState<D>,
         resting: u32,
         threatened: bool,
-    ) -> (BoidState, u32) {
+    ) -> (BoidState<D>, u32)
+    where
+        Dim<D>: Dimension<D>,
+    {
         if resting > 1 && !threatened {
             let still = BoidState {
-                velocity: Vec2::ZERO,
+                velocity: VecN::<D>::ZERO,
                 ..boid
             };
             return (still, resting - 1);
         }
-        let up = Vec2::new(0.0, -self.takeoff_speed);
+        let up = VecN::<D>::from(rules::in_plane(Vec2::new(0.0, -self.takeoff_speed)));
         let (position, velocity) = rules::move_boid(kernel, boid.position, up);
         (
             BoidState {
@@ -81,8 +85,17 @@ impl Perch {
 
     /// A flying boid `id` after its move at step number `step`: below the ground line it lands
     /// (stops, and rests for a drawn number of steps). Returns its state and rest count.
-    pub fn land(&self, seed: u64, step: u64, id: usize, boid: BoidState) -> (BoidState, u32) {
-        if boid.position.y <= self.ground {
+    pub fn land<const D: usize>(
+        &self,
+        seed: u64,
+        step: u64,
+        id: usize,
+        boid: BoidState<D>,
+    ) -> (BoidState<D>, u32)
+    where
+        Dim<D>: Dimension<D>,
+    {
+        if boid.position.to_array()[1] <= self.ground {
             return (boid, 0);
         }
         let [low, high] = self.rest;
@@ -93,7 +106,7 @@ impl Perch {
             return (boid, 0);
         }
         let landed = BoidState {
-            velocity: Vec2::ZERO,
+            velocity: VecN::<D>::ZERO,
             ..boid
         };
         (landed, u32::try_from(steps).unwrap_or(u32::MAX))
