@@ -125,6 +125,26 @@ The camera follows the largest group (`camera = \"follow\"`): in the open plane 
         deviations: "The seed only suggests perching; the rule is ours (see `world::perch`): a boid lands where it crosses the ground line (the bottom margin's turn lets boids dive about 90 deep, so many reach it), rests a number of steps drawn uniformly from [50, 200], and takes off straight up at 4.5 (midway between the speed limits), or at once when a predator comes within fear_range. Resting boids are still seen by flying ones, so a flock that lands together tends to stay together. Perching takes the general path (the countdown is per-boid state).",
         params: perching,
     },
+    Preset {
+        name: "vicsek3d",
+        source: "the Vicsek model in three dimensions: Czirok, Vicsek, Vicsek, Physica A 264, 299 (1999); vectorial noise as in Chate, Ginelli, Gregoire, Raynaud, Phys. Rev. E 77, 046113 (2008)",
+        summary: "3D: 2000 particles in a 10x10x10 torus (density 2), radius r = 1, speed v0 = 0.03, noise uniform on the cap of half-angle eta/2 around the mean heading, eta = 1.5",
+        deviations: "The rule is the 2D preset's with unit vectors for headings (synchronous, self included, the new velocity moves the particle): the new heading is the neighbours' mean heading turned to a direction drawn uniformly (by solid angle) on the sphere's cap of half-angle eta/2 around it, Chate et al.'s vectorial noise of amplitude eta/(2 pi) in their units (eta = 2 pi: any direction). \
+Our choices: the 2D preset's radius, speed and box side, with density 2 per unit volume (about 8 neighbours within r) and eta = 1.5, inside the ordered phase for this N; initial velocity components uniform in [-1, 1] on each axis, so headings are not exactly uniform on the sphere; the first step sets every speed to v0.",
+        params: vicsek3d,
+    },
+    Preset {
+        name: "murmuration",
+        source: "starling flocks: topological interaction with about seven neighbours (Ballerini et al., PNAS 105, 1232, 2008); after the StarDisplay model of Hildenbrandt, Carere, Hemelrijk, Behav. Ecol. 21, 1349 (2010)",
+        summary: "3D: 20,000 boids in metres and seconds, each aligning with and drawn to its 7 nearest neighbours at any distance, kept 1 m apart, flying 8 to 13 m/s around a roost at the centre of a 400 m airspace",
+        deviations: "Not a seed: the boids rules (cornell's form) in 3D with topological neighbours. \
+From the literature: k = 7 nearest neighbours for alignment and cohesion (Ballerini et al. measured a topological range of six to seven birds); separation within 1 m (their nearest-neighbour distances were 0.7 to 1.5 m), metric, as a collision does not care how many others are nearer; a speed of 8 to 13 m/s around the starling's cruise speed of about 10 m/s (StarDisplay flies at 10 m/s); a roost that holds the flock in place (StarDisplay's birds are attracted to theirs). \
+Our choices: dt = 0.1 s; matching 0.6 a step, so a turn passes from bird to bird within a few tenths of a second and the flock turns as one (with weaker matching a turn spreads slower than the birds fly, and the flock tears apart at every turn); centering 0.3 and avoid 0.3 a step; \
+the roost is the margins boundary with margins of 190 m in a 400 m cube: outside the central 20 m of each axis a bird turns toward the centre by 0.1 m/s a step (1 m/s2), so the flock circles above the roost about every 45 s instead of flying off (StarDisplay's birds turn by banking, ours by that pull); \
+the flock starts as a 60x30x60 m block (about 0.19 birds per m3, nearest neighbours about 1 m apart) 80 m off the roost along z, flying along +x at 8 to 10 m/s with 1 m/s across, so the roost's pull turns it into its circle. \
+There is no predator (a falcon gives real murmurations their flash expansions; predators are two-dimensional here so far). visual_range (4 m) is not used by the rules here (k nearest at any distance): it is the distance that links birds into one flock in the metrics and the camera.",
+        params: murmuration,
+    },
 ];
 
 /// Finds a preset by name.
@@ -160,10 +180,14 @@ impl ParamsBuilder {
     }
 }
 
-/// Every preset's third axis, for `dimensions = 3`: the world as deep as it is high, and z (and
-/// vz) drawn at the start as y (and vy) are. For seed 001 that is the depth of 480 its 3D
-/// reading asks for; in two dimensions these values are not used.
+/// Every two-dimensional preset's third axis, for `dimensions = 3`: the world as deep as it is
+/// high, and z (and vz) drawn at the start as y (and vy) are. For seed 001 that is the depth of
+/// 480 its 3D reading asks for; in two dimensions these values are not used. A preset of three
+/// dimensions keeps its own.
 fn with_depth(p: Params) -> Params {
+    if p.dimensions == 3 {
+        return p;
+    }
     Params {
         world_z_min: p.world_y_min,
         world_depth: p.world_height,
@@ -378,6 +402,48 @@ fn perching() -> Params {
         perch_min: 50,
         perch_max: 200,
         ..cornell()
+    }
+}
+
+fn vicsek3d() -> Params {
+    Params {
+        dimensions: 3,
+        count: 2000,
+        world_depth: 10.0,
+        noise: 1.5,
+        init_z: [0.0, 10.0],
+        init_vz: [-1.0, 1.0],
+        ..vicsek()
+    }
+}
+
+fn murmuration() -> Params {
+    Params {
+        dimensions: 3,
+        count: 20_000,
+        boundary: Boundary::Margins,
+        world_width: 400.0,
+        world_height: 400.0,
+        world_depth: 400.0,
+        margin: 190.0,
+        turnfactor: 0.1,
+        boid_size: 0.2,
+        topological_k: 7,
+        visual_range: 4.0,
+        protected_range: 1.0,
+        centering_factor: 0.3,
+        matching_factor: 0.6,
+        avoid_factor: 0.3,
+        min_speed: 8.0,
+        max_speed: 13.0,
+        dt: 0.1,
+        init_x: [170.0, 230.0],
+        init_y: [185.0, 215.0],
+        init_z: [250.0, 310.0],
+        init_vx: [8.0, 10.0],
+        init_vy: [-1.0, 1.0],
+        init_vz: [-1.0, 1.0],
+        ..Params::default()
     }
 }
 
