@@ -267,10 +267,10 @@ where
         let r = i64::from(ring);
         // Offsets along every axis but x, the last axis slowest; clipped to the windows.
         let clip = |a: usize| (-r).max(windows[a].0)..=r.min(windows[a].1);
-        let mut offset = [0i64; D];
-        for a in 1..D {
-            offset[a] = *clip(a).start();
-        }
+        let mut offset: [i64; D] = std::array::from_fn(|a| match a {
+            0 => 0,
+            _ => *clip(a).start(),
+        });
         if (1..D).any(|a| clip(a).is_empty()) {
             return;
         }
