@@ -8,6 +8,10 @@
 //!
 //! The countdown is per-boid state: it is saved with the flock (the state file's `resting`
 //! column) so that a resumed run rests exactly as an uninterrupted one.
+//!
+//! The rule is written over the dimension, as the general path that calls it is (the ground
+//! is a level of y, a plane in 3D), though three-dimensional flocks do not perch yet: the
+//! parameter checks refuse it.
 
 use glam::Vec2;
 
