@@ -192,7 +192,7 @@ mod tests {
             let below = if min == 0.0 {
                 -1e-300
             } else {
-                min * (1.0 - 1e-9)
+                min - min.abs() * 1e-9
             };
             let err = refusal(&format!("{}={below:e}", info.name));
             let range = describe_range(min, max);
