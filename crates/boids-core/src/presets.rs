@@ -139,7 +139,7 @@ Our choices: the 2D preset's radius, speed and box side, with density 2 per unit
         summary: "3D: 20,000 boids in metres and seconds, each aligning with and drawn to its 7 nearest neighbours at any distance, kept 1 m apart, flying 8 to 13 m/s around a roost at the centre of a 400 m airspace",
         deviations: "Not a seed: the boids rules (cornell's form) in 3D with topological neighbours. \
 From the literature: k = 7 nearest neighbours for alignment and cohesion (Ballerini et al. measured a topological range of six to seven birds); separation within 1 m (their nearest-neighbour distances were 0.7 to 1.5 m), metric, as a collision does not care how many others are nearer; a speed of 8 to 13 m/s around the starling's cruise speed of about 10 m/s (StarDisplay flies at 10 m/s); a roost that holds the flock in place (StarDisplay's birds are attracted to theirs). \
-Our choices: dt = 0.1 s; matching 0.6 a step, so a turn passes from bird to bird within a few tenths of a second and the flock turns as one (with weaker matching a turn spreads slower than the birds fly, and the flock tears apart at every turn); centering 0.3 and avoid 0.3 a step; \
+Our choices: dt = 0.1 s; matching 0.6 a step, so a turn passes from bird to bird within a few tenths of a second and the flock turns as one (with weaker matching a turn spreads slower than the birds fly, and the flock tears apart at every turn); centering 0.3 a step, and avoid 1.0 a step, which holds nearest neighbours about 1 m apart in the full flock (with 0.3 the flock of 20,000 packs to about 0.4 m); \
 the roost is the margins boundary with margins of 190 m in a 400 m cube: outside the central 20 m of each axis a bird turns toward the centre by 0.1 m/s a step (1 m/s2), so the flock circles above the roost about every 45 s instead of flying off (StarDisplay's birds turn by banking, ours by that pull); \
 the flock starts as a 60x30x60 m block (about 0.19 birds per m3, nearest neighbours about 1 m apart) 80 m off the roost along z, flying along +x at 8 to 10 m/s with 1 m/s across, so the roost's pull turns it into its circle. \
 There is no predator (a falcon gives real murmurations their flash expansions; predators are two-dimensional here so far). visual_range (4 m) is not used by the rules here (k nearest at any distance): it is the distance that links birds into one flock in the metrics and the camera.",
@@ -433,7 +433,7 @@ fn murmuration() -> Params {
         protected_range: 1.0,
         centering_factor: 0.3,
         matching_factor: 0.6,
-        avoid_factor: 0.3,
+        avoid_factor: 1.0,
         min_speed: 8.0,
         max_speed: 13.0,
         dt: 0.1,
