@@ -17,8 +17,11 @@ const LABELS = {
   scout_group2_fraction: 'scout group 2 share',
   preferred_angle1: 'group 1 direction',
   preferred_angle2: 'group 2 direction',
+  preferred_elevation1: 'group 1 elevation',
+  preferred_elevation2: 'group 2 elevation',
   init_x: 'start x', init_y: 'start y', init_vx: 'start vx', init_vy: 'start vy',
-  world_x_min: 'world left', world_y_min: 'world top',
+  init_z: 'start z', init_vz: 'start vz',
+  world_x_min: 'world left', world_y_min: 'world top', world_z_min: 'world near',
 };
 
 /** A typed number (or 'inf'), or undefined for text that is not one (or not whole when `integer`). */
