@@ -402,7 +402,7 @@ try {
   const testSpeed = await page.evaluate(() => boidsViewer.server.steps_per_second);
   await setSpeed(page, 60);
   await setParam('fear_range', 60);
-  await setParam('flee_factor', 3);
+  await setParam('flee_factor', 5);
   const crowdNearMouse = () => page.evaluate(async (fear) => {
     const densest = (boids) => {
       let best = boids[0];
@@ -441,7 +441,7 @@ try {
   await page.waitForFunction(() => boidsViewer.predators.length === 0, null, { timeout: 5000 });
   await setSpeed(page, testSpeed);
   check(
-    pointerShown && fleeing < 0.6 * calm,
+    pointerShown && fleeing < 0.7 * calm,
     `with the mouse as a predator fewer boids are within fear_range of the pointer (${fleeing.toFixed(1)} a frame, ${calm.toFixed(1)} without; its predator in ${(100 * pointed).toFixed(0)}% of the frames); switched off, its predator is gone`,
   );
 
