@@ -91,8 +91,7 @@ where
         let n = positions.len();
         let ids: Vec<u32> = (0..n as u32).collect();
         let max_cells = 2 * n + 64;
-        let min = [params.world_x_min, params.world_y_min, params.world_z_min];
-        let size = [params.world_width, params.world_height, params.world_depth];
+        let (min, size) = params.world_axes::<D>();
         // The side of a cell holding about k boids at the flock's mean density over `volume`,
         // halved.
         let cell_width = |volume: f64| {
@@ -101,18 +100,11 @@ where
             }
             let per_k = volume * params.topological_k as f64 / n.max(1) as f64;
             let typical = if D == 2 { per_k.sqrt() } else { per_k.cbrt() } / 2.0;
-            let floor = 1e-6 * size[..D].iter().sum::<f64>();
+            let floor = 1e-6 * size.iter().sum::<f64>();
             typical.max(params.protected_range).max(floor)
         };
         let geometry = if params.is_torus() {
-            let size: [f64; D] = std::array::from_fn(|a| size[a]);
-            GridGeometry::torus(
-                std::array::from_fn(|a| min[a]),
-                size,
-                cell_width(size.iter().product()),
-                1,
-                max_cells,
-            )
+            GridGeometry::torus(min, size, cell_width(size.iter().product()), 1, max_cells)
         } else {
             let (low, high) = positions.iter().fold(
                 ([f32::INFINITY; D], [f32::NEG_INFINITY; D]),

@@ -27,20 +27,25 @@ pub use toml::parse_value;
 impl Params {
     /// The world's top-left corner and extent, in the state's precision.
     pub fn world_rect(&self) -> (glam::Vec2, glam::Vec2) {
-        (
-            glam::Vec2::new(self.world_x_min as f32, self.world_y_min as f32),
-            glam::Vec2::new(self.world_width as f32, self.world_height as f32),
-        )
+        let (min, size) = self.world_box::<2>();
+        (min.into(), size.into())
     }
 
-    /// The world's near corner and extent along each of `D` axes (x, y, then z).
-    pub fn world_box<const D: usize>(&self) -> ([f32; D], [f32; D]) {
+    /// The world's near corner and extent along each of `D` axes (x, y, then z), as given:
+    /// the one list of the world's axes.
+    pub fn world_axes<const D: usize>(&self) -> ([f64; D], [f64; D]) {
         let min = [self.world_x_min, self.world_y_min, self.world_z_min];
         let size = [self.world_width, self.world_height, self.world_depth];
         (
-            std::array::from_fn(|a| min[a] as f32),
-            std::array::from_fn(|a| size[a] as f32),
+            std::array::from_fn(|a| min[a]),
+            std::array::from_fn(|a| size[a]),
         )
+    }
+
+    /// [`Params::world_axes`] in the state's precision.
+    pub fn world_box<const D: usize>(&self) -> ([f32; D], [f32; D]) {
+        let (min, size) = self.world_axes::<D>();
+        (min.map(|c| c as f32), size.map(|c| c as f32))
     }
 
     /// The periods of a world of `D` dimensions for [`crate::rules::minimum_image`]: its
@@ -57,14 +62,9 @@ impl Params {
         self.boundary == Boundary::Torus
     }
 
-    /// The periods of the world for [`crate::rules::minimum_image`]: its extent on a torus,
-    /// zero (no wrapping) otherwise.
+    /// [`Params::periods`] of the plane.
     pub fn wrap(&self) -> glam::Vec2 {
-        if self.is_torus() {
-            self.world_rect().1
-        } else {
-            glam::Vec2::ZERO
-        }
+        self.periods::<2>().into()
     }
 
     /// Whether the step can take the grid fast path: the boids model with metric neighbours

@@ -385,15 +385,8 @@ where
         let max_cells = max_cells(positions.len());
         let (radius, columns) = (params.visual_range, COLUMNS_PER_RANGE);
         if params.is_torus() {
-            let min = [params.world_x_min, params.world_y_min, params.world_z_min];
-            let size = [params.world_width, params.world_height, params.world_depth];
-            GridGeometry::torus(
-                std::array::from_fn(|a| min[a]),
-                std::array::from_fn(|a| size[a]),
-                radius,
-                columns,
-                max_cells,
-            )
+            let (min, size) = params.world_axes::<D>();
+            GridGeometry::torus(min, size, radius, columns, max_cells)
         } else {
             GridGeometry::bounding(positions, radius, columns, max_cells)
         }
