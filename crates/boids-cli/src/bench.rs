@@ -15,6 +15,7 @@
 //! divided by N is the cost per boid. The brute-force comparison runs after the high-water mark
 //! is read, so it does not count.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
@@ -53,6 +54,14 @@ pub struct BenchArgs {
     /// Also time the brute-force O(n²) reference step on the final state (N <= 100000).
     #[arg(long)]
     pub vs_naive: bool,
+    /// Time this build against another boids binary on the same flags, interleaved (ABBA), and
+    /// print the ratio of their step times with its spread over the rounds.
+    #[arg(long, value_name = "OTHER_BINARY")]
+    pub compare: Option<PathBuf>,
+    /// Rounds of --compare; each runs both builds once.
+    #[arg(long, value_name = "R", default_value_t = 6, requires = "compare",
+          value_parser = clap::value_parser!(u32).range(2..=1000))]
+    pub rounds: u32,
 }
 
 /// Runs `boids bench`.
@@ -75,6 +84,9 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
         args.neighbors,
         &format!("--neighbors {}", args.neighbors),
     )?;
+    if let Some(other) = &args.compare {
+        return crate::compare::run(other, args.rounds, args.json);
+    }
     let seed = args.flock.seed;
 
     let fixed = Memory::reset_peak();

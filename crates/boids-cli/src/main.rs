@@ -2,6 +2,7 @@
 //! before anything runs; every error is printed as `error: ...` with exit code 2.
 
 mod bench;
+mod compare;
 mod experiment;
 mod flock_args;
 mod info;

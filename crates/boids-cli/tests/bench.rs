@@ -77,3 +77,89 @@ fn impossible_workloads_are_refused() {
     );
     refused(&["bench", "--neighbors", "25"], &["--count"]);
 }
+
+/// `--compare` runs both builds in turn, ABBA, with the same flags, and reports each build's
+/// rounds and the per-round ratios of their medians. Compared with itself, both builds time
+/// the same workload.
+#[test]
+fn compare_interleaves_two_builds_and_reports_the_ratio() {
+    let this = env!("CARGO_BIN_EXE_boids");
+    let out = boids(&[
+        "bench",
+        "--count",
+        "2000",
+        "--neighbors",
+        "10",
+        "--steps",
+        "2",
+        "--warmup",
+        "0",
+        "--threads",
+        "1",
+        "--compare",
+        this,
+        "--rounds",
+        "3",
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stderr.matches("round ").count(), 3, "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["rounds"], 3);
+    assert_eq!(report["workload"]["count"], 2000);
+    assert_eq!(report["workload"]["threads"], 1);
+    let rounds = |build: &str| -> Vec<f64> {
+        report[build]["per_round_ms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    let (mine, theirs) = (rounds("this"), rounds("other"));
+    assert_eq!((mine.len(), theirs.len()), (3, 3));
+    let ratios: Vec<f64> = report["ratio_other_over_this"]["per_round"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    for k in 0..3 {
+        assert!((ratios[k] - theirs[k] / mine[k]).abs() < 1e-12, "round {k}");
+    }
+    let ratio = &report["ratio_other_over_this"];
+    let (min, median, max) = (
+        ratio["min"].as_f64().unwrap(),
+        ratio["median"].as_f64().unwrap(),
+        ratio["max"].as_f64().unwrap(),
+    );
+    assert!(min <= median && median <= max, "{ratio}");
+    assert!(report["this"]["phases_ms"]["interact"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn compare_refuses_what_is_not_a_boids_binary() {
+    let base = [
+        "bench",
+        "--count",
+        "500",
+        "--neighbors",
+        "10",
+        "--steps",
+        "1",
+        "--warmup",
+        "0",
+    ];
+    let with = |extra: &[&'static str]| [&base[..], extra].concat();
+    refused(
+        &with(&["--compare", "/no/such/boids"]),
+        &["/no/such/boids", "no such file"],
+    );
+    refused(&with(&["--compare", "/"]), &["not a file"]);
+    refused(
+        &with(&["--compare", "/bin/true"]),
+        &["/bin/true", "no bench report"],
+    );
+    refused(&with(&["--rounds", "3"]), &["--compare"]);
+}
