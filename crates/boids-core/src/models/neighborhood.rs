@@ -36,6 +36,12 @@ use crate::stats::ScanCounts;
 /// Slack on the ring-search stopping bound, far above `f32` rounding of squared distances.
 const BOUND_SLACK: f64 = 1.0 + 1e-5;
 
+/// A k-nearest cell's side over that of a cube holding k boids at the flock's mean density.
+/// Narrower cells mean more rings to search, wider ones more candidates per cell: 0.75 stops
+/// most searches after the first ring around a boid's cell (measured on `murmuration`, 60 steps
+/// on one thread: 0.5 takes 11% longer, 1.0 20%).
+const CELL_SCALE: f64 = 0.75;
+
 /// Which neighbours a boid sees: the blind sector (2D) or cone (3D) behind it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FieldOfView {
@@ -85,21 +91,21 @@ where
     Dim<D>: Dimension<D>,
 {
     /// Indexes a flock in id order under `params`: cells as wide as the visual range for
-    /// metric neighbourhoods; for `topological_k = k` about two cells per k-nearest radius
-    /// (and no narrower than the protected range, which stays metric).
+    /// metric neighbourhoods; for `topological_k = k` about [`CELL_SCALE`] of a cube holding k
+    /// boids (and no narrower than the protected range, which stays metric).
     pub fn new(params: &Params, positions: &'a [VecN<D>], velocities: &[VecN<D>]) -> Self {
         let n = positions.len();
         let ids: Vec<u32> = (0..n as u32).collect();
         let max_cells = 2 * n + 64;
         let (min, size) = params.world_axes::<D>();
         // The side of a cell holding about k boids at the flock's mean density over `volume`,
-        // halved.
+        // scaled.
         let cell_width = |volume: f64| {
             if params.topological_k == 0 {
                 return params.visual_range;
             }
             let per_k = volume * params.topological_k as f64 / n.max(1) as f64;
-            let typical = if D == 2 { per_k.sqrt() } else { per_k.cbrt() } / 2.0;
+            let typical = if D == 2 { per_k.sqrt() } else { per_k.cbrt() } * CELL_SCALE;
             let floor = 1e-6 * size.iter().sum::<f64>();
             typical.max(params.protected_range).max(floor)
         };
