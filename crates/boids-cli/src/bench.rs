@@ -62,10 +62,23 @@ pub struct BenchArgs {
     #[arg(long, value_name = "R", default_value_t = 6, requires = "compare",
           value_parser = clap::value_parser!(u32).range(2..=1000))]
     pub rounds: u32,
+    /// Time every size of --sizes in 2D and 3D, on one thread and on every core, each in its
+    /// own run; write the table here (CSV) and its plot beside it (.png).
+    #[arg(long, value_name = "OUT.csv", conflicts_with_all = ["count", "threads", "compare", "json"])]
+    pub scaling: Option<PathBuf>,
+    /// Flock sizes of --scaling.
+    #[arg(long, value_name = "N,N,...", value_delimiter = ',', requires = "scaling",
+          default_values_t = [1_000, 10_000, 100_000, 1_000_000, 10_000_000],
+          value_parser = clap::value_parser!(u64).range(100..=100_000_000))]
+    pub sizes: Vec<u64>,
 }
 
 /// Runs `boids bench`.
 pub fn bench(args: &BenchArgs) -> Result<()> {
+    if let Some(out) = &args.scaling {
+        let sizes: Vec<usize> = args.sizes.iter().map(|&n| n as usize).collect();
+        return crate::scaling::run(out, &sizes);
+    }
     crate::set_threads(args.threads)?;
     if args.flock.count.is_none() {
         bail!("`boids bench` needs --count N (the number of boids to time)");

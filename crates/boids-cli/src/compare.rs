@@ -9,12 +9,12 @@
 //! per-round ratios with their least and greatest, and each build's median with its spread. A
 //! ratio from one pair of runs is noise; one whose spread excludes 1 is a difference.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
+
+use crate::bench_child;
 
 /// The flags of `boids bench` that only the comparing process reads: they are not passed on.
 const OWN_FLAGS: [&str; 2] = ["--compare", "--rounds"];
@@ -29,10 +29,10 @@ struct Timed {
 }
 
 /// Runs the comparison: `rounds` rounds of this binary against `other`, each run with the bench
-/// flags as given, less the comparison's own, and `--json`; prints JSON if `json_out`.
+/// flags as given, less the comparison's own; prints JSON if `json_out`.
 pub fn run(other: &Path, rounds: u32, json_out: bool) -> Result<()> {
     let this = std::env::current_exe().context("cannot locate this boids binary")?;
-    let args = forwarded_args();
+    let args = bench_child::forwarded_args(&OWN_FLAGS, &["--json"]);
     check_runs(other)?;
     let binaries = [this, other.to_path_buf()];
     let (mut mine, mut theirs, mut first) = (Vec::new(), Vec::new(), None);
@@ -41,7 +41,7 @@ pub fn run(other: &Path, rounds: u32, json_out: bool) -> Result<()> {
         let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut results: [Option<Timed>; 2] = [None, None];
         for k in order {
-            let report = run_once(&binaries[k], &args)?;
+            let report = bench_child::report(&binaries[k], &args)?;
             results[k] = Some(timed(&binaries[k], &report)?);
             first.get_or_insert(report);
         }
@@ -73,28 +73,6 @@ pub fn run(other: &Path, rounds: u32, json_out: bool) -> Result<()> {
     Ok(())
 }
 
-/// The flags this process was given after `bench`, less the comparison's own, plus `--json`.
-fn forwarded_args() -> Vec<OsString> {
-    let mut out = Vec::new();
-    let mut args = std::env::args_os().skip(1).peekable();
-    while let Some(arg) = args.next() {
-        let text = arg.to_string_lossy();
-        if OWN_FLAGS.contains(&text.as_ref()) {
-            args.next();
-            continue;
-        }
-        let own_with_value = OWN_FLAGS
-            .iter()
-            .any(|flag| text.starts_with(&format!("{flag}=")));
-        if own_with_value || text == "--json" {
-            continue;
-        }
-        out.push(arg);
-    }
-    out.push("--json".into());
-    out
-}
-
 /// Refuses an `other` that is not an executable file, before any timing.
 fn check_runs(other: &Path) -> Result<()> {
     let meta = std::fs::metadata(other).with_context(|| {
@@ -110,28 +88,6 @@ fn check_runs(other: &Path) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// Runs `binary` with `args` and returns its JSON report.
-fn run_once(binary: &Path, args: &[OsString]) -> Result<Value> {
-    let out = Command::new(binary)
-        .args(args)
-        .output()
-        .with_context(|| format!("--compare: cannot run {}", binary.display()))?;
-    if !out.status.success() {
-        bail!(
-            "{} failed ({}): {}",
-            binary.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    serde_json::from_slice(&out.stdout).with_context(|| {
-        format!(
-            "{} printed no bench report (is it a boids binary with `bench --json`?)",
-            binary.display()
-        )
-    })
 }
 
 /// The step-time median and phases of `report`, printed by `binary`.

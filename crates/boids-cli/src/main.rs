@@ -2,6 +2,7 @@
 //! before anything runs; every error is printed as `error: ...` with exit code 2.
 
 mod bench;
+mod bench_child;
 mod compare;
 mod experiment;
 mod flock_args;
@@ -12,6 +13,7 @@ mod output;
 mod plot;
 mod render;
 mod run;
+mod scaling;
 mod serve;
 mod state_csv;
 mod sweep;

@@ -163,3 +163,67 @@ fn compare_refuses_what_is_not_a_boids_binary() {
     );
     refused(&with(&["--rounds", "3"]), &["--compare"]);
 }
+
+/// `--scaling` times every size in 2D and 3D, on one thread and on every core, each in its own
+/// run, and writes one CSV row per run with the plot beside it.
+#[test]
+fn scaling_writes_a_row_per_run_and_the_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("scaling.csv");
+    let out = boids(&[
+        "bench",
+        "--neighbors",
+        "10",
+        "--steps",
+        "1",
+        "--warmup",
+        "0",
+        "--scaling",
+        csv.to_str().unwrap(),
+        "--sizes",
+        "300,600",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(
+        &header[..4],
+        ["dimensions", "threads", "count", "mean_neighbors"]
+    );
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let thread_counts: Vec<f64> = if cores > 1 {
+        vec![1.0, cores as f64]
+    } else {
+        vec![1.0]
+    };
+    let mut expected = Vec::new();
+    for d in [2.0, 3.0] {
+        for &t in &thread_counts {
+            for n in [300.0, 600.0] {
+                expected.push((d, t, n));
+            }
+        }
+    }
+    let got: Vec<(f64, f64, f64)> = rows.iter().map(|r| (r[0], r[1], r[2])).collect();
+    assert_eq!(got, expected);
+    for row in &rows {
+        let ns = row[column("ns_per_boid_step")];
+        let ms = row[column("ms_per_step_median")];
+        assert!(
+            ns > 0.0 && (ns - ms * 1e6 / row[2]).abs() < 1e-6 * ns,
+            "{row:?}"
+        );
+        assert!(row[column("interact_ms")] > 0.0, "{row:?}");
+    }
+    let png = std::fs::read(dir.path().join("scaling.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
