@@ -12,8 +12,7 @@
 //! left out when saving: `kind` without predators, `resting` without perching (and a `resting`
 //! column is not used when `perch` is off), so a plain flock's file reads as it always did.
 //!
-//! Predators move in the x-y plane and exist in two dimensions only (the parameter checks keep
-//! them out of a 3D run), so a 3D file has no predator rows.
+//! A predator row has the same motion columns as a boid row (`z` and `vz` too in 3D).
 //!
 //! Other columns are ignored unless they look like a misspelling of a known one (`X`, `vw`,
 //! `gruop`), which is refused. Numbers are written in the shortest form that reads back to the
@@ -28,7 +27,7 @@ use anyhow::{Context, Result, bail};
 use boids_core::params::edit_distance;
 use boids_core::sim::scout_groups;
 use boids_core::world::Predator;
-use boids_core::{Coordinates, Dim, Dimension, FlockState, Params, Vec2, VecN, rules::Kernel};
+use boids_core::{Coordinates, Dim, Dimension, FlockState, Params, VecN, rules::Kernel};
 
 use crate::input;
 
@@ -52,12 +51,12 @@ pub fn motion_columns(dimensions: usize) -> Vec<&'static str> {
         .collect()
 }
 
-/// A predator's position and velocity as coordinates of `D` dimensions. Predators move in the
-/// x-y plane (three-dimensional runs have none: the parameter checks refuse them), so a third
-/// coordinate would be 0.
-pub fn predator_motion<const D: usize>(predator: &Predator) -> [[f32; D]; 2] {
-    let lift = |v: Vec2| std::array::from_fn(|a| v.to_array().get(a).copied().unwrap_or(0.0));
-    [lift(predator.position), lift(predator.velocity)]
+/// A predator's position and velocity as coordinates of `D` dimensions.
+pub fn predator_motion<const D: usize>(predator: &Predator<D>) -> [[f32; D]; 2]
+where
+    Dim<D>: Dimension<D>,
+{
+    [predator.position.to_array(), predator.velocity.to_array()]
 }
 
 /// A state read from a file; `groups`, `biases` and `resting` are `None` when their column was
@@ -77,7 +76,7 @@ where
     /// Steps each boid still rests, if the file has them.
     pub resting: Option<Vec<u32>>,
     /// The predators, one per predator row.
-    pub predators: Vec<Predator>,
+    pub predators: Vec<Predator<D>>,
     /// Where each row was, for messages about a boid or predator.
     pub lines: RowLines,
 }
@@ -396,22 +395,12 @@ where
 {
     let [position, velocity] = row.motion(columns)?;
     row.check_predator(columns)?;
-    let (Some(position), Some(velocity)) = (planar(position), planar(velocity)) else {
-        return Err(row.error(format!(
-            "a predator row in a {D}D state: predators are not available in three dimensions yet"
-        )));
-    };
-    state.predators.push(Predator { position, velocity });
+    state.predators.push(Predator {
+        position: position.into(),
+        velocity: velocity.into(),
+    });
     state.lines.predators.push(row.line);
     Ok(())
-}
-
-/// The vector `v` of the x-y plane, if it has two coordinates.
-fn planar<const D: usize>(v: [f32; D]) -> Option<Vec2> {
-    match v[..] {
-        [x, y] => Some(Vec2::new(x, y)),
-        _ => None,
-    }
 }
 
 /// Every column name a state file may have.

@@ -101,17 +101,15 @@ pub enum StateError {
     },
     /// A boid or predator of the state is inside an obstacle.
     #[error(
-        "{agent} {index} at ({x}, {y}) is inside obstacle {obstacle} ({shape}): a flock and its predators must start outside every obstacle"
+        "{agent} {index} at {position} is inside obstacle {obstacle} ({shape}): a flock and its predators must start outside every obstacle"
     )]
     InsideObstacle {
         /// `"boid"` or `"predator"`.
         agent: &'static str,
         /// Index of the boid (its id) or predator (in predator order).
         index: usize,
-        /// Its position.
-        x: f32,
-        /// Its position.
-        y: f32,
+        /// Its position, `(x, y)` or `(x, y, z)`.
+        position: String,
         /// The obstacle, counted from 1 as in the config.
         obstacle: usize,
         /// The obstacle's shape.

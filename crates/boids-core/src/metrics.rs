@@ -4,14 +4,12 @@
 //! count. Undefined values are `NaN` (milling on a torus, where the centre of mass has no meaning;
 //! a scout group's share when the group is empty; nearest-neighbour distance of a lone boid).
 
-use glam::Vec2;
-
 use crate::neighbors::Neighbors;
 use crate::par;
 use crate::params::Params;
 use crate::rules::minimum_image;
 use crate::sim::Simulation;
-use crate::space::{Coordinates, Dim, Dimension};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 use crate::world::ObstacleIndex;
 
@@ -171,8 +169,7 @@ fn cross<const D: usize>(r: [f64; D], v: [f64; D]) -> [f64; 3] {
     [ry * vz - rz * vy, rz * vx - rx * vz, rx * vy - ry * vx]
 }
 
-/// Mean distance from a boid to its nearest predator, `NaN` without predators. Predators live
-/// in the x-y plane (a three-dimensional flock has none yet).
+/// Mean distance from a boid to its nearest predator, `NaN` without predators.
 fn predator_distance<const D: usize>(params: &Params, state: &FlockState<D>) -> f64
 where
     Dim<D>: Dimension<D>,
@@ -180,10 +177,9 @@ where
     if state.predators.is_empty() {
         return f64::NAN;
     }
-    let wrap = params.wrap();
+    let wrap: VecN<D> = params.periods::<D>().into();
     let nearest = par::map_collect(state.len(), |i| {
-        let p = state.positions[i].to_array();
-        let p = Vec2::new(p[0], p[1]);
+        let p = state.positions[i];
         state
             .predators
             .iter()
@@ -193,8 +189,7 @@ where
     nearest.iter().map(|&d| f64::from(d)).sum::<f64>() / state.len() as f64
 }
 
-/// Boids inside an obstacle of `params` (obstacles lie in the x-y plane; a three-dimensional
-/// flock has none yet).
+/// Boids inside an obstacle of `params`.
 fn penetrations<const D: usize>(params: &Params, state: &FlockState<D>) -> usize
 where
     Dim<D>: Dimension<D>,
@@ -202,12 +197,11 @@ where
     if params.obstacles.is_empty() {
         return 0;
     }
-    let obstacles = ObstacleIndex::of(params);
+    let obstacles = ObstacleIndex::<D>::of(params);
     state
         .positions
         .iter()
-        .map(|p| p.to_array())
-        .filter(|p| obstacles.contains(Vec2::new(p[0], p[1])))
+        .filter(|&&p| obstacles.contains(p))
         .count()
 }
 
@@ -336,6 +330,7 @@ pub fn component_roots(n: usize, mut links: impl FnMut(usize, &mut dyn FnMut(usi
 mod tests {
     use super::*;
     use crate::rules::group;
+    use glam::Vec2;
 
     fn state(points: &[(f32, f32, f32, f32)]) -> FlockState {
         FlockState {

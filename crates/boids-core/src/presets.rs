@@ -14,7 +14,7 @@ use crate::error::ParamsError;
 use glam::Vec2;
 
 use crate::params::{Boundary, Camera, Model, NoiseDistribution, Params, ParamsBuilder, Source};
-use crate::world::Shape;
+use crate::world::{Obstacle, Shape};
 
 /// A named parameter set reproducing one seed document.
 #[derive(Clone, Copy, Debug)]
@@ -365,13 +365,13 @@ fn predator() -> Params {
 fn pillars() -> Params {
     let pillar = |column: u32, row: u32| {
         let stagger = if column % 2 == 1 { 42.5 } else { 0.0 };
-        Shape::Circle {
+        Obstacle::Plane(Shape::Ball {
             center: Vec2::new(
                 300.0 + 75.0 * column as f32,
                 80.0 + stagger + 85.0 * row as f32,
             ),
             radius: 18.0,
-        }
+        })
     };
     Params {
         count: 400,
@@ -389,7 +389,7 @@ fn pillars() -> Params {
             .collect(),
         obstacle_lookahead: 40.0,
         obstacle_avoid_factor: 0.5,
-        attractors: vec![[80.0, 250.0], [820.0, 250.0]],
+        attractors: vec![vec![80.0, 250.0], vec![820.0, 250.0]],
         attract_factor: 0.0005,
         ..cornell()
     }

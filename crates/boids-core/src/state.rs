@@ -5,13 +5,11 @@
 //! ([`crate::models`], [`crate::reference`], [`crate::metrics`]) need not depend on the
 //! simulation, which itself calls [`crate::models`]: no module cycle.
 
-use glam::Vec2;
-
 use crate::par;
 use crate::params::Params;
 use crate::rng::Stream;
 use crate::rng::{self, Purpose};
-use crate::rules::{self, Kernel, group};
+use crate::rules::{Kernel, group};
 use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::world::{ObstacleIndex, Predator};
 
@@ -30,7 +28,7 @@ where
     /// Scout biases (zero for non-scouts).
     pub biases: Vec<f32>,
     /// The predators ([`crate::world`]), `predator_count` of them.
-    pub predators: Vec<Predator>,
+    pub predators: Vec<Predator<D>>,
     /// Steps each boid still rests on the ground ([`crate::world::Perch`]; 0: flying), one per
     /// boid when perching is on, none otherwise.
     pub resting: Vec<u32>,
@@ -55,8 +53,11 @@ where
     ///
     /// A position inside an obstacle is drawn again from the same stream ([`free_position`]).
     /// Predators start from streams of their own; perching boids start flying.
-    pub fn initial(params: &Params, seed: u64) -> Self {
-        let obstacles = ObstacleIndex::of(params);
+    pub fn initial(params: &Params, seed: u64) -> Self
+    where
+        Dim<D>: Dimension<D>,
+    {
+        let obstacles = ObstacleIndex::<D>::of(params);
         let draws = par::map_collect(params.count, |id| {
             let mut s = rng::stream(seed, Purpose::Init, 0, id as u64);
             start::<D, VecN<D>>(params, &obstacles, &mut s)
@@ -86,9 +87,12 @@ where
 /// in the `init_v*` intervals. The random start and a caught boid's new start share it.
 pub fn start<const D: usize, P: Coordinates<D>>(
     params: &Params,
-    obstacles: &ObstacleIndex,
+    obstacles: &ObstacleIndex<D>,
     s: &mut Stream,
-) -> (P, P) {
+) -> (P, P)
+where
+    Dim<D>: Dimension<D>,
+{
     let position = free_position(params, obstacles, s);
     let intervals = [params.init_vx, params.init_vy, params.init_vz];
     let velocity = std::array::from_fn(|a| s.uniform(intervals[a]) as f32);
@@ -98,16 +102,19 @@ pub fn start<const D: usize, P: Coordinates<D>>(
 /// A position drawn uniformly from the `init_x`, `init_y` region, drawn again from the same
 /// stream while it is inside an obstacle once wrapped into the world, as it will be stored (the
 /// parameter checks make sure the region has free space), so without obstacles one draw is all.
-/// Coordinates are drawn x, y, then z. Obstacles lie in the x-y plane (a 3D flock has none).
+/// Coordinates are drawn x, y, then z.
 pub fn free_position<const D: usize, P: Coordinates<D>>(
     params: &Params,
-    obstacles: &ObstacleIndex,
+    obstacles: &ObstacleIndex<D>,
     s: &mut Stream,
-) -> P {
+) -> P
+where
+    Dim<D>: Dimension<D>,
+{
     let intervals = [params.init_x, params.init_y, params.init_z];
     loop {
         let p: [f32; D] = std::array::from_fn(|a| s.uniform(intervals[a]) as f32);
-        if !obstacles.contains(obstacles.as_stored(Vec2::new(p[0], p[1]))) {
+        if !obstacles.contains(obstacles.as_stored(p.into())) {
             return p.into();
         }
     }
@@ -115,15 +122,18 @@ pub fn free_position<const D: usize, P: Coordinates<D>>(
 
 /// Predator `index`'s start: a random free place in the start region, heading a random way at
 /// `predator_speed`.
-pub fn predator_start(
+pub fn predator_start<const D: usize>(
     params: &Params,
-    obstacles: &ObstacleIndex,
+    obstacles: &ObstacleIndex<D>,
     seed: u64,
     index: usize,
-) -> Predator {
+) -> Predator<D>
+where
+    Dim<D>: Dimension<D>,
+{
     let mut s = rng::stream(seed, Purpose::PredatorStart, 0, index as u64);
-    let position = free_position(params, obstacles, &mut s);
-    let heading = rules::unit_at(std::f64::consts::TAU * s.unit());
+    let position = free_position::<D, VecN<D>>(params, obstacles, &mut s);
+    let heading = Dim::<D>::random_direction(&mut s);
     Predator {
         position,
         velocity: heading * params.predator_speed as f32,

@@ -184,7 +184,7 @@ fn two_predators_never_catch_the_same_boid() {
     ];
     // The first takes boid 0 (nearest), the second the next nearest (1), the third none.
     assert_eq!(
-        captures(&hunters, 5.0, Vec2::ZERO, &boids, &ids),
+        captures::<2>(&hunters, 5.0, Vec2::ZERO, &boids, &ids),
         vec![0, 1]
     );
 }
@@ -287,7 +287,7 @@ fn predators_never_end_a_step_inside_an_obstacle() {
         ],
     );
     let mut sim = Simulation::<2>::new(p.clone(), 2).unwrap();
-    let obstacles = boids_core::world::ObstacleIndex::of(&p);
+    let obstacles = boids_core::world::ObstacleIndex::<2>::of(&p);
     for _ in 0..1500 {
         sim.step();
         for predator in sim.predators() {

@@ -23,7 +23,7 @@
 
 use boids_core::camera::{Focus, Torus};
 use boids_core::overlay::{Overlay, OverlayBoid};
-use boids_core::world::{Perch, Shape};
+use boids_core::world::{Obstacle, Perch, Shape};
 use boids_core::{Boundary, Coordinates, Dim, Dimension, Params, Simulation, Vec2, VecN};
 
 use crate::draw::{Color, DebugDraw};
@@ -240,7 +240,7 @@ pub fn draw_frame<D: DebugDraw + ?Sized>(
     let torus = Torus::of(params);
     draw_ground(draw, params, view, torus, style);
     let length = style.boid_length(view, params);
-    for &a in &params.attractors {
+    for a in &params.attractors {
         let at = view.to_px_nearest(Vec2::new(a[0] as f32, a[1] as f32), torus);
         attractor_mark(draw, at, length, style.attractor);
     }
@@ -315,9 +315,9 @@ fn draw_obstacles<D: DebugDraw + ?Sized>(
     for &i in shifts {
         for &j in shifts {
             let offset = Vec2::new(i, j) * size;
-            for shape in &params.obstacles {
+            for shape in params.obstacles.iter().filter_map(Obstacle::shape::<2>) {
                 match shape.translated(offset) {
-                    Shape::Circle { center, radius } => {
+                    Shape::Ball { center, radius } => {
                         let (c, r) = (view.to_px(center), radius * view.scale());
                         let corners: Vec<Vec2> = (0..CIRCLE_SIDES)
                             .map(|k| {
@@ -327,7 +327,7 @@ fn draw_obstacles<D: DebugDraw + ?Sized>(
                             .collect();
                         draw.polygon(&corners, style.obstacle);
                     }
-                    Shape::Rect { min, max } => {
+                    Shape::AlignedBox { min, max } => {
                         let [a, b] = [view.to_px(min), view.to_px(max)];
                         let corners = [a, Vec2::new(b.x, a.y), b, Vec2::new(a.x, b.y)];
                         draw.polygon(&corners, style.obstacle);

@@ -254,7 +254,7 @@ fn a_gif_decodes_to_its_frames_size_rate_and_loop() {
 /// without them; a circle straddling a torus seam shows on both sides.
 #[test]
 fn obstacles_are_drawn_where_they_are() {
-    use boids_core::world::Shape;
+    use boids_core::world::{Obstacle, Shape};
     let style = Style::default();
     let mut params = Params::preset("vicsek").unwrap();
     params.world_width = 100.0;
@@ -275,16 +275,16 @@ fn obstacles_are_drawn_where_they_are() {
         .filter(|&(x, y)| is_obstacle(bare.pixel(x, y).unwrap()))
         .count();
     assert_eq!(bare_count, 0);
-    params.obstacles = vec![
-        Shape::Circle {
+    let shapes = vec![
+        Shape::Ball {
             center: Vec2::new(30.0, 30.0),
             radius: 10.0,
         },
-        Shape::Rect {
+        Shape::AlignedBox {
             min: Vec2::new(60.0, 20.0),
             max: Vec2::new(80.0, 40.0),
         },
-        Shape::Circle {
+        Shape::Ball {
             center: Vec2::new(1.0, 70.0),
             radius: 5.0,
         },
@@ -292,6 +292,7 @@ fn obstacles_are_drawn_where_they_are() {
             points: vec![Vec2::new(20.0, 60.0), Vec2::new(40.0, 60.0)],
         },
     ];
+    params.obstacles = shapes.into_iter().map(Obstacle::Plane).collect();
     let (canvas, view) = paint(&params);
     for (inside, outside) in [
         (Vec2::new(30.0, 30.0), Vec2::new(30.0, 45.0)),
@@ -403,7 +404,7 @@ fn predators_attractors_the_ground_and_perched_boids_show_in_their_colours() {
     );
     let mut params = bare.params().clone();
     params.predator_count = 1;
-    params.attractors = vec![[attractor.x.into(), attractor.y.into()]];
+    params.attractors = vec![vec![attractor.x.into(), attractor.y.into()]];
     params.perch = true;
     params.validate().unwrap();
     let mut state = bare.state();

@@ -127,10 +127,6 @@ async fn world_edits_in_three_dimensions_are_refused_by_name() {
         (1, json!({"type": "place_predator", "x": 10.0, "y": 10.0})),
         (2, json!({"type": "remove_predator", "index": 0})),
         (3, json!({"type": "pointer", "x": 10.0, "y": 10.0})),
-        (
-            4,
-            json!({"type": "set", "key": "predator_count", "value": 1}),
-        ),
     ] {
         let reply = client.call(id, request).await;
         assert_eq!(reply["type"], "error", "{reply}");

@@ -24,13 +24,12 @@
 //! The model was written for three dimensions (Couzin et al. 2002), and the same code runs
 //! there: the zones are balls on the 3D distances, the blind angle is a cone behind the
 //! heading, and the limited turn rotates the heading in the plane it spans with `d_i` (see
-//! [`super::heading`]).
+//! [`crate::space`]).
 
-use super::Heading;
 use super::neighborhood::Neighborhood;
 use crate::params::Params;
 use crate::rules::Kernel;
-use crate::space::{Coordinates, Dim, VecN};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::stats::ScanCounts;
 
 /// Boid `i`'s desired direction before normalisation (zero when it has no neighbour and no
@@ -44,7 +43,7 @@ pub fn social_direction<const D: usize>(
     counts: &mut ScanCounts,
 ) -> VecN<D>
 where
-    Dim<D>: Heading<D>,
+    Dim<D>: Dimension<D>,
 {
     let away = |j: u32| {
         let d = hood.offset(i, j as usize);

@@ -11,7 +11,7 @@
 //!
 //! Everything here is written once for two and three dimensions (a const `D`, see
 //! [`crate::space`]); the two steps whose form differs, the noise's random turn and the
-//! limited turn, are [`Heading`]'s.
+//! limited turn, are [`Dimension`]'s (shared with the predators' turns).
 //!
 //! ## The heading models (Vicsek, Couzin)
 //!
@@ -30,7 +30,7 @@
 //!    uniform (Vicsek's eta: an angle in `[-noise/2, noise/2]` in 2D, a direction uniform on the
 //!    cap of half-angle `noise/2` around `d` in 3D) or gaussian (Couzin's sigma: an angle of
 //!    standard deviation `noise` in 2D, the spherically wrapped Gaussian in 3D); see
-//!    [`heading`];
+//!    [`crate::space`];
 //! 5. the heading turns toward `d` by at most `turn_rate * dt` (Couzin's turning rate; `inf`
 //!    for Vicsek), in 3D within the plane of the two directions;
 //! 6. `v' = speed * heading`, `p' = p + v' dt`, then wrap (torus) or bounce (walls).
@@ -43,7 +43,6 @@
 //! others are nearer.
 
 pub mod couzin;
-pub mod heading;
 pub mod neighborhood;
 pub mod vicsek;
 
@@ -52,11 +51,10 @@ use crate::par;
 use crate::params::{Model, Params};
 use crate::rng::{self, Purpose, Stream};
 use crate::rules::{self, Accum, BoidState, Kernel, group};
-use crate::space::{Coordinates, Dim, VecN};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 use crate::stats::ScanCounts;
 use crate::world::Perch;
-pub use heading::Heading;
 use neighborhood::Neighborhood;
 
 /// One synchronous step of `state` (id order) at step number `step`, on the general path, and
@@ -72,7 +70,7 @@ pub fn step<const D: usize>(
     world: Option<&dyn Pull<D>>,
 ) -> (FlockState<D>, ScanCounts)
 where
-    Dim<D>: Heading<D>,
+    Dim<D>: Dimension<D>,
 {
     let hood = Neighborhood::new(params, &state.positions, &state.velocities);
     let perch = Perch::new(params);
@@ -140,7 +138,7 @@ pub fn interaction_set<const D: usize>(
     counts: &mut ScanCounts,
 ) -> Vec<u32>
 where
-    Dim<D>: Heading<D>,
+    Dim<D>: Dimension<D>,
 {
     match params.topological_k {
         0 => hood.within_counting(i, below, counts),
@@ -159,7 +157,7 @@ fn boids_sums<const D: usize>(
     counts: &mut ScanCounts,
 ) -> Accum<D>
 where
-    Dim<D>: Heading<D>,
+    Dim<D>: Dimension<D>,
 {
     let mut acc = Accum::default();
     // The averaging set's own range test: the visual range, or none for the k nearest.
@@ -204,7 +202,7 @@ fn steer<const D: usize>(
     mut noise: Option<Stream>,
 ) -> BoidState<D>
 where
-    Dim<D>: Heading<D>,
+    Dim<D>: Dimension<D>,
 {
     let zero = VecN::<D>::ZERO;
     let heading = boid.velocity.normalize_or_zero();

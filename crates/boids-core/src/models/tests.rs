@@ -283,7 +283,7 @@ fn scout_bias_toward_any_preferred_direction() {
 
 fn run_in_pool<const D: usize>(threads: usize, params: &Params, steps: u64) -> FlockState<D>
 where
-    Dim<D>: Heading<D>,
+    Dim<D>: Dimension<D>,
     Simulation<D>: crate::sim::WorldStep<D>,
 {
     let run = || {
@@ -339,7 +339,7 @@ fn noisy_models_are_bit_identical_across_thread_counts_and_restarts() {
 /// threads and continuing from the saved state.
 fn same_on_any_thread_count_and_resumed<const D: usize>(p: &Params)
 where
-    Dim<D>: Heading<D>,
+    Dim<D>: Dimension<D>,
     Simulation<D>: crate::sim::WorldStep<D>,
 {
     let one = run_in_pool::<D>(1, p, 3);
@@ -668,7 +668,7 @@ fn couzin_3d_turning_rate_and_informed_direction_by_hand() {
 
 #[test]
 fn turn_toward_in_3d_stays_in_the_plane_and_stops_at_the_limit() {
-    let turn = <Dim<3> as Heading<3>>::turn_toward;
+    let turn = <Dim<3> as Dimension<3>>::turn_toward;
     let from = Vec3::new(1.0, 1.0, 0.0).normalize();
     let to = Vec3::new(0.0, 0.0, 1.0);
     let got = turn(from, to, 0.3);

@@ -17,16 +17,15 @@
 //! In three dimensions (Czirók, Vicsek et al. 1999; Grégoire and Chaté 2004; Chaté, Ginelli,
 //! Grégoire and Raynaud 2008) the heading is a unit vector: the new one is the neighbours' mean
 //! direction turned by a random direction uniform on the sphere's cap of half-angle `eta/2`
-//! around it (the "vectorial" noise; see [`super::heading`]). The same code computes the mean
+//! around it (the "vectorial" noise; see [`crate::space`]). The same code computes the mean
 //! in both dimensions.
 //!
 //! The noise and the rest of the heading pipeline (informed scouts, boundaries, turning limit)
 //! are shared with the Couzin model: see [`super`].
 
-use super::Heading;
 use super::neighborhood::Neighborhood;
 use crate::params::Params;
-use crate::space::{Coordinates, Dim, VecN};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::stats::ScanCounts;
 
 /// The sum of the unit headings of boid `i` and its neighbours: the direction Vicsek's rule
@@ -40,7 +39,7 @@ pub fn social_direction<const D: usize>(
     counts: &mut ScanCounts,
 ) -> VecN<D>
 where
-    Dim<D>: Heading<D>,
+    Dim<D>: Dimension<D>,
 {
     let neighbours = super::interaction_set(params, hood, i, below, counts);
     counts.neighbors += neighbours.len() as u64;

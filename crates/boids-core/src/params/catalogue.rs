@@ -9,7 +9,7 @@
 //! parameter is one line here, plus the code that uses it.
 
 use super::kinds::{Boundary, Camera, Field, Kind, Model, NoiseDistribution, Section, Unit, Value};
-use crate::world::Shape;
+use crate::world::Obstacle;
 
 /// Largest flock the engine accepts. At roughly 60 bytes per boid this is about 3 GB of state,
 /// a sane ceiling for one process; bigger runs should be split.
@@ -312,9 +312,9 @@ catalogue! {
     preferred_elevation2: f64 = 0.0;
         ELEVATION, Radians, Model, ALL,
         "3D: elevation of scout group 2's preferred direction above the x-y plane, toward +z (0: in the plane)";
-    obstacles: Vec<Shape> = Vec::new();
+    obstacles: Vec<Obstacle> = Vec::new();
         Kind::Shapes, Length, Obstacles, ALL,
-        "circles, rectangles and walls ([[obstacles]] tables) that boids steer around and never enter or cross";
+        "circles, rectangles and walls (2D), spheres and boxes (3D) ([[obstacles]] tables) that boids steer around and never enter or cross";
     obstacle_lookahead: f64 = 0.0;
         NON_NEGATIVE_FINITE, Length, Obstacles, ALL,
         "how far ahead along its velocity a boid looks for obstacles to steer around (0: no steering, boids only stop at them)";
@@ -345,9 +345,9 @@ catalogue! {
     capture_range: f64 = 0.0;
         NON_NEGATIVE_FINITE, Length, Predators, ALL,
         "a predator catches the nearest boid within this distance (one a step); the boid is counted and starts again at a random free place (0: no captures)";
-    attractors: Vec<[f64; 2]> = Vec::new();
+    attractors: Vec<Vec<f64>> = Vec::new();
         Kind::Points, Length, Attractors, ALL,
-        "points the flock seeks, e.g. [[100.0, 240.0], [540.0, 240.0]]";
+        "points the flock seeks, e.g. [[100.0, 240.0], [540.0, 240.0]] ([x, y, z] points in 3D)";
     attract_range: f64 = f64::INFINITY;
         NON_NEGATIVE, Length, Attractors, ALL,
         "a boid seeks the nearest attractor within this distance (inf: everywhere)";

@@ -3,11 +3,11 @@
 //! parameters it is about, so the error can say where each value came from.
 
 use super::catalogue::{PARAMS, Params};
-use glam::Vec2;
 
 use super::kinds::{Boundary, Value};
 use crate::error::ParamsError;
-use crate::world::ObstacleIndex;
+use crate::space::{Dim, Dimension};
+use crate::world::{Obstacle, ObstacleIndex};
 
 /// Checks `params`; `source_of` names where a parameter's value came from.
 pub(super) fn check<'a, S: std::fmt::Display + 'a>(
@@ -67,30 +67,60 @@ const CROSS_CHECKS: &[fn(&Params) -> Option<Conflict>] = &[
     scouts_within_flock,
     margins_do_not_cross,
     boid_fits_between_walls,
+    obstacles_have_the_worlds_dimensions,
+    attractors_have_the_worlds_dimensions,
     start_region_has_free_space,
     perch_min_within_max,
     ground_line_inside_world,
-    three_dimensions_support,
 ];
 
-/// What a flock of three dimensions cannot have yet: every model runs in 3D, but not the
-/// world's objects. Each is refused by name rather than ignored.
-fn three_dimensions_support(p: &Params) -> Option<Conflict> {
-    if p.dimensions != 3 {
-        return None;
-    }
-    let unsupported = [
-        (p.perch, "perch", "perching"),
-        (!p.obstacles.is_empty(), "obstacles", "obstacles"),
-        (p.predator_count > 0, "predator_count", "predators"),
-        (!p.attractors.is_empty(), "attractors", "attractors"),
-    ];
-    let (_, key, what) = unsupported.into_iter().find(|(on, ..)| *on)?;
+/// Obstacles are shapes of the flock's dimension: a circle, rectangle or wall in 2D, a sphere or
+/// box in 3D. The first that is not is named with the shape to write instead.
+fn obstacles_have_the_worlds_dimensions(p: &Params) -> Option<Conflict> {
+    let (index, obstacle) =
+        (p.obstacles.iter().enumerate()).find(|(_, o)| o.dimensions() != p.dimensions)?;
+    let instead = match (obstacle, p.dimensions) {
+        (Obstacle::Plane(shape), 3) => match shape.name() {
+            "circle" => "write shape = \"sphere\", center = [x, y, z], radius = r",
+            "rect" => "write shape = \"box\", min = [x, y, z], max = [x, y, z]",
+            _ => {
+                "walls are 2D polylines; use boxes (shape = \"box\", min = [x, y, z], max = [x, y, z])"
+            }
+        },
+        _ => match obstacle.name() {
+            "sphere" => "write shape = \"circle\", center = [x, y], radius = r",
+            _ => "write shape = \"rect\", min = [x, y], max = [x, y]",
+        },
+    };
     Some(Conflict {
         message: format!(
-            "{what} ({key}) are not available in three dimensions yet; use dimensions = 2 for them"
+            "obstacle {} is a {}, a {}D shape, but dimensions = {}: {instead}",
+            index + 1,
+            obstacle.name(),
+            obstacle.dimensions(),
+            p.dimensions
         ),
-        keys: ["dimensions", key],
+        keys: ["obstacles", "dimensions"],
+    })
+}
+
+/// Attractors are points of the flock's dimension: `[x, y]` in 2D, `[x, y, z]` in 3D.
+fn attractors_have_the_worlds_dimensions(p: &Params) -> Option<Conflict> {
+    let (index, point) =
+        (p.attractors.iter().enumerate()).find(|(_, point)| point.len() != p.dimensions)?;
+    let form = if p.dimensions == 3 {
+        "[x, y, z]"
+    } else {
+        "[x, y]"
+    };
+    Some(Conflict {
+        message: format!(
+            "attractor {} has {} coordinates, {point:?}, but dimensions = {}: write {form}",
+            index + 1,
+            point.len(),
+            p.dimensions
+        ),
+        keys: ["attractors", "dimensions"],
     })
 }
 
@@ -193,27 +223,45 @@ fn boid_fits_between_walls(p: &Params) -> Option<Conflict> {
 const FREE_SPACE_PROBES: usize = 64;
 
 /// The random start draws positions until one is outside every obstacle, so the start region
-/// must have room: some point of a 64 x 64 lattice over it must be free where it is stored.
+/// must have room: some point of a lattice of 64 points a side over it (64 x 64 in 2D,
+/// 64 x 64 x 64 in 3D) must be free where it is stored.
 fn start_region_has_free_space(p: &Params) -> Option<Conflict> {
     if p.obstacles.is_empty() {
         return None;
     }
-    let index = ObstacleIndex::of(p);
+    let free = crate::with_dimensions!(p.dimensions, D, { has_free_start::<D>(p) });
+    let region = [("x", p.init_x), ("y", p.init_y), ("z", p.init_z)];
+    let region: Vec<String> = region[..p.dimensions]
+        .iter()
+        .map(|(axis, [low, high])| format!("{axis} in [{low}, {high}]"))
+        .collect();
+    (!free).then(|| Conflict {
+        message: format!(
+            "the obstacles cover the whole start region {}: there is no free space to place the flock",
+            region.join(", ")
+        ),
+        keys: ["obstacles", "init_x"],
+    })
+}
+
+/// Whether a point of the probe lattice over the start region is outside the obstacles of `D`
+/// dimensions.
+fn has_free_start<const D: usize>(p: &Params) -> bool
+where
+    Dim<D>: Dimension<D>,
+{
+    let index = ObstacleIndex::<D>::of(p);
+    let intervals = [p.init_x, p.init_y, p.init_z];
     let at = |[low, high]: [f64; 2], k: usize| {
         (low + (high - low) * (k as f64 + 0.5) / FREE_SPACE_PROBES as f64) as f32
     };
-    let free = (0..FREE_SPACE_PROBES * FREE_SPACE_PROBES).any(|k| {
-        let point = Vec2::new(
-            at(p.init_x, k % FREE_SPACE_PROBES),
-            at(p.init_y, k / FREE_SPACE_PROBES),
-        );
-        !index.contains(index.as_stored(point))
-    });
-    (!free).then(|| Conflict {
-        message: format!(
-            "the obstacles cover the whole start region x in [{}, {}], y in [{}, {}]: there is no free space to place the flock",
-            p.init_x[0], p.init_x[1], p.init_y[0], p.init_y[1]
-        ),
-        keys: ["obstacles", "init_x"],
+    (0..FREE_SPACE_PROBES.pow(D as u32)).any(|k| {
+        let point: [f32; D] = std::array::from_fn(|a| {
+            at(
+                intervals[a],
+                (k / FREE_SPACE_PROBES.pow(a as u32)) % FREE_SPACE_PROBES,
+            )
+        });
+        !index.contains(index.as_stored(point.into()))
     })
 }

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::world::{Shape, read_shapes};
+use crate::world::{Obstacle, read_shapes};
 
 /// Declares an enum whose variants are chosen by name in a config, with its list of names.
 macro_rules! choices {
@@ -125,9 +125,9 @@ pub enum Value {
     /// A [`Kind::Interval`]: `[low, high]`.
     Interval([f64; 2]),
     /// A [`Kind::Shapes`]: obstacles.
-    Shapes(Vec<Shape>),
-    /// A [`Kind::Points`]: `[x, y]` points.
-    Points(Vec<[f64; 2]>),
+    Shapes(Vec<Obstacle>),
+    /// A [`Kind::Points`]: `[x, y]` or `[x, y, z]` points.
+    Points(Vec<Vec<f64>>),
 }
 
 /// A value as a file, flag or message spelled it, before its parameter's [`Kind`] has read it.
@@ -217,7 +217,7 @@ impl Field for [f64; 2] {
     }
 }
 
-impl Field for Vec<Shape> {
+impl Field for Vec<Obstacle> {
     fn to_value(&self) -> Value {
         Value::Shapes(self.clone())
     }
@@ -229,7 +229,7 @@ impl Field for Vec<Shape> {
     }
 }
 
-impl Field for Vec<[f64; 2]> {
+impl Field for Vec<Vec<f64>> {
     fn to_value(&self) -> Value {
         Value::Points(self.clone())
     }
@@ -266,7 +266,7 @@ pub enum Kind {
     Interval,
     /// A list of obstacle shapes ([`crate::world`]), each checked as it is read.
     Shapes,
-    /// A list of `[x, y]` points of finite numbers (attractors).
+    /// A list of `[x, y]` (2D) or `[x, y, z]` (3D) points of finite numbers (attractors).
     Points,
 }
 
@@ -306,10 +306,9 @@ impl Kind {
             (Kind::Points, Raw::List(items)) => items
                 .iter()
                 .map(|item| match item {
-                    Raw::List(pair) => match pair.as_slice() {
-                        [x, y] => Some([number(x)?, number(y)?]),
-                        _ => None,
-                    },
+                    Raw::List(coordinates) if (2..=3).contains(&coordinates.len()) => {
+                        coordinates.iter().map(number).collect()
+                    }
                     _ => None,
                 })
                 .collect::<Option<Vec<_>>>()
@@ -328,7 +327,9 @@ impl Kind {
             Kind::Choice(names) => format!("one of {}", names.join(", ")),
             Kind::Interval => "[low, high] with two numbers".to_owned(),
             Kind::Shapes => "a list of obstacle tables".to_owned(),
-            Kind::Points => "a list of [x, y] points, e.g. [[100.0, 200.0]]".to_owned(),
+            Kind::Points => {
+                "a list of [x, y] points (or [x, y, z] in 3D), e.g. [[100.0, 200.0]]".to_owned()
+            }
         }
     }
 

@@ -8,7 +8,7 @@ use super::builder::{ParamsBuilder, Source};
 use super::catalogue::{PARAMS, Params};
 use super::kinds::{Kind, Raw, Value};
 use crate::error::ParamsError;
-use crate::world::{Shape, shape_entries};
+use crate::world::{Obstacle, shape_entries};
 
 impl From<&toml::Value> for Raw {
     fn from(value: &toml::Value) -> Self {
@@ -42,7 +42,9 @@ impl From<&Value> for toml::Value {
             Value::Points(points) => toml::Value::Array(
                 points
                     .iter()
-                    .map(|p| toml::Value::Array(p.map(toml::Value::Float).to_vec()))
+                    .map(|p| {
+                        toml::Value::Array(p.iter().copied().map(toml::Value::Float).collect())
+                    })
                     .collect(),
             ),
             Value::Shapes(shapes) => toml::Value::Array(
@@ -74,7 +76,7 @@ impl From<&Raw> for toml::Value {
 }
 
 /// One obstacle as a TOML table.
-fn shape_table(shape: &Shape) -> toml::Table {
+fn shape_table(shape: &Obstacle) -> toml::Table {
     shape_entries(shape)
         .into_iter()
         .map(|(k, v)| (k.to_owned(), toml::Value::from(&v)))

@@ -165,14 +165,14 @@ where
     index: CellIndex,
     stats: StepStats,
     /// What the obstacles do to a step; `None` without obstacles (the step skips the pass).
-    obstacles: Option<ObstaclePass>,
+    obstacles: Option<ObstaclePass<D>>,
     /// The predators, in index order.
-    predators: Vec<Predator>,
+    predators: Vec<Predator<D>>,
     /// A predator the viewer's pointer moves (not hunting by itself, not saved); boids fear
     /// and it catches like the others.
-    pointer: Option<Predator>,
+    pointer: Option<Predator<D>>,
     /// How predators move.
-    hunt: Hunt,
+    hunt: Hunt<D>,
     /// Steps each boid (storage order) still rests; empty unless perching is on, which takes
     /// the general path, where storage order is id order.
     resting: Vec<u32>,
@@ -256,7 +256,6 @@ where
             let (min, size) = self.params.world_box::<D>();
             let (min, size) = (VecN::<D>::from(min), VecN::<D>::from(size));
             par::for_each_indexed(&mut state.positions, |_, p| *p = rules::wrap(*p, min, size));
-            let (min, size) = self.params.world_rect();
             for predator in &mut state.predators {
                 predator.position = rules::wrap(predator.position, min, size);
             }
@@ -330,12 +329,12 @@ where
     }
 
     /// The predators, in index order.
-    pub fn predators(&self) -> &[Predator] {
+    pub fn predators(&self) -> &[Predator<D>] {
         &self.predators
     }
 
     /// The predator the viewer's pointer moves, if any.
-    pub fn pointer(&self) -> Option<&Predator> {
+    pub fn pointer(&self) -> Option<&Predator<D>> {
         self.pointer.as_ref()
     }
 
@@ -598,7 +597,7 @@ where
             ("position", predator.position),
             ("velocity", predator.velocity),
         ] {
-            if !value.is_finite() {
+            if !value.to_array().iter().all(|c| c.is_finite()) {
                 let value = format!("{value}");
                 return Err(StateError::BadPredator {
                     index,

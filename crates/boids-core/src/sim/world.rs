@@ -1,13 +1,10 @@
 //! What a step does beyond the boids model's grid path: the world's objects (obstacles,
-//! predators, attractors, perching) and the general path of the other models. The general
-//! path ([`crate::models`]) is written once for both dimensions; the world's objects are
-//! written for two so far. [`WorldStep`] is the seam where the step asks for them, and the
-//! three-dimensional flock, whose parameters refuse every object (see `params::checks`),
-//! answers that there is nothing to do but the general path without a pull.
+//! predators, attractors, perching) and the general path of the other models. All of it is
+//! written once over the dimension; [`WorldStep`] is where the step asks for it, implemented
+//! once for every dimension (2 and 3), so generic code names a simulation that can step as
+//! `Simulation<D>: WorldStep<D>`.
 
 use std::borrow::Cow;
-
-use glam::Vec2;
 
 use super::{Buffers, Simulation};
 use crate::error::StateError;
@@ -16,7 +13,7 @@ use crate::par;
 use crate::params::Params;
 use crate::rng::{self, Purpose};
 use crate::rules;
-use crate::space::{Dim, Dimension, VecN};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 use crate::stats::{PhaseTimes, ScanCounts};
 use crate::world::{ObstacleIndex, ObstaclePass, Predator, WorldSteer};
@@ -33,7 +30,7 @@ where
     fn world_steer(&self) -> Option<Self::Steer>;
 
     /// The predators' next state from the state at the start of the step.
-    fn hunt(&self) -> Vec<Predator>;
+    fn hunt(&self) -> Vec<Predator<D>>;
 
     /// Catches the boids the predators reach after the move; returns how many.
     fn catch(&mut self) -> u64;
@@ -51,24 +48,27 @@ where
     /// Moves boids and predators of `state` that `pass`'s obstacles cover out of them (a live
     /// edit that places an obstacle on the flock).
     fn push_out_of_obstacles(
-        pass: &ObstaclePass,
+        pass: &ObstaclePass<D>,
         params: &Params,
-        index: &ObstacleIndex,
+        index: &ObstacleIndex<D>,
         seed: u64,
         state: &mut FlockState<D>,
     );
 }
 
-impl WorldStep<2> for Simulation<2> {
-    type Steer = WorldSteer;
+impl<const D: usize> WorldStep<D> for Simulation<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    type Steer = WorldSteer<D>;
 
-    fn world_steer(&self) -> Option<WorldSteer> {
+    fn world_steer(&self) -> Option<WorldSteer<D>> {
         WorldSteer::new(&self.params, self.predators.iter().chain(&self.pointer))
     }
 
     /// The predators' next state from the state at the start of the step (the pointer's
     /// predator stays where the pointer put it).
-    fn hunt(&self) -> Vec<Predator> {
+    fn hunt(&self) -> Vec<Predator<D>> {
         if self.predators.is_empty() {
             return Vec::new();
         }
@@ -94,7 +94,7 @@ impl WorldStep<2> for Simulation<2> {
         if self.params.capture_range <= 0.0 {
             return 0;
         }
-        let hunters: Vec<Vec2> = self
+        let hunters: Vec<VecN<D>> = self
             .predators
             .iter()
             .chain(&self.pointer)
@@ -104,7 +104,7 @@ impl WorldStep<2> for Simulation<2> {
         let caught = crate::world::captures(
             &hunters,
             range,
-            self.params.wrap(),
+            self.params.periods::<D>().into(),
             &self.state.pos,
             &self.id,
         );
@@ -116,7 +116,7 @@ impl WorldStep<2> for Simulation<2> {
             let id = u64::from(self.id[slot]);
             let mut s = rng::stream(self.seed, Purpose::Respawn, self.step, id);
             (self.state.pos[slot], self.state.vel[slot]) =
-                crate::state::start(&self.params, &obstacles, &mut s);
+                crate::state::start::<D, VecN<D>>(&self.params, &obstacles, &mut s);
             if let Some(resting) = self.resting.get_mut(slot) {
                 *resting = 0;
             }
@@ -126,7 +126,7 @@ impl WorldStep<2> for Simulation<2> {
 
     /// Applies the obstacle pass ([`ObstaclePass`]) to every boid, `from(k)` being where the
     /// boid stored at `k` was before the step. Nothing runs without obstacles.
-    fn pass_obstacles(&mut self, from: impl Fn(usize) -> Vec2 + Sync) {
+    fn pass_obstacles(&mut self, from: impl Fn(usize) -> VecN<D> + Sync) {
         let Some(pass) = &self.obstacles else {
             return;
         };
@@ -149,8 +149,7 @@ impl WorldStep<2> for Simulation<2> {
                 return Err(StateError::InsideObstacle {
                     agent,
                     index,
-                    x: p.x,
-                    y: p.y,
+                    position: show_point(p),
                     obstacle: obstacle + 1,
                     shape: self.params.obstacles[obstacle].name(),
                 });
@@ -160,7 +159,7 @@ impl WorldStep<2> for Simulation<2> {
     }
 
     /// The general path (Vicsek, Couzin, k nearest, a blind angle or perching), in id order.
-    fn step_general(&mut self, world: Option<&WorldSteer>) -> (PhaseTimes, ScanCounts) {
+    fn step_general(&mut self, world: Option<&WorldSteer<D>>) -> (PhaseTimes, ScanCounts) {
         let previous = self.state();
         let (next, counts) = crate::models::step(
             &self.params,
@@ -168,7 +167,7 @@ impl WorldStep<2> for Simulation<2> {
             self.seed,
             self.step,
             &previous,
-            world.map(|w| w as &dyn Pull<2>),
+            world.map(|w| w as &dyn Pull<D>),
         );
         self.load(next);
         WorldStep::pass_obstacles(self, |k| previous.positions[k]);
@@ -176,11 +175,11 @@ impl WorldStep<2> for Simulation<2> {
     }
 
     fn push_out_of_obstacles(
-        pass: &ObstaclePass,
+        pass: &ObstaclePass<D>,
         params: &Params,
-        index: &ObstacleIndex,
+        index: &ObstacleIndex<D>,
         seed: u64,
-        state: &mut FlockState,
+        state: &mut FlockState<D>,
     ) {
         // Obstacles placed on boids (a live edit) push them out, or start them afresh (the
         // fresh flock is drawn only if some boid needs it).
@@ -188,7 +187,7 @@ impl WorldStep<2> for Simulation<2> {
         for (id, p) in state.positions.iter_mut().enumerate() {
             *p = pass.way_out(*p).unwrap_or_else(|| {
                 fresh
-                    .get_or_insert_with(|| FlockState::<2>::initial(params, seed))
+                    .get_or_insert_with(|| FlockState::<D>::initial(params, seed))
                     .positions[id]
             });
         }
@@ -200,95 +199,15 @@ impl WorldStep<2> for Simulation<2> {
     }
 }
 
-impl Pull<2> for WorldSteer {
-    #[inline]
-    fn reaches(&self, lo: [f32; 2], hi: [f32; 2]) -> bool {
-        WorldSteer::reaches(self, lo.into(), hi.into())
-    }
-
-    #[inline]
-    fn pull(&self, p: [f32; 2]) -> [f32; 2] {
-        WorldSteer::pull(self, p.into()).into()
-    }
-
-    fn threatens(&self, p: [f32; 2]) -> bool {
-        WorldSteer::threatens(self, p.into())
-    }
-}
-
-/// Nothing pulls on a three-dimensional flock yet: a type with no value.
-#[derive(Clone, Copy, Debug)]
-pub enum NoPull {}
-
-impl Pull<3> for NoPull {
-    fn reaches(&self, _: [f32; 3], _: [f32; 3]) -> bool {
-        match *self {}
-    }
-
-    fn pull(&self, _: [f32; 3]) -> [f32; 3] {
-        match *self {}
-    }
-
-    fn threatens(&self, _: [f32; 3]) -> bool {
-        match *self {}
-    }
-}
-
-/// Three dimensions: no obstacles, predators, attractors or perching, as the parameter checks
-/// make sure; every model runs, the boids model with metric neighbours seen all around on the
-/// grid path, the rest on the general path.
-impl WorldStep<3> for Simulation<3> {
-    type Steer = NoPull;
-
-    fn world_steer(&self) -> Option<NoPull> {
-        None
-    }
-
-    fn hunt(&self) -> Vec<Predator> {
-        Vec::new()
-    }
-
-    fn catch(&mut self) -> u64 {
-        0
-    }
-
-    fn pass_obstacles(&mut self, _: impl Fn(usize) -> VecN<3> + Sync) {}
-
-    /// The general path (Vicsek, Couzin, k nearest or a blind cone), in id order; nothing
-    /// pulls.
-    fn step_general(&mut self, _: Option<&NoPull>) -> (PhaseTimes, ScanCounts) {
-        let (next, counts) = crate::models::step(
-            &self.params,
-            &self.kernel,
-            self.seed,
-            self.step,
-            &self.state(),
-            None,
-        );
-        self.load(next);
-        (PhaseTimes::default(), counts)
-    }
-
-    fn check_outside_obstacles(&self) -> Result<(), StateError> {
-        Ok(())
-    }
-
-    fn push_out_of_obstacles(
-        _: &ObstaclePass,
-        _: &Params,
-        _: &ObstacleIndex,
-        _: u64,
-        _: &mut FlockState<3>,
-    ) {
-    }
-}
-
-/// The viewer's edits of the predators: two-dimensional, as predators are.
-impl Simulation<2> {
+/// The viewer's edits of the predators, in either dimension.
+impl<const D: usize> Simulation<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Adds a predator at `position` (wrapped into a torus world), heading as the next
     /// predator's start would, and raises `predator_count` by one: the viewer's "place a
     /// predator". Equal to raising `predator_count` and moving the new predator there.
-    pub fn add_predator(&mut self, position: Vec2) -> Result<(), StateError> {
+    pub fn add_predator(&mut self, position: VecN<D>) -> Result<(), StateError> {
         let index = self.predators.len();
         let position = self.placeable(position, "predator", index)?;
         let obstacles = obstacle_index(&self.params, self.obstacles.as_ref());
@@ -299,7 +218,7 @@ impl Simulation<2> {
     }
 
     /// Puts predator `index` at `position` (wrapped into a torus world), keeping its heading.
-    pub fn move_predator(&mut self, index: usize, position: Vec2) -> Result<(), StateError> {
+    pub fn move_predator(&mut self, index: usize, position: VecN<D>) -> Result<(), StateError> {
         let position = self.placeable(position, "predator", index)?;
         let count = self.predators.len();
         let predator = self
@@ -324,14 +243,18 @@ impl Simulation<2> {
     /// Moves the pointer's predator to `position` (making it if there is none), its velocity
     /// the move itself; `None` removes it. It does not hunt by itself; boids fear it and it
     /// catches as the others do. It is not part of the saved state.
-    pub fn set_pointer(&mut self, position: Option<Vec2>) -> Result<(), StateError> {
+    pub fn set_pointer(&mut self, position: Option<VecN<D>>) -> Result<(), StateError> {
         self.pointer = match position {
             None => None,
             Some(position) => {
                 let position = self.placeable(position, "predator", self.predators.len())?;
-                let velocity = self.pointer.map_or(Vec2::ZERO, |old| {
-                    rules::minimum_image(position - old.position, self.params.wrap())
-                        / self.params.dt as f32
+                let velocity = self.pointer.map_or(VecN::<D>::ZERO, |old| {
+                    let moved = rules::minimum_image(
+                        position - old.position,
+                        self.params.periods::<D>().into(),
+                    );
+                    let dt = self.params.dt as f32;
+                    VecN::<D>::from(moved.to_array().map(|c| c / dt))
                 });
                 Some(Predator { position, velocity })
             }
@@ -343,11 +266,11 @@ impl Simulation<2> {
     /// (not finite, inside an obstacle).
     fn placeable(
         &self,
-        position: Vec2,
+        position: VecN<D>,
         agent: &'static str,
         index: usize,
-    ) -> Result<Vec2, StateError> {
-        if !position.is_finite() {
+    ) -> Result<VecN<D>, StateError> {
+        if !position.to_array().iter().all(|c| c.is_finite()) {
             return Err(StateError::BadPredator {
                 index,
                 field: "position",
@@ -355,8 +278,8 @@ impl Simulation<2> {
             });
         }
         let position = if self.params.is_torus() {
-            let (min, size) = self.params.world_rect();
-            rules::wrap(position, min, size)
+            let (min, size) = self.params.world_box::<D>();
+            rules::wrap(position, min.into(), size.into())
         } else {
             position
         };
@@ -368,8 +291,7 @@ impl Simulation<2> {
             return Err(StateError::InsideObstacle {
                 agent,
                 index,
-                x: position.x,
-                y: position.y,
+                position: show_point(position),
                 obstacle: obstacle + 1,
                 shape: self.params.obstacles[obstacle].name(),
             });
@@ -380,12 +302,24 @@ impl Simulation<2> {
 
 /// The obstacles of `params` as `pass` indexes them, or an index of none (which still wraps a
 /// torus) when there is no pass: the pass's index is built once, not again per use.
-pub(super) fn obstacle_index<'a>(
+pub(super) fn obstacle_index<'a, const D: usize>(
     params: &Params,
-    pass: Option<&'a ObstaclePass>,
-) -> Cow<'a, ObstacleIndex> {
+    pass: Option<&'a ObstaclePass<D>>,
+) -> Cow<'a, ObstacleIndex<D>>
+where
+    Dim<D>: Dimension<D>,
+{
     match pass {
         Some(pass) => Cow::Borrowed(pass.index()),
         None => Cow::Owned(ObstacleIndex::of(params)),
     }
+}
+
+/// A point as a message shows it: `(x, y)` or `(x, y, z)`.
+fn show_point<const D: usize>(p: VecN<D>) -> String
+where
+    Dim<D>: Dimension<D>,
+{
+    let coordinates: Vec<String> = p.to_array().iter().map(f32::to_string).collect();
+    format!("({})", coordinates.join(", "))
 }

@@ -1,14 +1,14 @@
 //! Obstacles looked up through a grid: each cell lists the obstacles whose bounds touch it, so a
-//! boid tests only the few obstacles near it.
+//! boid tests only the few obstacles near it. The grid has the world's dimensions: squares in
+//! 2D, cubes in 3D.
 //!
 //! On a torus an obstacle that crosses a seam is also stored as copies shifted by the world's
 //! size, so that a move that leaves the world on one side meets the part of the obstacle seen on
 //! the other; the move itself is then tested without wrapping. Obstacles change only when the
 //! world is edited, so the index is built then, not every step.
 
-use glam::Vec2;
-
-use super::shape::{Hit, Shape};
+use super::shape::{Hit, Shape, all_axes, splat, zip_axes};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 
 /// Most cells of the index: enough for thousands of obstacles, small enough to rebuild on every
 /// edit without notice.
@@ -16,26 +16,32 @@ const MAX_CELLS: usize = 1 << 16;
 
 /// The obstacles (and their torus copies) with a grid of the cells each touches.
 #[derive(Clone, Debug, Default)]
-pub struct ObstacleIndex {
+pub struct ObstacleIndex<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Every shape tested, torus copies included.
-    shapes: Vec<Shape>,
+    shapes: Vec<Shape<D>>,
     /// The obstacle each shape is (a copy's original), counted from 0.
     owner: Vec<u32>,
     /// Bounds of each shape.
-    bounds: Vec<(Vec2, Vec2)>,
-    cells: Lattice,
+    bounds: Vec<(VecN<D>, VecN<D>)>,
+    cells: Lattice<D>,
     /// Cell `c` lists `items[starts[c]..starts[c + 1]]`.
     starts: Vec<u32>,
     items: Vec<u32>,
     /// The world's `(min, size)` when it wraps.
-    torus: Option<(Vec2, Vec2)>,
+    torus: Option<(VecN<D>, VecN<D>)>,
 }
 
-impl ObstacleIndex {
+impl<const D: usize> ObstacleIndex<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Indexes `obstacles`. `torus` is the world's `(min, size)` when it wraps. (Queries name the
     /// exact box they need, so cells list an obstacle where its own bounds are.)
-    pub fn new(obstacles: &[Shape], torus: Option<(Vec2, Vec2)>) -> Self {
-        let (shapes, owner): (Vec<Shape>, Vec<u32>) = obstacles
+    pub fn new(obstacles: &[Shape<D>], torus: Option<(VecN<D>, VecN<D>)>) -> Self {
+        let (shapes, owner): (Vec<Shape<D>>, Vec<u32>) = obstacles
             .iter()
             .enumerate()
             .flat_map(|(i, shape)| copies(shape, torus).into_iter().map(move |c| (c, i as u32)))
@@ -46,17 +52,18 @@ impl ObstacleIndex {
                 ..Self::default()
             };
         }
-        let bounds: Vec<(Vec2, Vec2)> = shapes.iter().map(Shape::bounds).collect();
+        let bounds: Vec<(VecN<D>, VecN<D>)> = shapes.iter().map(Shape::bounds).collect();
         let (lo, hi) = union(&bounds);
-        let extent = (hi - lo).max(Vec2::splat(f32::MIN_POSITIVE));
+        let extent = zip_axes(hi - lo, splat(f32::MIN_POSITIVE), f32::max);
         // About four cells per shape, square-ish, within the cap.
         let wanted = (4 * shapes.len()).clamp(1, MAX_CELLS) as f32;
-        let side = (extent.x * extent.y / wanted).sqrt().max(f32::MIN_POSITIVE);
-        let dims = [
-            ((extent.x / side).ceil() as usize).clamp(1, MAX_CELLS),
-            ((extent.y / side).ceil() as usize).clamp(1, MAX_CELLS),
-        ];
-        let dims = [dims[0], dims[1].min(MAX_CELLS / dims[0]).max(1)];
+        let side = side_for(extent, wanted);
+        let extents = extent.to_array();
+        let mut dims = extents.map(|e| ((e / side).ceil() as usize).clamp(1, MAX_CELLS));
+        for a in 1..D {
+            let below: usize = dims[..a].iter().product();
+            dims[a] = dims[a].min(MAX_CELLS / below).max(1);
+        }
         let mut index = Self {
             shapes,
             owner,
@@ -94,18 +101,21 @@ impl ObstacleIndex {
         self.items = items;
     }
 
-    /// The obstacles of `params` (with their torus copies when the world wraps).
+    /// The obstacles of `params` of `D` dimensions (with their torus copies when the world
+    /// wraps).
     pub fn of(params: &crate::params::Params) -> Self {
-        Self::new(
-            &params.obstacles,
-            params.is_torus().then(|| params.world_rect()),
-        )
+        let shapes: Vec<Shape<D>> = params.obstacles.iter().filter_map(|o| o.shape()).collect();
+        let torus = params.is_torus().then(|| {
+            let (min, size) = params.world_box::<D>();
+            (min.into(), size.into())
+        });
+        Self::new(&shapes, torus)
     }
 
     /// `p` as the simulation stores it: wrapped into the world on a torus, else `p`. Wrapping
     /// may move a point by a unit in the last place, or by whole worlds, so whether a boid is
     /// inside an obstacle is asked of this point.
-    pub fn as_stored(&self, p: Vec2) -> Vec2 {
+    pub fn as_stored(&self, p: VecN<D>) -> VecN<D> {
         match self.torus {
             Some((min, size)) => crate::rules::wrap(p, min, size),
             None => p,
@@ -118,12 +128,12 @@ impl ObstacleIndex {
     }
 
     /// Calls `f` once for every shape whose bounds overlap the box `lo..hi`.
-    pub fn for_each_near(&self, lo: Vec2, hi: Vec2, mut f: impl FnMut(&Shape)) {
+    pub fn for_each_near(&self, lo: VecN<D>, hi: VecN<D>, mut f: impl FnMut(&Shape<D>)) {
         self.for_each_near_id(lo, hi, |_, shape| f(shape));
     }
 
     /// [`Self::for_each_near`], with the number of the obstacle each shape is.
-    fn for_each_near_id(&self, lo: Vec2, hi: Vec2, mut f: impl FnMut(usize, &Shape)) {
+    fn for_each_near_id(&self, lo: VecN<D>, hi: VecN<D>, mut f: impl FnMut(usize, &Shape<D>)) {
         if self.is_empty() {
             return;
         }
@@ -132,10 +142,8 @@ impl ObstacleIndex {
                 let id = id as usize;
                 // A shape listed in several cells of the box is visited in the first only: the
                 // cell of the overlap's lowest corner.
-                let first = self
-                    .cells
-                    .index(self.cells.cell_of(self.bounds[id].0.max(lo)))
-                    == c;
+                let corner = zip_axes(self.bounds[id].0, lo, f32::max);
+                let first = self.cells.index(self.cells.cell_of(corner)) == c;
                 if first && self.overlaps(id, lo, hi) {
                     f(self.owner[id] as usize, &self.shapes[id]);
                 }
@@ -149,18 +157,18 @@ impl ObstacleIndex {
     }
 
     /// Whether shape `id`'s bounds overlap the box `lo..hi`.
-    fn overlaps(&self, id: usize, lo: Vec2, hi: Vec2) -> bool {
+    fn overlaps(&self, id: usize, lo: VecN<D>, hi: VecN<D>) -> bool {
         let (a, b) = self.bounds[id];
-        a.cmple(hi).all() && b.cmpge(lo).all()
+        all_axes(a, hi, |a, hi| a <= hi) && all_axes(b, lo, |b, lo| b >= lo)
     }
 
     /// The bounds of every shape tested (torus copies included).
-    pub fn shape_bounds(&self) -> &[(Vec2, Vec2)] {
+    pub fn shape_bounds(&self) -> &[(VecN<D>, VecN<D>)] {
         &self.bounds
     }
 
     /// Whether any obstacle's bounds overlap the box `lo..hi`.
-    pub fn any_near(&self, lo: Vec2, hi: Vec2) -> bool {
+    pub fn any_near(&self, lo: VecN<D>, hi: VecN<D>) -> bool {
         !self.is_empty()
             && self.cells.cells_of_box(lo, hi).any(|c| {
                 self.listed(c)
@@ -170,12 +178,12 @@ impl ObstacleIndex {
     }
 
     /// Whether `p` (a position as stored, [`Self::as_stored`]) is inside any obstacle.
-    pub fn contains(&self, p: Vec2) -> bool {
+    pub fn contains(&self, p: VecN<D>) -> bool {
         self.obstacle_at(p).is_some()
     }
 
     /// The obstacle (counted from 0) that `p` is inside, if any.
-    pub fn obstacle_at(&self, p: Vec2) -> Option<usize> {
+    pub fn obstacle_at(&self, p: VecN<D>) -> Option<usize> {
         let mut inside = None;
         self.for_each_near_id(p, p, |id, s| {
             if inside.is_none() && s.contains(p) {
@@ -186,9 +194,10 @@ impl ObstacleIndex {
     }
 
     /// The first contact of the move `from -> to` with any obstacle.
-    pub fn first_hit(&self, from: Vec2, to: Vec2) -> Option<Hit> {
-        let mut first: Option<Hit> = None;
-        self.for_each_near(from.min(to), from.max(to), |s| {
+    pub fn first_hit(&self, from: VecN<D>, to: VecN<D>) -> Option<Hit<D>> {
+        let mut first: Option<Hit<D>> = None;
+        let (lo, hi) = (zip_axes(from, to, f32::min), zip_axes(from, to, f32::max));
+        self.for_each_near(lo, hi, |s| {
             if let Some(hit) = s.first_hit(from, to)
                 && first.is_none_or(|f| hit.t < f.t)
             {
@@ -199,89 +208,147 @@ impl ObstacleIndex {
     }
 }
 
+/// The side of a square (2D) or cube (3D) cell that splits `extent` into about `cells` cells.
+pub(super) fn side_for<const D: usize>(extent: VecN<D>, cells: f32) -> f32
+where
+    Dim<D>: Dimension<D>,
+{
+    let volume = extent.to_array().iter().product::<f32>() / cells;
+    let side = if D == 2 { volume.sqrt() } else { volume.cbrt() };
+    side.max(f32::MIN_POSITIVE)
+}
+
 /// The smallest box holding every box of `bounds`.
-pub(super) fn union(bounds: &[(Vec2, Vec2)]) -> (Vec2, Vec2) {
+pub(super) fn union<const D: usize>(bounds: &[(VecN<D>, VecN<D>)]) -> (VecN<D>, VecN<D>)
+where
+    Dim<D>: Dimension<D>,
+{
     bounds.iter().fold(
-        (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-        |(lo, hi), &(a, b)| (lo.min(a), hi.max(b)),
+        (splat(f32::INFINITY), splat(f32::NEG_INFINITY)),
+        |(lo, hi), &(a, b)| (zip_axes(lo, a, f32::min), zip_axes(hi, b, f32::max)),
     )
 }
 
-/// Rectangular cells over a box, numbered row by row; points off the box fall in its edge cells.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Lattice {
-    origin: Vec2,
-    cell: Vec2,
-    dims: [usize; 2],
+/// Box-shaped cells over a box, numbered x first, then y, then z; points off the box fall in
+/// its edge cells.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lattice<const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
+    origin: VecN<D>,
+    cell: VecN<D>,
+    dims: [usize; D],
 }
 
-impl Lattice {
+impl<const D: usize> Default for Lattice<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    fn default() -> Self {
+        Self {
+            origin: VecN::<D>::ZERO,
+            cell: VecN::<D>::ZERO,
+            dims: [0; D],
+        }
+    }
+}
+
+impl<const D: usize> Lattice<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// `dims` cells over the box from `origin` with `extent`.
-    pub(super) fn over(origin: Vec2, extent: Vec2, dims: [usize; 2]) -> Self {
+    pub(super) fn over(origin: VecN<D>, extent: VecN<D>, dims: [usize; D]) -> Self {
         Self {
             origin,
-            cell: extent / Vec2::new(dims[0] as f32, dims[1] as f32),
+            cell: zip_axes(extent, dims.map(|n| n as f32).into(), |e, n| e / n),
             dims,
         }
     }
 
     /// Number of cells.
     pub(super) fn len(&self) -> usize {
-        self.dims[0] * self.dims[1]
+        self.dims.iter().product()
     }
 
     /// The cell holding `p`, clamped to the lattice. (Truncating a clamped non-negative quotient
     /// is its floor, without a call to `floorf` on machines whose baseline lacks a rounding
     /// instruction.)
-    pub(super) fn cell_of(&self, p: Vec2) -> [usize; 2] {
-        let q = ((p - self.origin) / self.cell).max(Vec2::ZERO);
-        [
-            (q.x as usize).min(self.dims[0] - 1),
-            (q.y as usize).min(self.dims[1] - 1),
-        ]
+    pub(super) fn cell_of(&self, p: VecN<D>) -> [usize; D] {
+        let q = self.quotient(p).to_array();
+        std::array::from_fn(|a| (q[a].max(0.0) as usize).min(self.dims[a] - 1))
+    }
+
+    /// `p` in cells from the origin along each axis.
+    fn quotient(&self, p: VecN<D>) -> VecN<D> {
+        zip_axes(p - self.origin, self.cell, |d, c| d / c)
     }
 
     /// The number of a cell.
-    pub(super) fn index(&self, [x, y]: [usize; 2]) -> usize {
-        y * self.dims[0] + x
+    pub(super) fn index(&self, cell: [usize; D]) -> usize {
+        (0..D)
+            .rev()
+            .fold(0, |number, a| number * self.dims[a] + cell[a])
     }
 
     /// The cell holding `p`, if `p` lies on the lattice (its far edges included).
-    pub(super) fn cell_within(&self, p: Vec2) -> Option<usize> {
-        let q = (p - self.origin) / self.cell;
-        let far = Vec2::new(self.dims[0] as f32, self.dims[1] as f32);
-        let on = q.cmpge(Vec2::ZERO).all() && q.cmple(far).all();
+    pub(super) fn cell_within(&self, p: VecN<D>) -> Option<usize> {
+        let q = self.quotient(p).to_array();
+        let on = (0..D).all(|a| q[a] >= 0.0 && q[a] <= self.dims[a] as f32);
         on.then(|| self.index(self.cell_of(p)))
     }
 
-    /// Every cell the box `lo..hi` touches (clamped to the lattice).
-    pub(super) fn cells_of_box(&self, lo: Vec2, hi: Vec2) -> impl Iterator<Item = usize> + '_ {
-        let ([x0, y0], [x1, y1]) = (self.cell_of(lo), self.cell_of(hi));
-        (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| self.index([x, y])))
+    /// Every cell the box `lo..hi` touches (clamped to the lattice), in number order.
+    pub(super) fn cells_of_box(
+        &self,
+        lo: VecN<D>,
+        hi: VecN<D>,
+    ) -> impl Iterator<Item = usize> + '_ {
+        let (first, last) = (self.cell_of(lo), self.cell_of(hi));
+        let span: [usize; D] = std::array::from_fn(|a| (last[a] + 1).saturating_sub(first[a]));
+        let count: usize = span.iter().product();
+        (0..count).map(move |k| {
+            let mut rest = k;
+            self.index(std::array::from_fn(|a| {
+                let at = first[a] + rest % span[a];
+                rest /= span[a];
+                at
+            }))
+        })
     }
 }
 
 /// A shape and, on a torus, its copies shifted by the world's size across every seam it comes
-/// within reach of (all eight neighbours: a query near a corner needs the diagonal copy).
-fn copies(shape: &Shape, torus: Option<(Vec2, Vec2)>) -> Vec<Shape> {
+/// within reach of (every neighbour: 8 in 2D, 26 in 3D; a query near a corner needs the
+/// diagonal copies).
+fn copies<const D: usize>(shape: &Shape<D>, torus: Option<(VecN<D>, VecN<D>)>) -> Vec<Shape<D>>
+where
+    Dim<D>: Dimension<D>,
+{
     let Some((_, size)) = torus else {
         return vec![shape.clone()];
     };
-    let mut out = Vec::with_capacity(9);
-    for sy in [-1.0f32, 0.0, 1.0] {
-        for sx in [-1.0f32, 0.0, 1.0] {
-            out.push(shape.translated(Vec2::new(sx, sy) * size));
-        }
-    }
-    out
+    let count = 3usize.pow(D as u32);
+    let size = size.to_array();
+    (0..count)
+        .map(|k| {
+            let shift: [f32; D] = std::array::from_fn(|a| {
+                let step = (k / 3usize.pow(a as u32)) % 3;
+                (step as f32 - 1.0) * size[a]
+            });
+            shape.translated(shift.into())
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec2;
 
     fn circle(x: f32, y: f32, r: f32) -> Shape {
-        Shape::Circle {
+        Shape::<2>::Ball {
             center: Vec2::new(x, y),
             radius: r,
         }
@@ -337,5 +404,74 @@ mod tests {
             flat.first_hit(Vec2::new(96.0, 50.0), Vec2::new(102.0, 50.0))
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_torus_sees_a_sphere_across_every_seam_and_corner() {
+        use glam::Vec3;
+        let size = Vec3::splat(100.0);
+        let sphere = Shape::<3>::Ball {
+            center: Vec3::new(1.0, 1.0, 1.0),
+            radius: 3.0,
+        };
+        let index = ObstacleIndex::new(&[sphere], Some((Vec3::ZERO, size)));
+        // The corner diagonally opposite the sphere is inside its copy across three seams.
+        assert!(index.contains(Vec3::new(99.5, 99.5, 99.5)));
+        assert_eq!(index.obstacle_at(Vec3::new(99.5, 1.0, 99.5)), Some(0));
+        assert!(!index.contains(Vec3::new(50.0, 50.0, 50.0)));
+        // Leaving through the far z face meets the part seen past it.
+        let hit = index.first_hit(Vec3::new(1.0, 1.0, 94.0), Vec3::new(1.0, 1.0, 100.0));
+        assert!(
+            hit.is_some_and(|h| (h.t - 4.0 / 6.0).abs() < 1e-5 && h.normal.z == -1.0),
+            "{hit:?}"
+        );
+    }
+
+    #[test]
+    fn lookups_in_3d_find_exactly_what_a_scan_finds() {
+        use glam::Vec3;
+        let shapes: Vec<Shape<3>> = (0..30)
+            .map(|k| {
+                let at = Vec3::new(
+                    (k * 37 % 100) as f32,
+                    (k * 53 % 80) as f32,
+                    (k * 29 % 60) as f32,
+                );
+                if k % 2 == 0 {
+                    Shape::Ball {
+                        center: at,
+                        radius: 2.0 + (k % 3) as f32,
+                    }
+                } else {
+                    Shape::AlignedBox {
+                        min: at,
+                        max: at + Vec3::new(3.0, 5.0, 2.0),
+                    }
+                }
+            })
+            .collect();
+        let index = ObstacleIndex::new(&shapes, None);
+        for k in 0..600 {
+            let from = Vec3::new(
+                (k * 7 % 110) as f32 - 5.0,
+                (k * 11 % 90) as f32 - 5.0,
+                (k * 13 % 70) as f32 - 5.0,
+            );
+            let to = from
+                + Vec3::new(
+                    ((k % 9) as f32 - 4.0) * 1.7,
+                    ((k % 7) as f32 - 3.0) * 1.3,
+                    ((k % 5) as f32 - 2.0) * 1.9,
+                );
+            if shapes.iter().any(|s| s.contains(from)) {
+                continue;
+            }
+            let scan = shapes
+                .iter()
+                .filter_map(|s| s.first_hit(from, to))
+                .min_by(|a, b| a.t.total_cmp(&b.t));
+            assert_eq!(index.first_hit(from, to), scan, "{from} -> {to}");
+            assert_eq!(index.contains(to), shapes.iter().any(|s| s.contains(to)));
+        }
     }
 }

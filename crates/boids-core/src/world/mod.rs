@@ -2,11 +2,13 @@
 //! never enter, predators that hunt them, attractors they seek, and the ground they perch on.
 //!
 //! Obstacles and attractors are parameters of the catalogue (`obstacles`, a list of
-//! [`Shape`]s; `attractors`, a list of points), so a config file, the viewer and the event log
+//! [`Obstacle`]s; `attractors`, a list of points), so a config file, the viewer and the event log
 //! set them as they set any value. The step looks obstacles up through an [`ObstacleIndex`]
 //! built when they change. Predators are agents with a state of their own ([`Predator`]),
 //! saved with the flock; [`WorldSteer`] is what they and the attractors do to a boid, and
-//! [`Perch`] the landing and resting of seed 001.
+//! [`Perch`] the landing and resting of seed 001. Everything here is written once over the
+//! dimension `D`: a ball is a disc or a sphere, an aligned box a rectangle or a box, and a
+//! predator hunts in the plane or in space; only walls are two-dimensional.
 
 mod index;
 mod pass;
@@ -21,5 +23,5 @@ pub use pass::ObstaclePass;
 pub use perch::Perch;
 pub use predator::{Hunt, Predator, captures, nearest_boids};
 pub use read::{read_shapes, shape_entries};
-pub use shape::{Hit, Shape};
+pub use shape::{Hit, Obstacle, Shape};
 pub use steer::WorldSteer;

@@ -5,7 +5,8 @@
 //!    its length, with surface normal `n` there, the boid turns sideways, away from it:
 //!
 //!    ```text
-//!    lateral = n - (n . u) u        u = v / |v|   (head-on, lateral = 0: the left side, u.perp())
+//!    lateral = n - (n . u) u        u = v / |v|   (head-on, lateral = 0: a fixed side, see
+//!                                                  `sideways`)
 //!    v      += obstacle_avoid_factor * (1 - t) * |v| * lateral / |lateral|
 //!    ```
 //!
@@ -20,13 +21,16 @@
 //!    state starts outside (the random start draws again, a loaded state is checked), so by
 //!    induction no boid ever ends a step inside an obstacle or past a wall.
 //!
-//! With no obstacles the step does not run this pass at all.
+//! The pass is written once over the dimension: in 3D the probe, the slide and the stop are
+//! the same vectors with a z. With no obstacles the step does not run this pass at all.
 
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 
-use super::index::{Lattice, ObstacleIndex, union};
+use super::index::{Lattice, ObstacleIndex, side_for, union};
+use super::shape::{splat, zip_axes};
 use crate::params::{Model, Params};
 use crate::rules::{self, Kernel};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 
 /// Fraction of the way to a contact at which a stopped boid is placed, so that rounding cannot
 /// put it on the far side of the surface.
@@ -34,26 +38,32 @@ const STOP_SHORT: f32 = 1.0 - 1.0 / 1024.0;
 
 /// The obstacles of a simulation and how its model keeps its speed.
 #[derive(Clone, Debug)]
-pub struct ObstaclePass {
-    index: ObstacleIndex,
+pub struct ObstaclePass<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
+    index: ObstacleIndex<D>,
     lookahead: f32,
     avoid: f32,
     /// `Some(speed)` for the heading models, which move at a constant speed.
     constant_speed: Option<f32>,
     /// The world's size on a torus.
-    torus_size: Option<Vec2>,
-    /// Where a boid may meet an obstacle within [`Self::reach`].
-    near: NearMap,
+    torus_size: Option<VecN<D>>,
+    /// Where a boid may meet an obstacle within its reach.
+    near: NearMap<D>,
 }
 
-impl ObstaclePass {
+impl<const D: usize> ObstaclePass<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The pass for the boids of `params`, or `None` when there are no obstacles. Predators go
     /// through the same pass at their own speed ([`Self::apply_at_speed`]).
     pub fn new(params: &Params) -> Option<Self> {
         if params.obstacles.is_empty() {
             return None;
         }
-        let torus_size = params.is_torus().then(|| params.world_rect().1);
+        let torus_size = params.is_torus().then(|| params.world_box::<D>().1.into());
         let index = ObstacleIndex::of(params);
         let lookahead = params.obstacle_lookahead as f32;
         let avoid = params.obstacle_avoid_factor as f32;
@@ -72,13 +82,19 @@ impl ObstaclePass {
     }
 
     /// The obstacles, as the step tests them.
-    pub fn index(&self) -> &ObstacleIndex {
+    pub fn index(&self) -> &ObstacleIndex<D> {
         &self.index
     }
 
     /// Applies the pass to one boid that was at `from` and that its model moved to `position`
     /// with `velocity`.
-    pub fn apply(&self, kernel: &Kernel, from: Vec2, position: &mut Vec2, velocity: &mut Vec2) {
+    pub fn apply(
+        &self,
+        kernel: &Kernel<D>,
+        from: VecN<D>,
+        position: &mut VecN<D>,
+        velocity: &mut VecN<D>,
+    ) {
         self.apply_at_speed(kernel, self.constant_speed, from, position, velocity);
     }
 
@@ -86,11 +102,11 @@ impl ObstaclePass {
     /// speed limits when `None` (a predator keeps `predator_speed`).
     pub fn apply_at_speed(
         &self,
-        kernel: &Kernel,
+        kernel: &Kernel<D>,
         constant_speed: Option<f32>,
-        from: Vec2,
-        position: &mut Vec2,
-        velocity: &mut Vec2,
+        from: VecN<D>,
+        position: &mut VecN<D>,
+        velocity: &mut VecN<D>,
     ) {
         // Most boids are far from every obstacle and stop here, after one look at a map.
         let reach = self
@@ -99,6 +115,7 @@ impl ObstaclePass {
         let may_meet = if reach <= self.near.reach {
             self.near.may_meet(from)
         } else {
+            let reach = splat::<D>(reach);
             self.index.any_near(from - reach, from + reach)
         };
         if !may_meet {
@@ -134,21 +151,21 @@ impl ObstaclePass {
     }
 
     /// The avoidance turn for a boid at `from` with velocity `v`, if its probe meets anything.
-    fn steer(&self, from: Vec2, v: Vec2) -> Option<Vec2> {
+    fn steer(&self, from: VecN<D>, v: VecN<D>) -> Option<VecN<D>> {
         let speed = v.length();
         if self.probe_length() <= 0.0 || speed == 0.0 {
             return None;
         }
-        let u = v / speed;
+        let u = zip_axes(v, splat(speed), |v, speed| v / speed);
         let hit = self.index.first_hit(from, from + u * self.lookahead)?;
-        let lateral = hit.normal - hit.normal.dot(u) * u;
-        let side = lateral.try_normalize().unwrap_or(u.perp());
+        let lateral = hit.normal - u * hit.normal.dot(u);
+        let side = lateral.try_normalize().unwrap_or_else(|| sideways(u));
         Some(v + side * (self.avoid * (1.0 - hit.t) * speed))
     }
 
     /// The move from `from` to `to`, across the seam on a torus (a move is shorter than half
     /// the world, so one shift by the world's size undoes a wrap).
-    fn displacement(&self, from: Vec2, to: Vec2) -> Vec2 {
+    fn displacement(&self, from: VecN<D>, to: VecN<D>) -> VecN<D> {
         let d = to - from;
         let Some(size) = self.torus_size else {
             return d;
@@ -162,13 +179,13 @@ impl ObstaclePass {
                 d
             }
         };
-        Vec2::new(unwrap(d.x, size.x), unwrap(d.y, size.y))
+        zip_axes(d, size, unwrap)
     }
 
     /// A point, as stored, outside every obstacle near `p`: `p` itself if it is outside, else
     /// the nearest way out of the obstacles it is in, tried a few times (obstacles may overlap);
     /// `None` when that does not find one. Each point is wrapped before it is tested.
-    pub fn way_out(&self, p: Vec2) -> Option<Vec2> {
+    pub fn way_out(&self, p: VecN<D>) -> Option<VecN<D>> {
         let mut at = self.index.as_stored(p);
         for _ in 0..8 {
             let mut inside = None;
@@ -186,22 +203,49 @@ impl ObstaclePass {
     }
 }
 
-/// The velocity after touching a surface with unit normal `n`: its part into the surface
 /// The speed rule of the moving agent, applied again after a turn: a constant speed, or the
 /// boids' limits when `None`.
-fn keep_speed(kernel: &Kernel, constant_speed: Option<f32>, v: Vec2) -> Vec2 {
+fn keep_speed<const D: usize>(
+    kernel: &Kernel<D>,
+    constant_speed: Option<f32>,
+    v: VecN<D>,
+) -> VecN<D>
+where
+    Dim<D>: Dimension<D>,
+{
     match constant_speed {
         Some(speed) => v.normalize_or_zero() * speed,
         None => rules::limit_speed(kernel, v),
     }
 }
 
+/// The side a boid heading straight at a surface (along the unit vector `u`) turns to: the
+/// left in 2D (`u`'s quarter turn), a fixed perpendicular of `u` in 3D
+/// ([`Vec3::any_orthonormal_vector`]).
+fn sideways<const D: usize>(u: VecN<D>) -> VecN<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    let mut xyz = [0.0f32; 3];
+    xyz[..D].copy_from_slice(&u.to_array());
+    let side = match D {
+        2 => Vec2::new(xyz[0], xyz[1]).perp().extend(0.0),
+        _ => Vec3::from(xyz).any_orthonormal_vector(),
+    };
+    let side = side.to_array();
+    VecN::<D>::from(std::array::from_fn(|a| side[a]))
+}
+
+/// The velocity after touching a surface with unit normal `n`: its part into the surface
 /// dropped, or, head-on (nothing would be left), reflected.
-fn slide(v: Vec2, n: Vec2) -> Vec2 {
+fn slide<const D: usize>(v: VecN<D>, n: VecN<D>) -> VecN<D>
+where
+    Dim<D>: Dimension<D>,
+{
     let into = v.dot(n).min(0.0);
-    let along = v - into * n;
+    let along = v - n * into;
     if along.length_squared() <= 1e-12 * v.length_squared() {
-        v - 2.0 * into * n
+        v - n * (2.0 * into)
     } else {
         along
     }
@@ -214,28 +258,31 @@ const MAX_NEAR_CELLS: usize = 1 << 20;
 /// by `reach`, in square cells, each marked when a grown bound touches it. A point off the map is
 /// farther than `reach` from every obstacle.
 #[derive(Clone, Debug)]
-struct NearMap {
+struct NearMap<const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
     reach: f32,
-    cells: Lattice,
+    cells: Lattice<D>,
     marked: Vec<bool>,
 }
 
-impl NearMap {
-    fn new(bounds: &[(Vec2, Vec2)], reach: f32) -> Self {
-        let grown: Vec<(Vec2, Vec2)> = bounds
-            .iter()
-            .map(|&(a, b)| (a - reach, b + reach))
-            .collect();
+impl<const D: usize> NearMap<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    fn new(bounds: &[(VecN<D>, VecN<D>)], reach: f32) -> Self {
+        let grow = splat::<D>(reach);
+        let grown: Vec<(VecN<D>, VecN<D>)> =
+            bounds.iter().map(|&(a, b)| (a - grow, b + grow)).collect();
         let (lo, hi) = union(&grown);
-        let extent = (hi - lo).max(Vec2::splat(f32::MIN_POSITIVE));
-        let smallest = (extent.x * extent.y / MAX_NEAR_CELLS as f32).sqrt();
-        let side = reach.max(smallest).max(f32::MIN_POSITIVE);
-        let dims = [
-            ((extent.x / side).ceil() as usize).max(1),
-            ((extent.y / side).ceil() as usize).max(1),
-        ];
-        // Square cells of `side`: the lattice reaches past `hi`, so every grown box is on it.
-        let cells = Lattice::over(lo, Vec2::new(dims[0] as f32, dims[1] as f32) * side, dims);
+        let extent = zip_axes(hi - lo, splat(f32::MIN_POSITIVE), f32::max);
+        let side = reach.max(side_for(extent, MAX_NEAR_CELLS as f32));
+        let dims = extent
+            .to_array()
+            .map(|e| ((e / side).ceil() as usize).max(1));
+        // Cubic cells of `side`: the lattice reaches past `hi`, so every grown box is on it.
+        let cells = Lattice::over(lo, VecN::<D>::from(dims.map(|n| n as f32)) * side, dims);
         let mut marked = vec![false; cells.len()];
         for (a, b) in grown {
             for c in cells.cells_of_box(a, b) {
@@ -250,7 +297,7 @@ impl NearMap {
     }
 
     /// Whether an obstacle may lie within `reach` of `p`.
-    fn may_meet(&self, p: Vec2) -> bool {
+    fn may_meet(&self, p: VecN<D>) -> bool {
         self.cells.cell_within(p).is_some_and(|c| self.marked[c])
     }
 }
@@ -265,7 +312,7 @@ mod tests {
             (Vec2::new(10.0, 10.0), Vec2::new(20.0, 30.0)),
             (Vec2::new(-50.0, 40.0), Vec2::new(-45.0, 41.0)),
         ];
-        let map = NearMap::new(&bounds, 3.0);
+        let map = NearMap::<2>::new(&bounds, 3.0);
         for k in 0..20_000 {
             let p = Vec2::new((k % 200) as f32 * 0.5 - 60.0, (k / 200) as f32 * 0.5 - 5.0);
             let within = bounds.iter().any(|&(a, b)| {
@@ -284,8 +331,8 @@ mod tests {
     #[test]
     fn a_head_on_touch_reflects_and_a_glancing_one_slides() {
         let n = Vec2::new(-1.0, 0.0);
-        assert_eq!(slide(Vec2::new(2.0, 0.0), n), Vec2::new(-2.0, 0.0));
-        assert_eq!(slide(Vec2::new(2.0, 1.0), n), Vec2::new(0.0, 1.0));
-        assert_eq!(slide(Vec2::new(-2.0, 1.0), n), Vec2::new(-2.0, 1.0));
+        assert_eq!(slide::<2>(Vec2::new(2.0, 0.0), n), Vec2::new(-2.0, 0.0));
+        assert_eq!(slide::<2>(Vec2::new(2.0, 1.0), n), Vec2::new(0.0, 1.0));
+        assert_eq!(slide::<2>(Vec2::new(-2.0, 1.0), n), Vec2::new(-2.0, 1.0));
     }
 }

@@ -9,9 +9,9 @@
 //! The countdown is per-boid state: it is saved with the flock (the state file's `resting`
 //! column) so that a resumed run rests exactly as an uninterrupted one.
 //!
-//! The rule is written over the dimension, as the general path that calls it is (the ground
-//! is a level of y, a plane in 3D), though three-dimensional flocks do not perch yet: the
-//! parameter checks refuse it.
+//! The rule is written over the dimension, as the general path that calls it is: the ground
+//! is a level of y, a line in 2D and in 3D the plane at that height spanning x and z (y is
+//! "down" in both, so a 3D flock lands on the same level as its 2D twin).
 
 use glam::Vec2;
 
@@ -51,7 +51,7 @@ impl Perch {
         })
     }
 
-    /// World y of the ground line (renderers draw it).
+    /// World y of the ground line (the ground plane in 3D; renderers draw it).
     pub fn ground(&self) -> f32 {
         self.ground
     }

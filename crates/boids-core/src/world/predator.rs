@@ -1,6 +1,8 @@
 //! Predators: a few agents that hunt the flock. Each step, a predator turns (by at most
 //! `predator_turn_rate`) toward the nearest boid within `predator_vision`, or, seeing none,
-//! wanders by a random turn in `[-predator_wander/2, predator_wander/2]`; then it moves at
+//! wanders by a random turn of at most `predator_wander/2` (in 2D an angle uniform in
+//! `[-predator_wander/2, predator_wander/2]`, in 3D a direction uniform on the cap of that
+//! half-angle around its heading, as the Vicsek noise); then it moves at
 //! `predator_speed` through the boundary as the boids do (the margins' turn joins its desired
 //! direction as it does for the heading models) and around obstacles (the boids' pass at the
 //! predator's speed). With `capture_range > 0`, after the move each predator (in index order)
@@ -11,35 +13,45 @@
 //! counter-based streams (keyed by step and predator index, or boid id), so runs stay
 //! bit-identical on any thread count. Nearest boids are found by one pass over the flock for
 //! all predators (ties go to the lower id): a few predators cost a few distance tests a boid.
-
-use glam::Vec2;
+//! Everything is written once over the dimension; the turns are [`Dimension`]'s.
 
 use super::ObstaclePass;
+use super::shape::{splat, zip_axes};
 use crate::par;
-use crate::params::Params;
+use crate::params::{NoiseDistribution, Params};
 use crate::rng::{self, Purpose};
 use crate::rules::{self, Kernel, box_reaches, image_within, minimum_image};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 
-/// One predator.
+/// One predator in `D` dimensions.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Predator {
+pub struct Predator<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Position.
-    pub position: Vec2,
+    pub position: VecN<D>,
     /// Velocity.
-    pub velocity: Vec2,
+    pub velocity: VecN<D>,
 }
 
 /// How the predators of a simulation move.
 #[derive(Clone, Debug)]
-pub struct Hunt {
+pub struct Hunt<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     vision: f32,
     turn_rate: f64,
     wander: f64,
     speed: f32,
-    wrap: Vec2,
+    wrap: VecN<D>,
 }
 
-impl Hunt {
+impl<const D: usize> Hunt<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The hunt of `params`.
     pub fn new(params: &Params) -> Self {
         Self {
@@ -47,7 +59,7 @@ impl Hunt {
             turn_rate: params.predator_turn_rate,
             wander: params.predator_wander,
             speed: params.predator_speed as f32,
-            wrap: params.wrap(),
+            wrap: params.periods::<D>().into(),
         }
     }
 
@@ -56,14 +68,14 @@ impl Hunt {
     /// ([`Self::avoid`]).
     pub fn step(
         &self,
-        kernel: &Kernel,
+        kernel: &Kernel<D>,
         seed: u64,
         step: u64,
-        predators: &[Predator],
-        boids: &[Vec2],
+        predators: &[Predator<D>],
+        boids: &[VecN<D>],
         ids: &[u32],
-    ) -> Vec<Predator> {
-        let points: Vec<Vec2> = predators.iter().map(|p| p.position).collect();
+    ) -> Vec<Predator<D>> {
+        let points: Vec<VecN<D>> = predators.iter().map(|p| p.position).collect();
         let prey = nearest_boids(&points, self.vision, self.wrap, boids, ids);
         predators
             .iter()
@@ -73,41 +85,43 @@ impl Hunt {
                 let target =
                     prey.map(|slot| minimum_image(boids[slot] - predator.position, self.wrap));
                 let mut s = rng::stream(seed, Purpose::PredatorWander, step, index as u64);
-                self.advance(kernel, predator, target, s.unit())
+                self.advance(kernel, predator, target, &mut s)
             })
             .collect()
     }
 
     /// One predator's move: toward `target` (the offset to its prey), or a wandering turn drawn
-    /// from `draw` (uniform in `[0, 1)`).
+    /// from `stream`.
     fn advance(
         &self,
-        kernel: &Kernel,
-        predator: Predator,
-        target: Option<Vec2>,
-        draw: f64,
-    ) -> Predator {
+        kernel: &Kernel<D>,
+        predator: Predator<D>,
+        target: Option<VecN<D>>,
+        stream: &mut rng::Stream,
+    ) -> Predator<D> {
         let heading = predator.velocity.normalize_or_zero();
+        let zero = VecN::<D>::ZERO;
         let wandering = || {
-            if heading == Vec2::ZERO {
-                rules::unit_at(std::f64::consts::TAU * draw)
+            if heading == zero {
+                Dim::<D>::random_direction(stream)
             } else {
-                rules::rotate(heading, self.wander * (draw - 0.5))
+                let uniform = NoiseDistribution::Uniform;
+                Dim::<D>::add_noise(heading, uniform, self.wander, Some(stream))
             }
         };
         let mut desired = target
-            .and_then(Vec2::try_normalize)
+            .and_then(Coordinates::try_normalize)
             .unwrap_or_else(wandering);
         let push = rules::boundary_steer(kernel, predator.position);
-        if push != Vec2::ZERO {
+        if push != zero {
             desired = (desired * self.speed + push)
                 .try_normalize()
                 .unwrap_or(desired);
         }
-        let heading = if heading == Vec2::ZERO {
+        let heading = if heading == zero {
             desired
         } else {
-            rules::turn_toward(heading, desired, self.turn_rate)
+            Dim::<D>::turn_toward(heading, desired, self.turn_rate)
         };
         let (position, velocity) =
             rules::move_boid(kernel, predator.position, heading * self.speed);
@@ -118,10 +132,10 @@ impl Hunt {
     /// they steer around obstacles and never enter one, as boids do.
     pub fn avoid(
         &self,
-        pass: &ObstaclePass,
-        kernel: &Kernel,
-        before: &[Predator],
-        after: &mut [Predator],
+        pass: &ObstaclePass<D>,
+        kernel: &Kernel<D>,
+        before: &[Predator<D>],
+        after: &mut [Predator<D>],
     ) {
         for (old, new) in before.iter().zip(after) {
             let speed = Some(self.speed);
@@ -148,27 +162,27 @@ type Near = (usize, f32, u32, usize);
 /// with periods `wrap`): each part starts from `init()`, and `visit` sees every boid within
 /// range of a point, in slot order. A part whose bounding box no point reaches is skipped
 /// without a distance computed.
-fn search<R: Send>(
-    points: &[Vec2],
+fn search<const D: usize, R: Send>(
+    points: &[VecN<D>],
     range: f32,
-    wrap: Vec2,
-    boids: &[Vec2],
+    wrap: VecN<D>,
+    boids: &[VecN<D>],
     ids: &[u32],
     init: impl Fn() -> R + Sync,
     visit: impl Fn(&mut R, Near) + Sync,
-) -> Vec<R> {
+) -> Vec<R>
+where
+    Dim<D>: Dimension<D>,
+{
     let below = range * range;
     let parts = boids.len().div_ceil(SEARCH_PART);
     par::map_collect(parts, |part| {
         let slots = part * SEARCH_PART..((part + 1) * SEARCH_PART).min(boids.len());
         let mut result = init();
-        let lo = boids[slots.clone()]
-            .iter()
-            .fold(Vec2::INFINITY, |a, &p| a.min(p));
-        let hi = boids[slots.clone()]
-            .iter()
-            .fold(Vec2::NEG_INFINITY, |a, &p| a.max(p));
-        let reaching: Vec<(usize, Vec2)> = (points.iter().copied().enumerate())
+        let part = &boids[slots.clone()];
+        let lo = (part.iter()).fold(splat(f32::INFINITY), |a, &p| zip_axes(a, p, f32::min));
+        let hi = (part.iter()).fold(splat(f32::NEG_INFINITY), |a, &p| zip_axes(a, p, f32::max));
+        let reaching: Vec<(usize, VecN<D>)> = (points.iter().copied().enumerate())
             .filter(|&(_, q)| box_reaches(lo, hi, q, wrap, range))
             .collect();
         if reaching.is_empty() {
@@ -191,13 +205,16 @@ fn search<R: Send>(
 
 /// For each of `points`, the slot of the nearest boid within `range` (minimum image with
 /// periods `wrap`), ties to the lower id.
-pub fn nearest_boids(
-    points: &[Vec2],
+pub fn nearest_boids<const D: usize>(
+    points: &[VecN<D>],
     range: f32,
-    wrap: Vec2,
-    boids: &[Vec2],
+    wrap: VecN<D>,
+    boids: &[VecN<D>],
     ids: &[u32],
-) -> Vec<Option<usize>> {
+) -> Vec<Option<usize>>
+where
+    Dim<D>: Dimension<D>,
+{
     let closer = |a: &Near, b: &Near| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2));
     let found = search(
         points,
@@ -226,13 +243,16 @@ pub fn nearest_boids(
 
 /// The boids the predators catch: for each predator in index order, the nearest boid within
 /// `range` of it that no earlier predator caught (slots, in catching order).
-pub fn captures(
-    predators: &[Vec2],
+pub fn captures<const D: usize>(
+    predators: &[VecN<D>],
     range: f32,
-    wrap: Vec2,
-    boids: &[Vec2],
+    wrap: VecN<D>,
+    boids: &[VecN<D>],
     ids: &[u32],
-) -> Vec<usize> {
+) -> Vec<usize>
+where
+    Dim<D>: Dimension<D>,
+{
     // Every boid within range of a predator: few, as the range is short.
     let within = search(predators, range, wrap, boids, ids, Vec::new, Vec::push);
     let mut near: Vec<Near> = within.into_iter().flatten().collect();

@@ -1,22 +1,27 @@
 //! Obstacles as a config file or a message spells them: a list of tables, one per obstacle,
-//! `shape = "circle" | "rect" | "wall"` with that shape's keys. Every value is checked here,
-//! with a message that names the obstacle (counted from 1), the key and what is allowed.
+//! `shape = "circle" | "rect" | "wall"` (2D) or `"sphere" | "box"` (3D) with that shape's keys,
+//! coordinates `[x, y]` in 2D and `[x, y, z]` in 3D. Every value is checked here, with a
+//! message that names the obstacle (counted from 1), the key and what is allowed; whether the
+//! shapes have the flock's dimension is a parameter check, as `dimensions` may be set later.
 
 use glam::Vec2;
 
-use super::shape::Shape;
+use super::shape::{Obstacle, Shape};
 use crate::params::Raw;
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 
 /// Largest coordinate magnitude of an obstacle (the world's own limit).
 const MAX_COORDINATE: f64 = 1e12;
 
+/// The shapes a config may name, for messages.
+const SHAPES: &str = "\"circle\", \"rect\" or \"wall\" (2D), \"sphere\" or \"box\" (3D)";
+
 /// Reads a list of obstacle tables.
-pub fn read_shapes(raw: &Raw) -> Result<Vec<Shape>, String> {
+pub fn read_shapes(raw: &Raw) -> Result<Vec<Obstacle>, String> {
     let Raw::List(items) = raw else {
-        return Err(
-            "a list of obstacle tables ([[obstacles]] in a config file), each with shape = \"circle\", \"rect\" or \"wall\""
-                .to_owned(),
-        );
+        return Err(format!(
+            "a list of obstacle tables ([[obstacles]] in a config file), each with shape = {SHAPES}"
+        ));
     };
     items
         .iter()
@@ -27,7 +32,7 @@ pub fn read_shapes(raw: &Raw) -> Result<Vec<Shape>, String> {
         .collect()
 }
 
-fn read_shape(raw: &Raw) -> Result<Shape, String> {
+fn read_shape(raw: &Raw) -> Result<Obstacle, String> {
     let Raw::Table(entries) = raw else {
         return Err(format!("{raw} is not a table with a `shape` key"));
     };
@@ -35,23 +40,17 @@ fn read_shape(raw: &Raw) -> Result<Shape, String> {
     let shape = match get("shape") {
         Some(Raw::Text(name)) => name.as_str(),
         Some(other) => {
-            return Err(format!(
-                "shape = {other} is not allowed: expected \"circle\", \"rect\" or \"wall\""
-            ));
+            return Err(format!("shape = {other} is not allowed: expected {SHAPES}"));
         }
-        None => {
-            return Err(
-                "no `shape` key: expected shape = \"circle\", \"rect\" or \"wall\"".to_owned(),
-            );
-        }
+        None => return Err(format!("no `shape` key: expected shape = {SHAPES}")),
     };
     let keys: &[&str] = match shape {
-        "circle" => &["shape", "center", "radius"],
-        "rect" => &["shape", "min", "max"],
+        "circle" | "sphere" => &["shape", "center", "radius"],
+        "rect" | "box" => &["shape", "min", "max"],
         "wall" => &["shape", "points"],
         other => {
             return Err(format!(
-                "shape = \"{other}\" is not allowed: expected \"circle\", \"rect\" or \"wall\""
+                "shape = \"{other}\" is not allowed: expected {SHAPES}"
             ));
         }
     };
@@ -63,47 +62,72 @@ fn read_shape(raw: &Raw) -> Result<Shape, String> {
     }
     let need = |key: &str| get(key).ok_or_else(|| format!("a {shape} needs `{key}`"));
     match shape {
-        "circle" => {
-            let center = point(need("center")?, "center")?;
-            let radius = number(need("radius")?, "radius")?;
-            if radius <= 0.0 {
-                return Err(format!(
-                    "radius = {radius} is not allowed: expected a number > 0"
-                ));
-            }
-            Ok(Shape::Circle {
-                center,
-                radius: radius as f32,
-            })
-        }
-        "rect" => {
-            let (min, max) = (point(need("min")?, "min")?, point(need("max")?, "max")?);
-            if min.x >= max.x || min.y >= max.y {
-                return Err(format!(
-                    "min = [{}, {}] must be below max = [{}, {}] on both axes",
-                    min.x, min.y, max.x, max.y
-                ));
-            }
-            Ok(Shape::Rect { min, max })
-        }
-        _ => {
-            let Raw::List(items) = need("points")? else {
-                return Err("points must be a list of [x, y] pairs".to_owned());
-            };
-            if items.len() < 2 {
-                return Err(format!(
-                    "a wall needs at least 2 points, got {}",
-                    items.len()
-                ));
-            }
-            let points = items
-                .iter()
-                .enumerate()
-                .map(|(k, p)| point(p, &format!("points[{k}]")))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Shape::Wall { points })
-        }
+        "circle" => read_ball(need("center")?, need("radius")?).map(Obstacle::Plane),
+        "sphere" => read_ball(need("center")?, need("radius")?).map(Obstacle::Space),
+        "rect" => read_box(need("min")?, need("max")?).map(Obstacle::Plane),
+        "box" => read_box(need("min")?, need("max")?).map(Obstacle::Space),
+        _ => read_wall(need("points")?).map(Obstacle::Plane),
     }
+}
+
+/// A circle (`D` = 2) or sphere (3).
+fn read_ball<const D: usize>(center: &Raw, radius: &Raw) -> Result<Shape<D>, String>
+where
+    Dim<D>: Dimension<D>,
+{
+    let center = point::<D>(center, "center")?;
+    let radius = number(radius, "radius")?;
+    if radius <= 0.0 {
+        return Err(format!(
+            "radius = {radius} is not allowed: expected a number > 0"
+        ));
+    }
+    Ok(Shape::Ball {
+        center,
+        radius: radius as f32,
+    })
+}
+
+/// A rectangle (`D` = 2) or box (3).
+fn read_box<const D: usize>(min: &Raw, max: &Raw) -> Result<Shape<D>, String>
+where
+    Dim<D>: Dimension<D>,
+{
+    let (min, max) = (point::<D>(min, "min")?, point::<D>(max, "max")?);
+    let (lo, hi) = (min.to_array(), max.to_array());
+    if (0..D).any(|a| lo[a] >= hi[a]) {
+        return Err(format!(
+            "min = {} must be below max = {} on every axis",
+            show(&lo),
+            show(&hi)
+        ));
+    }
+    Ok(Shape::AlignedBox { min, max })
+}
+
+/// A wall: a polyline of at least two `[x, y]` points.
+fn read_wall(points: &Raw) -> Result<Shape<2>, String> {
+    let Raw::List(items) = points else {
+        return Err("points must be a list of [x, y] pairs".to_owned());
+    };
+    if items.len() < 2 {
+        return Err(format!(
+            "a wall needs at least 2 points, got {}",
+            items.len()
+        ));
+    }
+    let points = items
+        .iter()
+        .enumerate()
+        .map(|(k, p)| point::<2>(p, &format!("points[{k}]")))
+        .collect::<Result<Vec<Vec2>, _>>()?;
+    Ok(Shape::Wall { points })
+}
+
+/// Coordinates as a message shows them: `[1, 2]`.
+fn show(coordinates: &[f32]) -> String {
+    let shown: Vec<String> = coordinates.iter().map(f32::to_string).collect();
+    format!("[{}]", shown.join(", "))
 }
 
 fn number(raw: &Raw, key: &str) -> Result<f64, String> {
@@ -121,38 +145,75 @@ fn number(raw: &Raw, key: &str) -> Result<f64, String> {
     }
 }
 
-fn point(raw: &Raw, key: &str) -> Result<Vec2, String> {
+/// A point of `D` coordinates; a list of the other length is refused with the shape to use.
+fn point<const D: usize>(raw: &Raw, key: &str) -> Result<VecN<D>, String>
+where
+    Dim<D>: Dimension<D>,
+{
+    let (form, other) = match D {
+        2 => (
+            "an [x, y] pair",
+            "[x, y, z] points are for 3D shapes: sphere, box",
+        ),
+        _ => (
+            "an [x, y, z] point",
+            "[x, y] pairs are for 2D shapes: circle, rect, wall",
+        ),
+    };
     match raw {
-        Raw::List(pair) if pair.len() == 2 => Ok(Vec2::new(
-            number(&pair[0], key)? as f32,
-            number(&pair[1], key)? as f32,
-        )),
-        _ => Err(format!("{key} = {raw} is not an [x, y] pair")),
+        Raw::List(coordinates) if coordinates.len() == D => {
+            let mut point = [0.0; D];
+            for (c, raw) in point.iter_mut().zip(coordinates) {
+                *c = number(raw, key)? as f32;
+            }
+            Ok(point.into())
+        }
+        Raw::List(coordinates) if (2..=3).contains(&coordinates.len()) => {
+            Err(format!("{key} = {raw} is not {form} ({other})"))
+        }
+        _ => Err(format!("{key} = {raw} is not {form}")),
     }
 }
 
-/// The obstacle tables of `shapes`, for writing (the inverse of [`read_shapes`]).
-pub fn shape_entries(shape: &Shape) -> Vec<(&'static str, Raw)> {
-    let pair = |p: Vec2| Raw::List(vec![Raw::Float(f64::from(p.x)), Raw::Float(f64::from(p.y))]);
+/// The table of an obstacle, for writing (the inverse of [`read_shapes`]).
+pub fn shape_entries(obstacle: &Obstacle) -> Vec<(&'static str, Raw)> {
+    match obstacle {
+        Obstacle::Plane(shape) => entries(shape),
+        Obstacle::Space(shape) => entries(shape),
+    }
+}
+
+/// The table of a shape of `D` dimensions.
+fn entries<const D: usize>(shape: &Shape<D>) -> Vec<(&'static str, Raw)>
+where
+    Dim<D>: Dimension<D>,
+{
+    let point = |p: [f32; D]| Raw::List(p.iter().map(|&c| Raw::Float(f64::from(c))).collect());
+    let name = ("shape", Raw::Text(shape.name().into()));
     match shape {
-        Shape::Circle { center, radius } => vec![
-            ("shape", Raw::Text("circle".into())),
-            ("center", pair(*center)),
+        Shape::Ball { center, radius } => vec![
+            name,
+            ("center", point(center.to_array())),
             ("radius", Raw::Float(f64::from(*radius))),
         ],
-        Shape::Rect { min, max } => vec![
-            ("shape", Raw::Text("rect".into())),
-            ("min", pair(*min)),
-            ("max", pair(*max)),
+        Shape::AlignedBox { min, max } => vec![
+            name,
+            ("min", point(min.to_array())),
+            ("max", point(max.to_array())),
         ],
         Shape::Wall { points } => vec![
-            ("shape", Raw::Text("wall".into())),
+            name,
             (
                 "points",
-                Raw::List(points.iter().map(|&p| pair(p)).collect()),
+                Raw::List(points.iter().map(|p| point(in_d(*p))).collect()),
             ),
         ],
     }
+}
+
+/// A wall's point as coordinates of `D` dimensions (walls exist in 2D only).
+fn in_d<const D: usize>(p: Vec2) -> [f32; D] {
+    crate::rules::in_plane(p)
 }
 
 #[cfg(test)]
@@ -175,17 +236,25 @@ mod tests {
     #[test]
     fn every_shape_reads_and_writes_back() {
         let shapes = vec![
-            Shape::Circle {
+            Obstacle::Plane(Shape::Ball {
                 center: Vec2::new(320.0, 240.0),
                 radius: 60.0,
-            },
-            Shape::Rect {
+            }),
+            Obstacle::Plane(Shape::AlignedBox {
                 min: Vec2::new(1.0, 2.0),
                 max: Vec2::new(3.0, 4.0),
-            },
-            Shape::Wall {
+            }),
+            Obstacle::Plane(Shape::Wall {
                 points: vec![Vec2::ZERO, Vec2::new(5.0, 0.0), Vec2::new(5.0, 5.0)],
-            },
+            }),
+            Obstacle::Space(Shape::Ball {
+                center: glam::Vec3::new(1.0, 2.0, 3.0),
+                radius: 4.0,
+            }),
+            Obstacle::Space(Shape::AlignedBox {
+                min: glam::Vec3::new(1.0, 2.0, 3.0),
+                max: glam::Vec3::new(4.0, 5.0, 6.0),
+            }),
         ];
         let raw = Raw::List(
             shapes

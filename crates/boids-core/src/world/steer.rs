@@ -14,40 +14,47 @@
 //! The boids add it to the velocity with the boundary's turn, before the scouts' bias and the
 //! speed limits (seed 001's order for every added rule). The heading models (Vicsek, Couzin)
 //! add it to the unit social direction before the boundary and the turning limit, so an
-//! attractor plays the part of an informed direction and `attract_factor` its weight.
-
-use glam::Vec2;
+//! attractor plays the part of an informed direction and `attract_factor` its weight. The same
+//! sums hold in 2D and 3D (an attractor is then a point `[x, y, z]`).
 
 use super::Predator;
+use crate::interact::Pull;
 use crate::params::{Model, Params};
 use crate::rules::{self, box_reaches, image_within};
+use crate::space::{Coordinates, Dim, Dimension, VecN};
 
 /// What predators and attractors do to boids in one step (see the module docs).
 #[derive(Clone, Debug)]
-pub struct WorldSteer {
+pub struct WorldSteer<const D: usize = 2>
+where
+    Dim<D>: Dimension<D>,
+{
     /// Predators' positions at the start of the step.
-    predators: Vec<Vec2>,
+    predators: Vec<VecN<D>>,
     fear_range: f32,
     flee: f32,
     /// Attractors, wrapped into the world on a torus (so [`image_within`] may test them).
-    attractors: Vec<Vec2>,
+    attractors: Vec<VecN<D>>,
     attract_range: f32,
     attract: f32,
     /// Whether the pull toward an attractor is a unit direction (heading models).
     unit_attraction: bool,
-    wrap: Vec2,
+    wrap: VecN<D>,
 }
 
-impl WorldSteer {
+impl<const D: usize> WorldSteer<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The steer of `params` with `predators` where they are now (extra ones, like the
     /// viewer's pointer, may follow), or `None` when nothing pulls: no predator to flee
     /// (none, or `flee_factor` or `fear_range` zero) and no attractor that attracts.
     pub fn new<'a>(
         params: &Params,
-        predators: impl IntoIterator<Item = &'a Predator>,
+        predators: impl IntoIterator<Item = &'a Predator<D>>,
     ) -> Option<Self> {
         let flees = params.flee_factor > 0.0 && params.fear_range > 0.0;
-        let predators: Vec<Vec2> = if flees {
+        let predators: Vec<VecN<D>> = if flees {
             predators.into_iter().map(|p| p.position).collect()
         } else {
             Vec::new()
@@ -56,8 +63,9 @@ impl WorldSteer {
         if predators.is_empty() && !attracts {
             return None;
         }
-        let (min, size) = params.world_rect();
-        let stored = |p: Vec2| {
+        let (min, size) = params.world_box::<D>();
+        let (min, size) = (VecN::<D>::from(min), VecN::<D>::from(size));
+        let stored = |p: VecN<D>| {
             if params.is_torus() {
                 rules::wrap(p, min, size)
             } else {
@@ -65,7 +73,8 @@ impl WorldSteer {
             }
         };
         let attractors = if attracts {
-            let point = |&[x, y]: &[f64; 2]| stored(Vec2::new(x as f32, y as f32));
+            let point =
+                |a: &Vec<f64>| stored(VecN::<D>::from(std::array::from_fn(|i| a[i] as f32)));
             params.attractors.iter().map(point).collect()
         } else {
             Vec::new()
@@ -78,19 +87,19 @@ impl WorldSteer {
             attract_range: params.attract_range as f32,
             attract: params.attract_factor as f32,
             unit_attraction: params.model != Model::Boids,
-            wrap: params.wrap(),
+            wrap: params.periods::<D>().into(),
         })
     }
 
     /// The change of velocity (boids) or of the unit social direction (heading models) of a
     /// boid at `p`.
-    pub fn pull(&self, p: Vec2) -> Vec2 {
+    pub fn pull(&self, p: VecN<D>) -> VecN<D> {
         self.flee(p) * self.flee + self.attraction(p)
     }
 
     /// Whether the pull may be other than zero somewhere in the box `[lo, hi]`: a group of boids
     /// far from every feared predator, with no attractor, needs no [`Self::pull`] of its own.
-    pub fn reaches(&self, lo: Vec2, hi: Vec2) -> bool {
+    pub fn reaches(&self, lo: VecN<D>, hi: VecN<D>) -> bool {
         !self.attractors.is_empty()
             || self
                 .predators
@@ -99,7 +108,7 @@ impl WorldSteer {
     }
 
     /// Whether a predator is within `fear_range` of `p` (a resting boid takes off).
-    pub fn threatens(&self, p: Vec2) -> bool {
+    pub fn threatens(&self, p: VecN<D>) -> bool {
         self.predators.iter().any(|&q| {
             image_within(p - q, self.wrap, self.fear_range)
                 .is_some_and(|d| d.length() <= self.fear_range)
@@ -108,22 +117,22 @@ impl WorldSteer {
 
     /// The sum of unit vectors away from every feared predator, each weighted by how close it
     /// is (1 on top of it, 0 at `fear_range`).
-    fn flee(&self, p: Vec2) -> Vec2 {
-        let mut away = Vec2::ZERO;
+    fn flee(&self, p: VecN<D>) -> VecN<D> {
+        let mut away = VecN::<D>::ZERO;
         for &q in &self.predators {
             let Some(d) = image_within(p - q, self.wrap, self.fear_range) else {
                 continue;
             };
             let distance = d.length();
             if distance <= self.fear_range && distance > 0.0 {
-                away += d * ((1.0 - distance / self.fear_range) / distance);
+                away = away + d * ((1.0 - distance / self.fear_range) / distance);
             }
         }
         away
     }
 
     /// The pull toward the nearest attractor within range (the first of equally near ones).
-    fn attraction(&self, p: Vec2) -> Vec2 {
+    fn attraction(&self, p: VecN<D>) -> VecN<D> {
         let nearest = self
             .attractors
             .iter()
@@ -133,14 +142,34 @@ impl WorldSteer {
         match nearest {
             Some(to) if self.unit_attraction => to.normalize_or_zero() * self.attract,
             Some(to) => to * self.attract,
-            None => Vec2::ZERO,
+            None => VecN::<D>::ZERO,
         }
+    }
+}
+
+impl<const D: usize> Pull<D> for WorldSteer<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    #[inline]
+    fn reaches(&self, lo: [f32; D], hi: [f32; D]) -> bool {
+        WorldSteer::reaches(self, lo.into(), hi.into())
+    }
+
+    #[inline]
+    fn pull(&self, p: [f32; D]) -> [f32; D] {
+        WorldSteer::pull(self, p.into()).into()
+    }
+
+    fn threatens(&self, p: [f32; D]) -> bool {
+        WorldSteer::threatens(self, p.into())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec2;
 
     fn params(edit: impl FnOnce(&mut Params)) -> Params {
         let mut p = Params::default();
@@ -157,12 +186,12 @@ mod tests {
 
     #[test]
     fn nothing_pulls_without_predators_to_fear_or_attractors() {
-        assert!(WorldSteer::new(&params(|_| {}), &[]).is_none());
+        assert!(WorldSteer::<2>::new(&params(|_| {}), &[]).is_none());
         let no_flee = params(|p| {
             p.flee_factor = 0.0;
-            p.attractors = vec![[1.0, 1.0]];
+            p.attractors = vec![vec![1.0, 1.0]];
         });
-        assert!(WorldSteer::new(&no_flee, &[at(0.0, 0.0)]).is_none());
+        assert!(WorldSteer::<2>::new(&no_flee, &[at(0.0, 0.0)]).is_none());
     }
 
     #[test]
@@ -173,7 +202,7 @@ mod tests {
             p.world_width = 1000.0;
             p.world_height = 1000.0;
         });
-        let steer = WorldSteer::new(&p, &[at(500.0, 500.0)]).unwrap();
+        let steer = WorldSteer::<2>::new(&p, &[at(500.0, 500.0)]).unwrap();
         // 2.5 to the right: (1 - 0.25) * 2 along +x.
         assert_eq!(steer.pull(Vec2::new(502.5, 500.0)), Vec2::new(1.5, 0.0));
         assert_eq!(steer.pull(Vec2::new(500.0, 492.5)), Vec2::new(0.0, -0.5));
@@ -190,7 +219,7 @@ mod tests {
             p.world_width = 100.0;
             p.world_height = 100.0;
         });
-        let steer = WorldSteer::new(&p, &[at(99.0, 50.0)]).unwrap();
+        let steer = WorldSteer::<2>::new(&p, &[at(99.0, 50.0)]).unwrap();
         // The boid at x = 4 is 5 to the right of the predator across the seam.
         assert_eq!(steer.pull(Vec2::new(4.0, 50.0)), Vec2::new(0.5, 0.0));
     }
@@ -199,11 +228,11 @@ mod tests {
     fn boids_seek_the_nearest_attractor_in_range_like_cohesion() {
         let p = params(|p| {
             p.boundary = crate::Boundary::Margins;
-            p.attractors = vec![[0.0, 0.0], [100.0, 0.0]];
+            p.attractors = vec![vec![0.0, 0.0], vec![100.0, 0.0]];
             p.attract_factor = 0.5;
             p.attract_range = 50.0;
         });
-        let steer = WorldSteer::new(&p, &[]).unwrap();
+        let steer = WorldSteer::<2>::new(&p, &[]).unwrap();
         assert_eq!(steer.pull(Vec2::new(90.0, 0.0)), Vec2::new(5.0, 0.0));
         assert_eq!(steer.pull(Vec2::new(10.0, 0.0)), Vec2::new(-5.0, 0.0));
         assert_eq!(steer.pull(Vec2::new(50.0, 60.0)), Vec2::ZERO);
@@ -214,10 +243,10 @@ mod tests {
         let p = params(|p| {
             p.boundary = crate::Boundary::Margins;
             p.model = Model::Couzin;
-            p.attractors = vec![[0.0, 300.0]];
+            p.attractors = vec![vec![0.0, 300.0]];
             p.attract_factor = 0.5;
         });
-        let steer = WorldSteer::new(&p, &[]).unwrap();
+        let steer = WorldSteer::<2>::new(&p, &[]).unwrap();
         assert_eq!(steer.pull(Vec2::new(0.0, 100.0)), Vec2::new(0.0, 0.5));
     }
 }

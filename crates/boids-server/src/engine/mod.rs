@@ -49,7 +49,7 @@ use std::time::{Duration, Instant};
 use axum::body::Bytes;
 use boids_core::params::Value;
 use boids_core::{
-    Coordinates, Dim, Dimension, Params, ParamsBuilder, Simulation, Source, Vec2, VecN, WorldStep,
+    Coordinates, Dim, Dimension, Params, ParamsBuilder, Simulation, Source, VecN, WorldStep,
 };
 use serde_json::json;
 use tokio::sync::{oneshot, watch};
@@ -688,31 +688,25 @@ where
         "predators": state
             .predators
             .iter()
-            .map(|p| [p.position.x, p.position.y, p.velocity.x, p.velocity.y])
+            .map(|p| [p.position.to_array(), p.velocity.to_array()].concat())
             .collect::<Vec<_>>(),
         "resting": state.resting,
     })
 }
 
-/// The predators of `sim` as a frame shows them, the pointer's last. Predators are flat (the
-/// parameter checks refuse them in three dimensions), so in a flat flock they are as they are.
+/// The predators of `sim` as a frame shows them, the pointer's last.
 fn hunters<const D: usize>(sim: &Simulation<D>) -> Vec<Hunter<D>>
 where
     Dim<D>: Dimension<D>,
     Simulation<D>: WorldStep<D>,
 {
-    let lift = |v: Vec2| {
-        VecN::<D>::from(std::array::from_fn(|a| {
-            v.to_array().get(a).copied().unwrap_or(0.0)
-        }))
-    };
     sim.predators()
         .iter()
         .map(|p| (p, false))
         .chain(sim.pointer().map(|p| (p, true)))
         .map(|(p, pointer)| Hunter {
-            position: lift(p.position),
-            velocity: lift(p.velocity),
+            position: p.position,
+            velocity: p.velocity,
             pointer,
         })
         .collect()

@@ -78,7 +78,7 @@ pub fn value_to_json(value: Value) -> serde_json::Value {
         Value::Points(points) => J::Array(
             points
                 .iter()
-                .map(|p| J::Array(p.map(number_to_json).to_vec()))
+                .map(|p| J::Array(p.iter().copied().map(number_to_json).collect()))
                 .collect(),
         ),
         Value::Shapes(shapes) => J::Array(
