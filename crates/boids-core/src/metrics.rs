@@ -477,4 +477,48 @@ mod tests {
                 < 1e-3
         );
     }
+
+    #[test]
+    fn in_3d_world_metrics_measure_predators_spheres_and_rest() {
+        use crate::world::{Obstacle, Predator, Shape};
+        use glam::Vec3;
+        let mut params = Params::preset("functional").unwrap();
+        params.dimensions = 3;
+        params.perch = true;
+        params.perch_height = 1.0;
+        params.obstacles = vec![Obstacle::Space(Shape::Ball {
+            center: Vec3::new(0.0, 0.0, 7.5),
+            radius: 1.0,
+        })];
+        let mut state = state_3d(&[
+            ([0.0, 0.0, 0.0], [0.01, 0.0, 0.0]),
+            ([0.0, 0.0, 3.0], [0.01, 0.0, 0.0]),
+            // Inside the sphere's copy across the z seam at +-8: (0, 0, -8.5).
+            ([0.0, 0.0, -7.8], [0.01, 0.0, 0.0]),
+            ([0.0, 0.0, 7.0], [0.01, 0.0, 0.0]),
+        ]);
+        // Nearest predators: 2 away, 1 away, 0.7 across the z seam, 0.5.
+        state.predators = vec![
+            Predator {
+                position: Vec3::new(0.0, 0.0, 2.0),
+                velocity: Vec3::ZERO,
+            },
+            Predator {
+                position: Vec3::new(0.0, 0.0, 7.5),
+                velocity: Vec3::ZERO,
+            },
+        ];
+        state.resting = vec![0, 4, 0, 1];
+        let m = Metrics::measure(&params, &state);
+        assert!(
+            (m.predator_distance - (2.0 + 1.0 + 0.7 + 0.5) / 4.0).abs() < 1e-5,
+            "{}",
+            m.predator_distance
+        );
+        // The boid at z = 7.0 is inside the sphere (0.5 from its centre), the one at -7.8
+        // inside its copy across the seam.
+        assert_eq!(m.obstacle_penetrations, 2);
+        assert_eq!(m.perched_fraction, 0.5);
+        assert_eq!(m.captures, 0);
+    }
 }

@@ -1,23 +1,69 @@
 //! Predators, attractors and perching in the step: what each does to the flock, and that runs
-//! with them stay bit-identical on any thread count and resume exactly from a saved state.
+//! with them stay bit-identical on any thread count and resume exactly from a saved state, in
+//! two dimensions and three (the same worlds lifted into 3D: see [`lifted`]).
 
 mod common;
 
-use boids_core::world::{Predator, captures};
-use boids_core::{FlockState, Metrics, Params, Simulation, Vec2};
+use boids_core::world::{Obstacle, Predator, Shape, captures};
+use boids_core::{
+    Coordinates, Dim, Dimension, FlockState, Metrics, Params, Simulation, Vec2, VecN, WorldStep,
+};
 use common::{on_threads, params};
 
-fn run(params: &Params, seed: u64, steps: u64) -> Simulation {
-    let mut sim = Simulation::<2>::new(params.clone(), seed).unwrap();
+fn run<const D: usize>(params: &Params, seed: u64, steps: u64) -> Simulation<D>
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let mut sim = Simulation::<D>::new(params.clone(), seed).unwrap();
     for _ in 0..steps {
         sim.step();
     }
     sim
 }
 
+/// `params` in `D` dimensions: in 3D each circle becomes a sphere and each rectangle a box
+/// through the world's depth, and each attractor a point, all halfway through the depth (the
+/// presets are as deep as they are high).
+fn lifted<const D: usize>(mut params: Params) -> Params {
+    if D == 2 {
+        return params;
+    }
+    let (near, depth) = (params.world_z_min as f32, params.world_depth as f32);
+    let middle = near + depth / 2.0;
+    params.dimensions = 3;
+    params.obstacles = (params.obstacles.iter())
+        .map(|obstacle| match obstacle.shape::<2>() {
+            Some(Shape::Ball { center, radius }) => Obstacle::Space(Shape::Ball {
+                center: center.extend(middle),
+                radius,
+            }),
+            Some(Shape::AlignedBox { min, max }) => Obstacle::Space(Shape::AlignedBox {
+                min: min.extend(near),
+                max: max.extend(near + depth),
+            }),
+            _ => panic!("no 3D form for {obstacle:?}"),
+        })
+        .collect();
+    for point in &mut params.attractors {
+        point.push(f64::from(middle));
+    }
+    params.validate().unwrap();
+    params
+}
+
+/// A point of the x-y plane in `D` dimensions, halfway through the depth in 3D.
+fn at<const D: usize>(params: &Params, x: f32, y: f32) -> VecN<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    let middle = (params.world_z_min + params.world_depth / 2.0) as f32;
+    VecN::<D>::from(std::array::from_fn(|a| [x, y, middle][a]))
+}
+
 /// Every world feature on each model: predators that catch, attractors, perching.
-fn worlds() -> Vec<Params> {
-    vec![
+fn worlds<const D: usize>() -> Vec<Params> {
+    [
         params("predator", &["count=300"]),
         params(
             "pillars",
@@ -46,29 +92,50 @@ fn worlds() -> Vec<Params> {
             ],
         ),
     ]
+    .into_iter()
+    .map(lifted::<D>)
+    .collect()
+}
+
+fn bit_identical_on_one_and_two_threads<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    for p in worlds::<D>() {
+        let state = |threads| on_threads(threads, || run::<D>(&p, 5, 150).state());
+        let one = state(1);
+        assert!(!one.predators.is_empty() || p.perch);
+        assert_eq!(one, state(2), "{D}D {p:?}");
+    }
 }
 
 #[test]
 fn world_runs_are_bit_identical_on_one_and_two_threads() {
-    for p in worlds() {
-        let state = |threads| on_threads(threads, || run(&p, 5, 150).state());
-        let one = state(1);
-        assert!(!one.predators.is_empty() || p.perch);
-        assert_eq!(one, state(2), "{p:?}");
+    bit_identical_on_one_and_two_threads::<2>();
+    bit_identical_on_one_and_two_threads::<3>();
+}
+
+fn resumed_equals_uninterrupted<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    for p in worlds::<D>() {
+        let whole = run::<D>(&p, 8, 200).state();
+        let half = run::<D>(&p, 8, 100).state();
+        let mut resumed = Simulation::<D>::from_state(p.clone(), 8, half, 100).unwrap();
+        for _ in 0..100 {
+            resumed.step();
+        }
+        assert_eq!(resumed.state(), whole, "{D}D {p:?}");
     }
 }
 
 #[test]
 fn a_run_resumed_from_its_saved_state_equals_the_uninterrupted_run() {
-    for p in worlds() {
-        let whole = run(&p, 8, 200).state();
-        let half = run(&p, 8, 100).state();
-        let mut resumed = Simulation::<2>::from_state(p.clone(), 8, half, 100).unwrap();
-        for _ in 0..100 {
-            resumed.step();
-        }
-        assert_eq!(resumed.state(), whole, "{p:?}");
-    }
+    resumed_equals_uninterrupted::<2>();
+    resumed_equals_uninterrupted::<3>();
 }
 
 #[test]
@@ -89,8 +156,8 @@ fn the_fast_path_pulls_boids_as_the_general_path_does() {
     let mut general = p.clone();
     general.blind_angle = 1e-9;
     assert!(!general.uses_fast_path());
-    let (fast, slow) = (run(&p, 2, 1).state(), run(&general, 2, 1).state());
-    let still = run(&params("cornell", &["count=400"]), 2, 1).state();
+    let (fast, slow) = (run::<2>(&p, 2, 1).state(), run::<2>(&general, 2, 1).state());
+    let still = run::<2>(&params("cornell", &["count=400"]), 2, 1).state();
     let mut pulled = 0;
     for ((a, b), c) in fast
         .velocities
@@ -129,9 +196,12 @@ fn boids_that_flee_keep_farther_from_predators_and_are_caught_less() {
     assert!(near_fleeing > near_still, "{near_fleeing} vs {near_still}");
 }
 
-#[test]
-fn a_predator_turns_toward_the_nearest_boid_it_sees_and_catches_it() {
-    let p = params(
+fn predator_turns_and_catches<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let p = lifted::<D>(params(
         "predator",
         &[
             "count=2",
@@ -141,19 +211,20 @@ fn a_predator_turns_toward_the_nearest_boid_it_sees_and_catches_it() {
             "max_speed=0.001",
             "turnfactor=0",
         ],
-    );
+    ));
+    let (near, far) = (at::<D>(&p, 320.0, 100.0), at::<D>(&p, 320.0, 400.0));
     let state = FlockState {
-        positions: vec![Vec2::new(320.0, 100.0), Vec2::new(320.0, 400.0)],
-        velocities: vec![Vec2::ZERO; 2],
+        positions: vec![near, far],
+        velocities: vec![VecN::<D>::ZERO; 2],
         groups: vec![0; 2],
         biases: vec![0.0; 2],
         predators: vec![Predator {
-            position: Vec2::new(200.0, 100.0),
-            velocity: Vec2::new(0.0, 5.0),
+            position: at::<D>(&p, 200.0, 100.0),
+            velocity: VecN::<D>::from(std::array::from_fn(|a| [0.0, 5.0, 0.0][a])),
         }],
         resting: Vec::new(),
     };
-    let mut sim = Simulation::<2>::from_state(p, 0, state, 0).unwrap();
+    let mut sim = Simulation::<D>::from_state(p, 0, state, 0).unwrap();
     let mut caught_at = None;
     for step in 0..200 {
         sim.step();
@@ -162,11 +233,20 @@ fn a_predator_turns_toward_the_nearest_boid_it_sees_and_catches_it() {
             break;
         }
     }
-    assert!(caught_at.is_some(), "the boid at 120 was never caught");
+    assert!(
+        caught_at.is_some(),
+        "{D}D: the boid at 120 was never caught"
+    );
     let state = sim.state();
     // Boid 0 started again elsewhere; boid 1 (300 away, out of sight) was left alone.
-    assert_ne!(state.positions[0], Vec2::new(320.0, 100.0));
-    assert!((state.positions[1] - Vec2::new(320.0, 400.0)).length() < 1.0);
+    assert_ne!(state.positions[0], near);
+    assert!((state.positions[1] - far).length() < 1.0, "{D}D");
+}
+
+#[test]
+fn a_predator_turns_toward_the_nearest_boid_it_sees_and_catches_it() {
+    predator_turns_and_catches::<2>();
+    predator_turns_and_catches::<3>();
 }
 
 #[test]
@@ -189,10 +269,12 @@ fn two_predators_never_catch_the_same_boid() {
     );
 }
 
-#[test]
-fn a_flock_seeks_its_attractor() {
-    let goal = Vec2::new(600.0, 440.0);
-    let p = params(
+fn flock_seeks_its_attractor<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let p = lifted::<D>(params(
         "cornell",
         &[
             "count=200",
@@ -200,46 +282,71 @@ fn a_flock_seeks_its_attractor() {
             "attract_factor=0.001",
             "init_x=[0.0, 200.0]",
             "init_y=[0.0, 200.0]",
+            "init_z=[0.0, 200.0]",
         ],
-    );
-    let mean_distance = |sim: &Simulation| {
+    ));
+    let goal = at::<D>(&p, 600.0, 440.0);
+    let mean_distance = |sim: &Simulation<D>| {
         let d: f32 = sim.positions().iter().map(|&q| (q - goal).length()).sum();
         d / sim.len() as f32
     };
-    let mut sim = Simulation::<2>::new(p, 4).unwrap();
+    let mut sim = Simulation::<D>::new(p, 4).unwrap();
     let before = mean_distance(&sim);
     for _ in 0..400 {
         sim.step();
     }
     assert!(
         mean_distance(&sim) < 0.5 * before,
-        "{} vs {before}",
+        "{D}D: {} vs {before}",
         mean_distance(&sim)
     );
 }
 
 #[test]
-fn an_attractor_leads_a_couzin_group_like_an_informed_direction() {
+fn a_flock_seeks_its_attractor() {
+    flock_seeks_its_attractor::<2>();
+    flock_seeks_its_attractor::<3>();
+}
+
+fn attractor_leads_a_couzin_group<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
     // No informed individuals: only the attractor far along +y sets the group's direction.
-    let p = params(
+    let p = lifted::<D>(params(
         "couzin",
         &[
             "scout_group1_fraction=0",
             "attractors=[[10.0, 10000.0]]",
             "attract_factor=0.5",
         ],
-    );
-    let sim = run(&p, 1, 300);
-    let heading: Vec2 =
-        sim.velocities().iter().map(|v| v.normalize()).sum::<Vec2>() / sim.len() as f32;
-    assert!(heading.y > 0.8, "{heading}");
+    ));
+    let sim = run::<D>(&p, 1, 300);
+    let heading = sim
+        .velocities()
+        .iter()
+        .fold(VecN::<D>::ZERO, |sum, v| sum + v.normalize_or_zero())
+        * (1.0 / sim.len() as f32);
+    assert!(heading.to_array()[1] > 0.8, "{D}D: {heading}");
 }
 
 #[test]
-fn perched_boids_rest_below_the_ground_line_and_take_off_again() {
-    let p = params("perching", &["count=300"]);
+fn an_attractor_leads_a_couzin_group_like_an_informed_direction() {
+    attractor_leads_a_couzin_group::<2>();
+    attractor_leads_a_couzin_group::<3>();
+}
+
+/// Perching in `D` dimensions: boids land below the ground line (the ground plane in 3D), rest
+/// still, and take off upward.
+fn perched_boids_rest_and_take_off<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let p = lifted::<D>(params("perching", &["count=300"]));
     let ground = (p.world_y_min + p.world_height - p.perch_height) as f32;
-    let mut sim = Simulation::<2>::new(p.clone(), 6).unwrap();
+    let mut sim = Simulation::<D>::new(p.clone(), 6).unwrap();
     let (mut landed_ever, mut took_off) = (vec![false; 300], 0);
     let mut before = sim.state();
     for _ in 0..1500 {
@@ -250,10 +357,10 @@ fn perched_boids_rest_below_the_ground_line_and_take_off_again() {
             if is > 0 {
                 *landed = true;
                 assert!(
-                    now.positions[id].y > ground,
-                    "resting boid {id} above the ground line"
+                    now.positions[id].to_array()[1] > ground,
+                    "{D}D: resting boid {id} above the ground line"
                 );
-                assert_eq!(now.velocities[id], Vec2::ZERO);
+                assert_eq!(now.velocities[id], VecN::<D>::ZERO);
                 assert!(is <= p.perch_max as u32);
                 if was > 0 {
                     assert_eq!(
@@ -264,20 +371,30 @@ fn perched_boids_rest_below_the_ground_line_and_take_off_again() {
                 }
             } else if was > 0 {
                 took_off += 1;
-                assert!(now.velocities[id].y < 0.0, "boid {id} took off downward");
+                let velocity = now.velocities[id].to_array();
+                assert!(velocity[1] < 0.0, "{D}D: boid {id} took off downward");
             }
         }
         before = now;
     }
     let landed = landed_ever.iter().filter(|&&l| l).count();
-    assert!(landed > 30, "only {landed} boids ever landed");
-    assert!(took_off > 30, "only {took_off} take-offs");
+    assert!(landed > 30, "{D}D: only {landed} boids ever landed");
+    assert!(took_off > 30, "{D}D: only {took_off} take-offs");
     assert!(Metrics::of(&sim).perched_fraction < 0.9);
 }
 
 #[test]
-fn predators_never_end_a_step_inside_an_obstacle() {
-    let p = params(
+fn perched_boids_rest_below_the_ground_line_and_take_off_again() {
+    perched_boids_rest_and_take_off::<2>();
+    perched_boids_rest_and_take_off::<3>();
+}
+
+fn predators_stay_out_of_obstacles<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let p = lifted::<D>(params(
         "pillars",
         &[
             "count=200",
@@ -285,15 +402,15 @@ fn predators_never_end_a_step_inside_an_obstacle() {
             "predator_speed=8",
             "predator_turn_rate=0.05",
         ],
-    );
-    let mut sim = Simulation::<2>::new(p.clone(), 2).unwrap();
-    let obstacles = boids_core::world::ObstacleIndex::<2>::of(&p);
+    ));
+    let mut sim = Simulation::<D>::new(p.clone(), 2).unwrap();
+    let obstacles = boids_core::world::ObstacleIndex::<D>::of(&p);
     for _ in 0..1500 {
         sim.step();
         for predator in sim.predators() {
             assert!(
                 !obstacles.contains(predator.position),
-                "{:?}",
+                "{D}D: {:?}",
                 predator.position
             );
         }
@@ -301,33 +418,46 @@ fn predators_never_end_a_step_inside_an_obstacle() {
 }
 
 #[test]
-fn predators_follow_predator_count_and_can_be_moved_removed_and_pointed() {
-    let p = params("cornell", &["count=1000"]);
-    let mut sim = Simulation::<2>::new(p.clone(), 3).unwrap();
+fn predators_never_end_a_step_inside_an_obstacle() {
+    predators_stay_out_of_obstacles::<2>();
+    predators_stay_out_of_obstacles::<3>();
+}
+
+fn predator_edits<const D: usize>()
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    let p = lifted::<D>(params("cornell", &["count=1000"]));
+    let mut sim = Simulation::<D>::new(p.clone(), 3).unwrap();
     assert!(sim.predators().is_empty());
     let mut more = p.clone();
     more.predator_count = 3;
     sim.set_params(more).unwrap();
     assert_eq!(sim.predators().len(), 3);
-    sim.move_predator(1, Vec2::new(10.0, 20.0)).unwrap();
-    assert_eq!(sim.predators()[1].position, Vec2::new(10.0, 20.0));
+    let spot = at::<D>(&p, 10.0, 20.0);
+    sim.move_predator(1, spot).unwrap();
+    assert_eq!(sim.predators()[1].position, spot);
     sim.remove_predator(0).unwrap();
     assert_eq!(sim.predators().len(), 2);
     assert_eq!(sim.params().predator_count, 2);
-    assert_eq!(sim.predators()[0].position, Vec2::new(10.0, 20.0));
+    assert_eq!(sim.predators()[0].position, spot);
     assert!(sim.remove_predator(5).is_err());
-    assert!(sim.move_predator(0, Vec2::new(f32::NAN, 0.0)).is_err());
+    let nowhere = VecN::<D>::from(std::array::from_fn(|a| [f32::NAN, 0.0, 0.0][a]));
+    assert!(sim.move_predator(0, nowhere).is_err());
+    sim.add_predator(spot).unwrap();
+    assert_eq!(sim.predators().len(), 3);
 
     // Boids flee the pointer's predator as they flee the others.
-    let mut pointed = Simulation::<2>::new(p.clone(), 3).unwrap();
-    let mut alone = Simulation::<2>::new(p, 3).unwrap();
-    pointed.set_pointer(Some(Vec2::new(320.0, 240.0))).unwrap();
+    let mut pointed = Simulation::<D>::new(p.clone(), 3).unwrap();
+    let mut alone = Simulation::<D>::new(p.clone(), 3).unwrap();
+    let centre = at::<D>(&p, 320.0, 240.0);
+    pointed.set_pointer(Some(centre)).unwrap();
     for _ in 0..30 {
         pointed.step();
         alone.step();
     }
-    let near = |sim: &Simulation| {
-        let centre = Vec2::new(320.0, 240.0);
+    let near = |sim: &Simulation<D>| {
         sim.positions()
             .iter()
             .filter(|&&q| (q - centre).length() < 50.0)
@@ -335,12 +465,18 @@ fn predators_follow_predator_count_and_can_be_moved_removed_and_pointed() {
     };
     assert!(
         near(&pointed) < near(&alone),
-        "{} vs {}",
+        "{D}D: {} vs {}",
         near(&pointed),
         near(&alone)
     );
     pointed.set_pointer(None).unwrap();
     assert!(pointed.pointer().is_none());
+}
+
+#[test]
+fn predators_follow_predator_count_and_can_be_moved_removed_and_pointed() {
+    predator_edits::<2>();
+    predator_edits::<3>();
 }
 
 #[test]

@@ -304,6 +304,63 @@ mod tests {
     }
 
     #[test]
+    fn world_objects_of_the_other_dimension_are_refused_with_what_to_write() {
+        let refused = |text: &str| {
+            let layers = ParamsBuilder::preset("cornell")
+                .unwrap()
+                .apply_toml(text, "world.toml");
+            match layers {
+                Ok(layers) => layers.build().unwrap_err().to_string(),
+                Err(err) => err.to_string(),
+            }
+        };
+        let sphere = "[[obstacles]]\nshape = \"sphere\"\ncenter = [1, 2, 3]\nradius = 4\n";
+        let circle = "[[obstacles]]\nshape = \"circle\"\ncenter = [1, 2]\nradius = 4\n";
+        let wall = "[[obstacles]]\nshape = \"wall\"\npoints = [[0, 0], [1, 1]]\n";
+        for (text, expected) in [
+            (
+                format!("dimensions = 3\n{sphere}{circle}"),
+                "obstacle 2 is a circle, a 2D shape, but dimensions = 3: write shape = \"sphere\", center = [x, y, z]",
+            ),
+            (
+                format!("dimensions = 3\n{sphere}{wall}"),
+                "obstacle 2 is a wall, a 2D shape, but dimensions = 3: walls are 2D polylines; use boxes",
+            ),
+            (
+                sphere.to_owned(),
+                "obstacle 1 is a sphere, a 3D shape, but dimensions = 2: write shape = \"circle\", center = [x, y]",
+            ),
+            (
+                "[[obstacles]]\nshape = \"box\"\nmin = [0, 0]\nmax = [1, 1, 1]\n".to_owned(),
+                "obstacle 1: min = [0, 0] is not an [x, y, z] point ([x, y] pairs are for 2D shapes",
+            ),
+            (
+                "dimensions = 3\nattractors = [[1, 2, 3], [4, 5]]\n".to_owned(),
+                "attractor 2 has 2 coordinates, [4.0, 5.0], but dimensions = 3: write [x, y, z]",
+            ),
+        ] {
+            let err = refused(&text);
+            assert!(err.contains(expected), "{err}");
+        }
+        let ok = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml(
+                &format!("dimensions = 3\nattractors = [[1, 2, 3]]\n{sphere}"),
+                "a",
+            )
+            .unwrap()
+            .build()
+            .unwrap();
+        let back = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml(&ok.to_toml(), "back")
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(back, ok);
+    }
+
+    #[test]
     fn infinite_max_speed_means_no_limit() {
         let params = ParamsBuilder::preset("cornell")
             .unwrap()
