@@ -96,6 +96,168 @@ fn a_perching_flock_resumes_exactly_with_its_rests() {
     assert!(resting > 0, "no boid was resting halfway");
 }
 
+/// A 3D world with every object: spheres and boxes, two predators that catch, perching.
+fn world_in_3d(dir: &Dir) -> Vec<String> {
+    let config = dir.write(
+        "world3d.toml",
+        "[[obstacles]]\nshape = \"sphere\"\ncenter = [320.0, 300.0, 240.0]\nradius = 40.0\n\n[[obstacles]]\nshape = \"box\"\nmin = [100.0, 350.0, 0.0]\nmax = [200.0, 480.0, 480.0]\n",
+    );
+    [
+        "--preset",
+        "perching",
+        "--count",
+        "300",
+        "--config",
+        &config,
+        "--set",
+        "dimensions=3",
+        "--set",
+        "predator_count=2",
+        "--set",
+        "capture_range=8",
+        "--set",
+        "obstacle_lookahead=30",
+        "--set",
+        "obstacle_avoid_factor=0.5",
+        "--set",
+        "attractors=[[320.0, 200.0, 240.0]]",
+        "--set",
+        "attract_factor=0.0005",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+#[test]
+fn a_3d_world_with_predators_obstacles_and_perching_resumes_exactly() {
+    let dir = Dir::new();
+    let flock = world_in_3d(&dir);
+    let flock: Vec<&str> = flock.iter().map(String::as_str).collect();
+    let (half, metrics) = resume_matches_straight(&flock, 150, 150);
+    assert_eq!(
+        half.lines().next(),
+        Some("x,y,z,vx,vy,vz,group,bias,resting,kind")
+    );
+    let saved = rows(&half);
+    let predators: Vec<_> = saved
+        .iter()
+        .filter(|r| get(r, "kind") == "predator")
+        .collect();
+    assert_eq!(predators.len(), 2);
+    assert!(
+        predators
+            .iter()
+            .all(|r| get(r, "z").parse::<f32>().is_ok_and(|z| z != 0.0)),
+        "predators carry z"
+    );
+    assert!(
+        rows(&half)
+            .iter()
+            .any(|r| !matches!(get(r, "resting"), "0" | ""))
+    );
+    assert!(
+        column(&metrics, "obstacle_penetrations")
+            .iter()
+            .all(|&n| n == 0.0)
+    );
+    assert!(
+        column(&metrics, "predator_distance")
+            .iter()
+            .all(|d| d.is_finite())
+    );
+    assert!(
+        column(&metrics, "perched_fraction")
+            .iter()
+            .any(|&f| f > 0.0)
+    );
+}
+
+#[test]
+fn predator_rows_of_a_3d_state_read_back_exactly() {
+    let dir = Dir::new();
+    let init = dir.write(
+        "in.csv",
+        "kind,x,y,z,vx,vy,vz\nboid,100,200.5,7.25,1,-2,0.5\npredator,300.25,40,99.125,0.5,0.1,-0.75\n",
+    );
+    let out = dir.s("out.csv");
+    ok(&[
+        "run",
+        "--init",
+        &init,
+        "--set",
+        "dimensions=3",
+        "--steps",
+        "0",
+        "--save",
+        &out,
+    ]);
+    assert_eq!(
+        read(Path::new(&out)),
+        "x,y,z,vx,vy,vz,group,bias,kind\n100,200.5,7.25,1,-2,0.5,0,0,boid\n300.25,40,99.125,0.5,0.1,-0.75,,,predator\n"
+    );
+}
+
+/// A replayed 3D session that places a sphere, adds predators and then a box: the replay is
+/// the same on one and two threads, and no boid ends inside an obstacle.
+#[test]
+fn a_3d_session_editing_obstacles_and_predators_replays_exactly() {
+    let dir = Dir::new();
+    let sphere = r#"{"shape":"sphere","center":[320,240,240],"radius":50}"#;
+    let cube = r#"{"shape":"box","min":[50,50,50],"max":[150,150,150]}"#;
+    let log = dir.write(
+        "log.json",
+        &format!(
+            r#"{{"format":"boids-events","version":1,"events":[
+            {{"step":0,"time":"t","kind":"start","preset":"cornell","seed":3,"params":{{"count":400,"dimensions":3}}}},
+            {{"step":3,"time":"t","kind":"set","key":"obstacles","value":[{sphere}]}},
+            {{"step":5,"time":"t","kind":"set","key":"predator_count","value":2}},
+            {{"step":8,"time":"t","kind":"set","key":"obstacles","value":[{sphere},{cube}]}}]}}"#
+        ),
+    );
+    let replay = |threads: &str| {
+        let (save, metrics) = (
+            dir.s(&format!("s{threads}.csv")),
+            dir.s(&format!("m{threads}.csv")),
+        );
+        ok(&[
+            "run",
+            "--events",
+            &log,
+            "--steps",
+            "20",
+            "--threads",
+            threads,
+            "--save",
+            &save,
+            "--metrics",
+            &metrics,
+        ]);
+        (read(Path::new(&save)), read(Path::new(&metrics)))
+    };
+    let (one, metrics) = replay("1");
+    assert_eq!(one, replay("2").0);
+    let saved = rows(&one);
+    assert_eq!(
+        saved
+            .iter()
+            .filter(|r| get(r, "kind") == "predator")
+            .count(),
+        2
+    );
+    assert!(
+        column(&metrics, "obstacle_penetrations")
+            .iter()
+            .all(|&n| n == 0.0)
+    );
+    let inside = saved.iter().filter(|r| get(r, "kind") == "boid").any(|r| {
+        let [x, y, z] = ["x", "y", "z"].map(|k| get(r, k).parse::<f32>().unwrap());
+        let in_sphere = (x - 320.0).powi(2) + (y - 240.0).powi(2) + (z - 240.0).powi(2) < 2500.0;
+        let in_box = [x, y, z].iter().all(|&c| c > 50.0 && c < 150.0);
+        in_sphere || in_box
+    });
+    assert!(!inside, "a boid ended inside an obstacle");
+}
+
 #[test]
 fn predator_rows_read_back_exactly_and_set_predator_count() {
     let dir = Dir::new();
