@@ -295,7 +295,7 @@ fn draw_radii_and_ghosts<D: DebugDraw + ?Sized>(
 }
 
 /// Sides of the polygon a circular obstacle is drawn as.
-const CIRCLE_SIDES: usize = 48;
+pub(crate) const CIRCLE_SIDES: usize = 48;
 
 /// The obstacles, beneath the boids: circles and rectangles filled, walls as thick lines; on a
 /// torus also their copies across each seam, where a view (any camera's) shows beyond the world.
@@ -405,7 +405,7 @@ fn draw_ground<D: DebugDraw + ?Sized>(
 }
 
 /// How much longer a predator is drawn than a boid.
-const PREDATOR_SCALE: f32 = 2.0;
+pub(crate) const PREDATOR_SCALE: f32 = 2.0;
 
 /// An arrowhead `length` pixels long centred near `at`, its tip along `velocity`, notched at
 /// the back: a predator.
@@ -422,7 +422,12 @@ fn predator_arrow(at: Vec2, velocity: Vec2, length: f32) -> [Vec2; 4] {
 }
 
 /// A ring with a cross, about a boid long across, at `at`: an attractor.
-fn attractor_mark<D: DebugDraw + ?Sized>(draw: &mut D, at: Vec2, length: f32, color: Color) {
+pub(crate) fn attractor_mark<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    at: Vec2,
+    length: f32,
+    color: Color,
+) {
     let radius = (0.8 * length).max(5.0);
     let width = (0.15 * length).max(1.5);
     draw.circle(at, radius, width, color);

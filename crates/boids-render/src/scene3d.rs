@@ -1,7 +1,11 @@
 //! What a frame of a three-dimensional flock shows, through a [`Perspective`] camera.
 //!
-//! The world box's twelve edges, then the boids as darts, farthest first so that nearer ones
-//! cover them. A dart points along the boid's velocity and spreads its wings across the line of
+//! The world box's twelve edges, then the world's objects and the flock, farthest first so that
+//! nearer ones cover them: boxes (obstacles) as their twelve edges and the ground plane's
+//! outline when boids perch, beneath everything; spheres as shaded discs (a lit cap on a darker
+//! rim); attractors as the flat scene's ring and cross; boids as darts, resting boids in the
+//! perched colour, and predators as orange darts twice as long. A dart points along the boid's
+//! velocity and spreads its wings across the line of
 //! sight, so its outline shows which way the boid flies: long when it crosses the picture, short
 //! when it flies toward or away from the camera. Depth is cued twice: a dart is sized in world
 //! units, so perspective draws nearer boids larger, and its colour fades toward the background
@@ -16,17 +20,34 @@
 
 use boids_core::camera::Torus;
 use boids_core::overlay::Overlay;
+use boids_core::world::{Obstacle, Perch, Shape};
 use boids_core::{Params, Simulation, Vec2, Vec3};
 
 use crate::draw::{Color, DebugDraw};
-use crate::projection::Perspective;
-use crate::scene::{Style, for_each_vector};
+use crate::projection::{Perspective, Projected};
+use crate::scene::{CIRCLE_SIDES, PREDATOR_SCALE, Style, attractor_mark, for_each_vector};
 
 /// Share of its colour the farthest boid loses toward the background.
 pub const DEPTH_FADE: f32 = 0.6;
 
 /// Width in pixels of the world box's edges.
 const EDGE_WIDTH: f32 = 1.2;
+
+/// Width in pixels of a box obstacle's edges and of the ground plane's outline.
+const OBSTACLE_EDGE_WIDTH: f32 = 2.0;
+
+/// Share of the obstacle colour on a sphere's rim; its lit cap has all of it.
+const SPHERE_RIM: f32 = 0.55;
+
+/// Something drawn in depth order, at the image nearest the point looked at.
+enum Solid {
+    /// A sphere obstacle's radius.
+    Sphere(f32),
+    /// The boid stored at this index.
+    Boid(usize),
+    /// A predator's velocity.
+    Predator(Vec3),
+}
 
 /// Draws the current frame of `sim` through `camera`, the boids at their images nearest the
 /// point the camera looks at on a torus (so a flock followed across a seam is drawn whole); with
@@ -43,6 +64,8 @@ pub fn draw_frame_3d<D: DebugDraw + ?Sized>(
     let params = sim.params();
     draw.clear(style.background);
     draw_box(draw, params, camera, style);
+    draw_ground(draw, params, camera, style);
+    draw_box_obstacles(draw, params, camera, style);
     // A dart is as long in world units as the flat renderer's triangle is in pixels where the
     // camera looks.
     let length =
@@ -50,27 +73,52 @@ pub fn draw_frame_3d<D: DebugDraw + ?Sized>(
             / camera.scale();
     let torus = Torus::<3>::of(params);
     let nearest = |p: Vec3| torus.nearest_image(p, camera.target());
+    for a in &params.attractors {
+        let point = nearest(Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32));
+        if let Some(at) = camera.project(point) {
+            attractor_mark(draw, at.at, length * at.scale, style.attractor);
+        }
+    }
     if let Some(overlay) = overlay {
         draw_radii_and_ghosts(draw, overlay, camera, nearest, style, length);
     }
-    let mut seen: Vec<(usize, Vec3, f32)> = sim
-        .positions()
-        .iter()
+    let spheres =
+        (params.obstacles.iter().filter_map(Obstacle::shape::<3>)).filter_map(
+            |shape| match shape {
+                Shape::Ball { center, radius } => Some((center, Solid::Sphere(radius))),
+                _ => None,
+            },
+        );
+    let boids = (sim.positions().iter().enumerate()).map(|(k, &p)| (p, Solid::Boid(k)));
+    let predators = (sim.predators().iter().chain(sim.pointer()))
+        .map(|h| (h.position, Solid::Predator(h.velocity)));
+    let mut seen: Vec<(usize, Vec3, Projected, Solid)> = spheres
+        .chain(boids)
+        .chain(predators)
         .enumerate()
-        .filter_map(|(k, &p)| {
+        .filter_map(|(order, (p, solid))| {
             let p = nearest(p);
-            camera.project(p).map(|at| (k, p, at.depth))
+            Some((order, p, camera.project(p)?, solid))
         })
         .collect();
-    // Far to near (ties by index, so the picture does not depend on the sort).
-    seen.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    // Far to near (ties in the order listed, so the picture does not depend on the sort).
+    seen.sort_by(|a, b| b.2.depth.total_cmp(&a.2.depth).then(a.0.cmp(&b.0)));
     let (velocities, groups) = (sim.velocities(), sim.groups());
-    for (k, p, depth) in seen {
-        let Some(corners) = dart(camera, p, velocities[k], length) else {
-            continue;
+    let resting = |k: usize| sim.resting().get(k).is_some_and(|&steps| steps > 0);
+    for (_, p, at, solid) in seen {
+        let cue = |color: Color| depth_cued(color, style.background, camera, at.depth);
+        let (velocity, long, color) = match solid {
+            Solid::Sphere(radius) => {
+                draw_sphere(draw, at, radius, cue(style.obstacle), style.background);
+                continue;
+            }
+            Solid::Boid(k) if resting(k) => (velocities[k], length, style.perched),
+            Solid::Boid(k) => (velocities[k], length, style.group_color(groups[k])),
+            Solid::Predator(v) => (v, PREDATOR_SCALE * length, style.predator),
         };
-        let color = style.group_color(groups[k]);
-        draw.polygon(&corners, depth_cued(color, style.background, camera, depth));
+        if let Some(corners) = dart(camera, p, velocity, long) {
+            draw.polygon(&corners, cue(color));
+        }
     }
     if let Some(overlay) = overlay {
         let target = (0.75 * overlay.visual_range).max(1.5 * length);
@@ -114,6 +162,80 @@ pub fn depth_cued(color: Color, background: Color, camera: &Perspective, depth: 
     color.over(background, 1.0 - DEPTH_FADE * camera.farness(depth))
 }
 
+/// A sphere seen at `at` with `radius` world units, in `color`: a disc of the colour blended
+/// toward `background` (its rim) under a smaller disc of the full colour toward the upper left
+/// (the cap a light above and behind the camera shows). Both blends lie on the colour's ramp.
+fn draw_sphere<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    at: Projected,
+    radius: f32,
+    color: Color,
+    background: Color,
+) {
+    let r = radius * at.scale;
+    let disc = |center: Vec2, r: f32| -> Vec<Vec2> {
+        (0..CIRCLE_SIDES)
+            .map(|k| {
+                let a = std::f32::consts::TAU * k as f32 / CIRCLE_SIDES as f32;
+                center + Vec2::new(a.cos(), a.sin()) * r
+            })
+            .collect()
+    };
+    draw.polygon(&disc(at.at, r), color.over(background, SPHERE_RIM));
+    draw.polygon(&disc(at.at - Vec2::splat(0.2 * r), 0.65 * r), color);
+}
+
+/// The twelve edges of every box obstacle, depth-cued.
+fn draw_box_obstacles<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    params: &Params,
+    camera: &Perspective,
+    style: &Style,
+) {
+    for shape in params.obstacles.iter().filter_map(Obstacle::shape::<3>) {
+        let Shape::AlignedBox { min, max } = shape else {
+            continue;
+        };
+        for (a, b) in cuboid_edges(min, max) {
+            let Some(middle) = camera.project(0.5 * (a + b)) else {
+                continue;
+            };
+            let color = depth_cued(style.obstacle, style.background, camera, middle.depth);
+            if let Some((from, to)) = camera.segment(a, b) {
+                draw.line(from, to, OBSTACLE_EDGE_WIDTH, color);
+            }
+        }
+    }
+}
+
+/// The ground plane's outline when boids perch: the rectangle at the ground line's height
+/// spanning the world's x and z.
+fn draw_ground<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    params: &Params,
+    camera: &Perspective,
+    style: &Style,
+) {
+    let Some(perch) = Perch::new(params) else {
+        return;
+    };
+    let (min, size) = params.world_box::<3>();
+    let (x0, x1) = (min[0], min[0] + size[0]);
+    let (z0, z1) = (min[2], min[2] + size[2]);
+    let corner = |x: f32, z: f32| Vec3::new(x, perch.ground(), z);
+    let corners = [
+        corner(x0, z0),
+        corner(x1, z0),
+        corner(x1, z1),
+        corner(x0, z1),
+    ];
+    for k in 0..4 {
+        if let Some((from, to)) = camera.segment(corners[k], corners[(k + 1) % 4]) {
+            draw.line(from, to, OBSTACLE_EDGE_WIDTH, style.ground);
+        }
+    }
+}
+
 /// The twelve edges of the world box.
 fn draw_box<D: DebugDraw + ?Sized>(
     draw: &mut D,
@@ -131,7 +253,13 @@ fn draw_box<D: DebugDraw + ?Sized>(
 /// The world box's twelve edges, as pairs of corners.
 pub fn box_edges(params: &Params) -> Vec<(Vec3, Vec3)> {
     let (min, size) = params.world_box::<3>();
-    let (min, size) = (Vec3::from(min), Vec3::from(size));
+    let min = Vec3::from(min);
+    cuboid_edges(min, min + Vec3::from(size))
+}
+
+/// The twelve edges of the axis-aligned box from `min` to `max`, as pairs of corners.
+pub fn cuboid_edges(min: Vec3, max: Vec3) -> Vec<(Vec3, Vec3)> {
+    let size = max - min;
     let corner =
         |k: usize| min + size * Vec3::new((k & 1) as f32, (k >> 1 & 1) as f32, (k >> 2) as f32);
     // Corners k and k | bit differ along one axis: each such pair is an edge.

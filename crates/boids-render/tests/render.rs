@@ -663,3 +663,133 @@ fn the_3d_fit_camera_frames_a_small_flock_larger_than_the_world_camera() {
         "fit {fit} pixels against the world's {world}"
     );
 }
+
+/// A 3D world seen straight on: a sphere in the middle with a boid behind it, a box, a
+/// predator, an attractor and the ground plane of perching.
+fn world_3d() -> Simulation<3> {
+    use boids_core::world::{Obstacle, Predator, Shape};
+    let hidden = Vec3::new(320.0, 240.0, 400.0);
+    let state = FlockState::<3> {
+        positions: vec![hidden, Vec3::new(600.0, 40.0, 240.0)],
+        velocities: vec![Vec3::X; 2],
+        groups: vec![group::NONE; 2],
+        biases: vec![0.0; 2],
+        predators: vec![Predator {
+            position: Vec3::new(150.0, 100.0, 240.0),
+            velocity: Vec3::new(3.0, 0.0, 0.0),
+        }],
+        resting: vec![0; 2],
+    };
+    let params = Params {
+        count: 2,
+        dimensions: 3,
+        predator_count: 1,
+        perch: true,
+        perch_height: 40.0,
+        obstacles: vec![
+            Obstacle::Space(Shape::Ball {
+                center: Vec3::new(320.0, 240.0, 240.0),
+                radius: 60.0,
+            }),
+            Obstacle::Space(Shape::AlignedBox {
+                min: Vec3::new(450.0, 300.0, 200.0),
+                max: Vec3::new(550.0, 400.0, 280.0),
+            }),
+        ],
+        attractors: vec![vec![500.0, 100.0, 240.0]],
+        ..Params::preset("cornell").unwrap()
+    };
+    params.validate().unwrap();
+    Simulation::<3>::from_state(params, 0, state, 0).unwrap()
+}
+
+#[test]
+fn a_3d_world_draws_a_shaded_sphere_over_what_is_behind_it_box_edges_and_the_ground() {
+    let sim = world_3d();
+    let style = Style::default();
+    let camera = Perspective::of_world(sim.params(), STRAIGHT_ON, 640, 480);
+    let mut canvas = Canvas::new(640, 480);
+    draw_frame_3d(&mut canvas, &sim, &camera, &style, None);
+    let pixel = |p: Vec2| canvas.pixel(p.x as u32, p.y as u32).unwrap();
+    // The sphere, nearer than the boid behind it, covers it: its centre is obstacle-grey
+    // (blue a little above red), not the boid's colour.
+    let sphere = camera.project(Vec3::new(320.0, 240.0, 240.0)).unwrap();
+    let r = 60.0 * sphere.scale;
+    let greyish = |c: Color| c.b >= c.r && c.b >= c.g && c.b - c.r < 50;
+    let centre = pixel(sphere.at);
+    assert!(greyish(centre), "{centre:?} at the sphere's centre");
+    // Shaded: the lit cap toward the upper left is brighter than the rim at the lower right.
+    let cap = pixel(sphere.at - Vec2::splat(0.3 * r));
+    let rim = pixel(sphere.at + Vec2::splat(0.6 * r));
+    assert!(
+        cap.b > rim.b + 20 && rim != style.background,
+        "{cap:?} vs {rim:?}"
+    );
+    // Beyond its outline, the background.
+    assert_eq!(pixel(sphere.at + Vec2::new(1.2 * r, 0.0)), style.background);
+    // The box: the middle of each edge is drawn, in the obstacle's grey.
+    let (lo, hi) = (
+        Vec3::new(450.0, 300.0, 200.0),
+        Vec3::new(550.0, 400.0, 280.0),
+    );
+    let edges = boids_render::scene3d::cuboid_edges(lo, hi);
+    assert_eq!(edges.len(), 12);
+    for (a, b) in edges {
+        let at = camera.project(0.5 * (a + b)).unwrap().at;
+        let brightest = (0..3)
+            .flat_map(|dy| (0..3).map(move |dx| (dx, dy)))
+            .map(|(dx, dy)| pixel(at + Vec2::new(dx as f32 - 1.0, dy as f32 - 1.0)))
+            .max_by_key(|c| c.b)
+            .unwrap();
+        assert!(
+            brightest.b > style.background.b + 40 && greyish(brightest),
+            "box edge {a} {b}: {brightest:?}"
+        );
+    }
+    // The ground plane's near edge (y = 440, z = 0) in the ground's green.
+    let ground = camera.project(Vec3::new(320.0, 440.0, 0.0)).unwrap().at;
+    let green = (-1..=1)
+        .map(|dy| pixel(ground + Vec2::new(0.0, dy as f32)))
+        .max_by_key(|c| c.g)
+        .unwrap();
+    assert!(green.g > green.r && green.g > green.b + 20, "{green:?}");
+}
+
+#[test]
+fn a_3d_predator_is_an_orange_dart_and_an_attractor_a_ring() {
+    let sim = world_3d();
+    let style = Style::default();
+    let camera = Perspective::of_world(sim.params(), STRAIGHT_ON, 640, 480);
+    let mut canvas = Canvas::new(640, 480);
+    draw_frame_3d(&mut canvas, &sim, &camera, &style, None);
+    let orange = |c: &Color| c.r > 180 && c.g > 80 && c.g < c.r - 60 && c.b < 90;
+    let predator = camera.project(Vec3::new(150.0, 100.0, 240.0)).unwrap().at;
+    let near = |at: Vec2, half: i32| {
+        let canvas = &canvas;
+        (-half..=half).flat_map(move |dy| {
+            (-half..=half).filter_map(move |dx| {
+                canvas.pixel((at.x as i32 + dx) as u32, (at.y as i32 + dy) as u32)
+            })
+        })
+    };
+    let orange_pixels = near(predator, 15).filter(orange).count();
+    assert!(
+        orange_pixels > 10,
+        "{orange_pixels} orange pixels at the predator"
+    );
+    assert_eq!(
+        canvas
+            .rgba()
+            .chunks_exact(4)
+            .filter(|p| orange(&Color::rgb(p[0], p[1], p[2])))
+            .count(),
+        orange_pixels,
+        "orange only at the predator"
+    );
+    let attractor = camera.project(Vec3::new(500.0, 100.0, 240.0)).unwrap().at;
+    let violet = |c: &Color| c.r > 120 && c.b > c.g + 40 && c.b > 150;
+    assert!(
+        near(attractor, 12).filter(violet).count() > 10,
+        "the attractor's ring"
+    );
+}
