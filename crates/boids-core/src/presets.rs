@@ -142,7 +142,7 @@ From the literature: k = 7 nearest neighbours for alignment and cohesion (Baller
 Our choices: dt = 0.1 s; matching 0.6 a step, so a turn passes from bird to bird within a few tenths of a second and the flock turns as one (with weaker matching a turn spreads slower than the birds fly, and the flock tears apart at every turn); centering 0.3 a step, and avoid 1.0 a step, which holds nearest neighbours about 1 m apart in the full flock (with 0.3 the flock of 20,000 packs to about 0.4 m); \
 the roost is the margins boundary with margins of 190 m in a 400 m cube: outside the central 20 m of each axis a bird turns toward the centre by 0.1 m/s a step (1 m/s2), so the flock circles above the roost about every 45 s instead of flying off (StarDisplay's birds turn by banking, ours by that pull); \
 the flock starts as a 60x30x60 m block (about 0.19 birds per m3, nearest neighbours about 1 m apart) 80 m off the roost along z, flying along +x at 8 to 10 m/s with 1 m/s across, so the roost's pull turns it into its circle. \
-There is no predator (a falcon gives real murmurations their flash expansions; predators are two-dimensional here so far). visual_range (4 m) is not used by the rules here (k nearest at any distance): it is the distance that links birds into one flock in the metrics and the camera.",
+There is no predator (a falcon gives real murmurations their flash expansions): `--set predator_count=1` adds one, hunting in 3D, but with the README's peregrine settings it splits the flock into groups rather than making the bands denser. visual_range (4 m) is not used by the rules here (k nearest at any distance): it is the distance that links birds into one flock in the metrics and the camera.",
         params: murmuration,
     },
 ];
