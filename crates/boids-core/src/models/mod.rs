@@ -24,7 +24,7 @@
 //!    `preferred_elevation2`) and weight `omega` (`informed_weight`),
 //!    `d = (d + omega g) / |d + omega g|`;
 //!    then the world's pull ([`Pull`]: fleeing predators, seeking an attractor as an informed
-//!    direction; two-dimensional so far) is added the same way, `d = (d + pull) / |d + pull|`;
+//!    direction) is added the same way, `d = (d + pull) / |d + pull|`;
 //! 3. the boundary's turn (margins) or push (walls) is added to `speed * d` (nothing on a torus);
 //! 4. `d` is turned by the angular noise, drawn from the stream `(seed, Noise, step, boid id)`:
 //!    uniform (Vicsek's eta: an angle in `[-noise/2, noise/2]` in 2D, a direction uniform on the
