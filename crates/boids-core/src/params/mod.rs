@@ -62,11 +62,6 @@ impl Params {
         self.boundary == Boundary::Torus
     }
 
-    /// [`Params::periods`] of the plane.
-    pub fn wrap(&self) -> glam::Vec2 {
-        self.periods::<2>().into()
-    }
-
     /// Whether the step can take the grid fast path: the boids model with metric neighbours
     /// seen all around, and no perching (a resting boid's countdown is state the fast path's
     /// frame does not carry; perching flocks are small). Anything else runs the general path
