@@ -104,7 +104,7 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
 
     let fixed = Memory::reset_peak();
     let timing = with_dimensions!(params.dimensions, D, {
-        time_steps::<D>(&params, seed, args)?
+        boids_core::in_pool(|| time_steps::<D>(&params, seed, args))?
     });
     let threads = rayon::current_num_threads();
     let capacity = (threads > 1).then(|| parallel_capacity(threads));

@@ -70,6 +70,7 @@ pub mod world;
 pub use error::{ParamsError, StateError};
 pub use glam::{Vec2, Vec3};
 pub use metrics::{METRIC_COLUMNS, Metrics};
+pub use par::in_pool;
 pub use params::{
     Boundary, Model, NoiseDistribution, PARAMS, ParamInfo, Params, ParamsBuilder, Source,
 };
