@@ -1,36 +1,31 @@
 // The attractor editor: the world tools (world-tools.js) that place, move and remove the points
-// the flock seeks (the `attractors` parameter, [x, y] each). Every edit sends the whole new list
-// as one `set` (list-edit.js); a dragged attractor sends its list as it moves, about 30 times a
-// second, so the flock follows it live, and once more where it is let go.
+// the flock seeks (the `attractors` parameter, [x, y] each, [x, y, z] in three dimensions).
+// Every edit sends the whole new list as one `set` (list-edit.js); a dragged attractor sends its
+// list as it moves, about 30 times a second, so the flock follows it live, and once more where it
+// is let go. Where the pointer is, and which attractor it is over, comes from pointing.js.
 
-import { pixelRatio } from './dom.js';
 import { createListEdit } from './list-edit.js';
 import { throttled } from './throttle.js';
-import { nearestWithin } from './world-objects.js';
 
 const PICK_PX = 10; // CSS px around the pointer within which an attractor is picked
 const DRAG_SEND_MS = 33; // a dragged attractor's list goes out at most this often
 const GROUP = 'attractors';
 
-/** A world point {x, y} as an attractor, with no more digits than an f32 keeps. */
-const pointOf = (p) => [Number(p.x.toPrecision(7)), Number(p.y.toPrecision(7))];
+/** A coordinate as sent: no more digits than the server's f32 keeps. */
+const tidy = (v) => Number(v.toPrecision(7));
 
 /**
  * `request` sends a request to the server (connection.js); `serverState()` gives the latest state
- * message; `view` maps the pointer to the world and says where an attractor is drawn.
+ * message; `pointing` (pointing.js) says where the pointer is in the world.
  */
-export function createAttractorEditor({ request, serverState, view }) {
+export function createAttractorEditor({ request, serverState, pointing }) {
   const edit = createListEdit({ request, serverState, key: 'attractors' });
   const { shown, commit } = edit;
   const sendWhileDragged = throttled(edit.send, DRAG_SEND_MS);
   let moving = null; // the move tool's press: {index, base (the list then), dragged}
 
-  /** The index of the attractor drawn under world point `p` (or null), or -1. */
-  function pick(p) {
-    if (!p) return -1;
-    const drawn = shown().map(([x, y]) => view.drawnAt(x, y));
-    return nearestWithin(drawn, p, (PICK_PX * pixelRatio()) / view.scale);
-  }
+  /** The index of the attractor drawn under spot `p` (or null), or -1. */
+  const pick = (p) => pointing.nearest(shown(), p, PICK_PX);
 
   function stopMoving() {
     sendWhileDragged.cancel();
@@ -46,7 +41,7 @@ export function createAttractorEditor({ request, serverState, view }) {
       key: 'a',
       title: 'Attractor: click to place a point the flock seeks',
       hint: 'Click to place an attractor (the flock seeks it with attract_factor)',
-      release: (g) => commit([...shown(), pointOf(g.start)]),
+      release: (g) => commit([...shown(), pointing.coords(g.start)]),
     },
     {
       id: 'move-attractor',
@@ -61,7 +56,9 @@ export function createAttractorEditor({ request, serverState, view }) {
         moving = { index: pick(g.start), base: shown(), dragged: false };
       },
       drag(g) {
-        const list = moving.base.map((a, k) => (k === moving.index ? pointOf(g.at) : a));
+        const anchor = moving.base[moving.index];
+        const offset = pointing.offset(g, anchor);
+        const list = moving.base.map((a, k) => (k === moving.index ? anchor.map((v, i) => tidy(v + offset[i])) : a));
         moving.dragged = true;
         edit.preview(list);
         sendWhileDragged(list);

@@ -191,15 +191,18 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
   return {
     name: 'canvas2d',
     canvas,
-    /** Draws `frame` (or only the background without one); `radius` is a boid's, in world units. */
-    draw(frame, byGroup, radius) {
+    /**
+     * Draws `frame` (or only the background without one); `radius` is a boid's, in world units;
+     * `obstacles` the list to draw in three dimensions (flat ones are the overlay's).
+     */
+    draw(frame, byGroup, radius, obstacles) {
       if (!frame) {
         ctx.fillStyle = rgb(COLOR.bg);
         ctx.fillRect(0, 0, canvas.width, canvas.height);
         return;
       }
       if (frame.dimensions === 3) {
-        drawProjected(ctx, canvas, frame, byGroup, radius, orbit);
+        drawProjected(ctx, canvas, frame, byGroup, radius, orbit, obstacles);
         return;
       }
       const rad = radius * view.scale;

@@ -18,7 +18,13 @@ export const COLOR = {
   attractor: [200, 170, 255],
   resting: [150, 135, 95],
   ground: [110, 150, 90],
+  // Obstacles' bodies and edges in three dimensions (the flat view's are overlays.js's INK).
+  obstacle: [150, 160, 185],
+  obstacleEdge: [200, 208, 228],
 };
+
+/** How opaque an obstacle's body is in three dimensions: boids behind it show through. */
+export const OBSTACLE_ALPHA = 0.3;
 
 /** A dart in units of the boid radius, nose at +x: two triangles as (x, y) pairs. */
 export const DART = [2.2, 0, -1.3, 1.15, -0.55, 0, 2.2, 0, -0.55, 0, -1.3, -1.15];

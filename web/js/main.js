@@ -13,7 +13,9 @@
 //
 // A flock in three dimensions comes in version 3 frames (wire.js) and is drawn by the same
 // renderers through the orbit camera (orbit.js: drag rotates, the wheel zooms, a right-drag pans;
-// webgl3d.js and canvas3d.js draw it) instead of the flat view's pan and zoom.
+// webgl3d.js and canvas3d.js draw it, with its obstacles and predators; world3d.js the marks of
+// its world) instead of the flat view's pan and zoom. The world tools edit it with the same bar:
+// where the pointer is in the world comes from pointing.js, flat or in three dimensions.
 
 import { createAttractorEditor } from './attractor-tools.js';
 import { createCamera } from './camera.js';
@@ -27,6 +29,7 @@ import { acrossSeam, createOverlays, describeHovered } from './overlays.js';
 import { createOverlayMode } from './overlay-mode.js';
 import { createParameterPanel } from './parameters.js';
 import { createMetricsPlots } from './plots.js';
+import { createPointing } from './pointing.js';
 import { createPredatorTools } from './predator-tools.js';
 import { bindShortcuts } from './shortcuts.js';
 import { createStats } from './stats.js';
@@ -83,10 +86,11 @@ const connection = createConnection({
 });
 const overlayMode = createOverlayMode({ send: connection.send, view, overlays, redraw, solid, pick: pickDrawn });
 const controls = createControls({ request: connection.request, serverState: () => server, overlayMode, redraw });
-const obstacles = createObstacleEditor({ request: connection.request, serverState: () => server, world: () => frame?.world, view });
-const attractors = createAttractorEditor({ request: connection.request, serverState: () => server, view });
+const pointing = createPointing({ stage, view, orbit, canvas: () => renderer.canvas, frame: () => frame, params: () => server?.params });
+const obstacles = createObstacleEditor({ request: connection.request, serverState: () => server, pointing });
+const attractors = createAttractorEditor({ request: connection.request, serverState: () => server, pointing });
 const predators = createPredatorTools({
-  request: connection.request, frame: () => frame, serverState: () => server, stage, view, radius: () => view.boidRadius(server?.params),
+  request: connection.request, frame: () => frame, serverState: () => server, stage, pointing, view, radius: () => view.boidRadius(server?.params),
 });
 /** Clear: the world as a flock starts without one, no obstacle, attractor or predator. */
 const clearWorld = {
@@ -102,7 +106,7 @@ const clearWorld = {
 };
 const camera = createCamera({ view, orbit, canvas: () => renderer.canvas, redraw });
 const tools = createWorldTools({
-  stage, view, entries: [...obstacles.tools, ...predators.tools, ...attractors.tools, clearWorld, ...camera.entries], redraw,
+  stage, pointing, entries: [...obstacles.tools, ...predators.tools, ...attractors.tools, clearWorld, ...camera.entries], redraw,
 });
 const panel = createParameterPanel({
   request: connection.request,
@@ -178,8 +182,8 @@ function draw() {
   const display = controls.display();
   // In 3D a boid's size is its own (the renderers keep it visible); flat, the view's.
   const radius = solid() ? Number(server?.params?.boid_size) || 1 : view.boidRadius(server?.params);
-  renderer.draw(frame, display.byGroup, radius);
   const edited = { obstacles: obstacles.shown(), attractors: attractors.shown() };
+  renderer.draw(frame, display.byGroup, radius, edited.obstacles);
   tools.refresh();
   overlays.draw(frame, server?.params, overlayMode.mode, display, radius, edited, tools.marks());
   describeHovered($('info'), overlays.latest, overlayMode.mode);
@@ -263,9 +267,9 @@ window.boidsViewer = {
   get metrics() { return plots.latest; },
   /** The obstacles drawn now. */
   get obstacles() { return obstacles.shown(); },
-  /** The attractors drawn now, [x, y] each. */
+  /** The attractors drawn now, [x, y] each ([x, y, z] in 3D). */
   get attractors() { return attractors.shown(); },
-  /** The latest frame's predators: {x, y, angle, pointer} each, the mouse's last. */
+  /** The latest frame's predators: {x, y (and z in 3D), angle, pointer} each, the mouse's last. */
   get predators() { return predatorsOf(frame, view); },
   /**
    * Where the view is: world coordinates of the stage's top-left corner, device px per unit, and
@@ -283,19 +287,21 @@ window.boidsViewer = {
       return z === undefined ? [x, y] : [x, y, z];
     });
   },
-  /** Client (CSS px, page) coordinates of the world point (x, y). */
-  clientPosition(x, y) {
+  /**
+   * Client (CSS px, page) coordinates of the world point (x, y), or in 3D of (x, y, z) through
+   * the orbit camera (null: behind it).
+   */
+  clientPosition(x, y, z) {
     const dpr = pixelRatio();
     const rect = stage.getBoundingClientRect();
-    return { x: rect.left + view.sx(x) / dpr, y: rect.top + view.sy(y) / dpr };
+    if (z === undefined) return { x: rect.left + view.sx(x) / dpr, y: rect.top + view.sy(y) / dpr };
+    const at = Orbit.project(orbit.lens(renderer.canvas), [x, y, z]);
+    return at && { x: rect.left + at.x / dpr, y: rect.top + at.y / dpr };
   },
   /** Client (CSS px, page) coordinates of boid `i` of the latest frame (null: behind the camera). */
   boidClientPosition(i) {
     const { x, y, z } = boidPosition(frame, i);
-    if (z === undefined) return this.clientPosition(x, y);
-    const at = Orbit.project(orbit.lens(renderer.canvas), [x, y, z]);
-    const rect = stage.getBoundingClientRect();
-    return at && { x: rect.left + at.x / pixelRatio(), y: rect.top + at.y / pixelRatio() };
+    return this.clientPosition(x, y, z);
   },
 };
 

@@ -1,11 +1,13 @@
 // The obstacle editor: the world tools (world-tools.js) that place circles, rectangles and walls,
-// and move and delete obstacles. Every edit sends the whole new list as one `set` of `obstacles`
-// (list-edit.js: the page draws the server's list; an edit the server refuses gets a toast, and
-// the list stays as it was).
+// and move and delete obstacles; for a flock in three dimensions, spheres and boxes (the same
+// tools and keys, the wall's hidden: the server refuses walls there). Every edit sends the whole
+// new list as one `set` of `obstacles` (list-edit.js: the page draws the server's list; an edit
+// the server refuses gets a toast, and the list stays as it was). Where the pointer is, and what
+// it is over, comes from pointing.js, in either dimension.
 
-import { pixelRatio } from './dom.js';
 import { createListEdit } from './list-edit.js';
-import { isTorus, obstacleAt, translated } from './obstacles.js';
+import { translated } from './obstacles.js';
+import { centreOf } from './solids.js';
 
 const PICK_PX = 6; // CSS px around the pointer within which an obstacle is picked
 const CIRCLE_RADIUS_RANGES = 1.5; // a clicked circle's radius, in visual ranges
@@ -13,57 +15,60 @@ const GROUP = 'obstacles';
 
 /** A coordinate as sent: no more digits than the server's f32 keeps. */
 const tidy = (v) => Number(v.toPrecision(7));
-const pair = ([x, y]) => [tidy(x), tidy(y)];
-/** A world point {x, y} as an obstacle's [x, y]. */
-const point = (p) => pair([p.x, p.y]);
+const tidyPoint = (p) => p.map(tidy);
 
 /** The shape with its coordinates as sent. */
 function tidied(shape) {
-  switch (shape.shape) {
-    case 'circle': return { ...shape, center: pair(shape.center) };
-    case 'rect': return { ...shape, min: pair(shape.min), max: pair(shape.max) };
-    default: return { ...shape, points: shape.points.map(pair) };
-  }
+  const { center, min, max, points } = shape;
+  return {
+    ...shape,
+    ...(center && { center: tidyPoint(center) }),
+    ...(min && { min: tidyPoint(min), max: tidyPoint(max) }),
+    ...(points && { points: points.map(tidyPoint) }),
+  };
 }
 
-/** The rectangle a drag from g.start to g.at spans, or null when it has no area. */
-function rectOf(g) {
-  const min = point({ x: Math.min(g.start.x, g.at.x), y: Math.min(g.start.y, g.at.y) });
-  const max = point({ x: Math.max(g.start.x, g.at.x), y: Math.max(g.start.y, g.at.y) });
-  return g.dragged && min[0] < max[0] && min[1] < max[1] ? { shape: 'rect', min, max } : null;
-}
+/** The point a drag moves with the pointer: a round shape's centre, a box's, a wall's first corner. */
+const anchorOf = (shape) => (shape.points ? shape.points[0] : centreOf(shape));
 
 /**
  * `request` sends a request to the server (connection.js); `serverState()` gives the latest state
- * message and `world()` the latest frame's world rectangle; `view` maps the pointer to the world.
+ * message; `pointing` (pointing.js) says where the pointer is in the world.
  */
-export function createObstacleEditor({ request, serverState, world, view }) {
+export function createObstacleEditor({ request, serverState, pointing }) {
   const edit = createListEdit({ request, serverState, key: 'obstacles' });
   let moving = null; // the move tool's press: {index, base (the list then), dragged}
   let selected = -1; // the move tool's selected obstacle
-  let corners = []; // the wall being drawn, world points
+  let corners = []; // the wall being drawn, spots
 
   const params = () => serverState()?.params;
   const { shown, commit } = edit;
   const without = (index) => shown().filter((_, k) => k !== index);
+  const solid = () => pointing.dimensions() === 3;
 
-  function pick(p) {
-    const w = world();
-    if (!w || !p) return -1;
-    return obstacleAt(shown(), p.x, p.y, (PICK_PX * pixelRatio()) / view.scale, w, isTorus(params()));
-  }
+  const pick = (p) => pointing.obstacleAt(shown(), p, PICK_PX);
 
   const add = (shape) => shape && commit([...shown(), shape]);
 
-  /** The circle a press makes: a click's of 1.5 visual ranges, or a drag's out to the pointer. */
+  /**
+   * The circle (a sphere in 3D) a press makes: a click's of 1.5 visual ranges, or a drag's out to
+   * the pointer.
+   */
   function circleOf(g) {
-    const radius = g.dragged ? Math.hypot(g.at.x - g.start.x, g.at.y - g.start.y) : CIRCLE_RADIUS_RANGES * Number(params()?.visual_range || 1);
-    return radius > 0 ? { shape: 'circle', center: point(g.start), radius: tidy(radius) } : null;
+    const radius = g.dragged ? pointing.distance(g.start, g.at) : CIRCLE_RADIUS_RANGES * Number(params()?.visual_range || 1);
+    return radius > 0 ? { shape: solid() ? 'sphere' : 'circle', center: pointing.coords(g.start), radius: tidy(radius) } : null;
+  }
+
+  /** The rectangle (a box in 3D) a drag spans, or null when it has no volume. */
+  function boxOf(g) {
+    if (!g.dragged) return null;
+    const [min, max] = pointing.span(g);
+    return min.every((v, k) => v < max[k]) ? { shape: solid() ? 'box' : 'rect', min, max } : null;
   }
 
   function finishWall() {
     if (corners.length < 2) return false;
-    add({ shape: 'wall', points: corners.map(point) });
+    add({ shape: 'wall', points: corners.map(pointing.coords) });
     corners = [];
     return true;
   }
@@ -71,8 +76,7 @@ export function createObstacleEditor({ request, serverState, world, view }) {
   /** A click adds a corner, unless it is on the last one (the second click of a double click). */
   function addCorner(p) {
     const last = corners[corners.length - 1];
-    const apart = !last || (Math.hypot(p.x - last.x, p.y - last.y) * view.scale) / pixelRatio() > PICK_PX / 2;
-    if (apart) corners.push(p);
+    if (!last || pointing.nearest([pointing.coords(last)], p, PICK_PX / 2) < 0) corners.push(p);
   }
 
   const tools = [
@@ -94,9 +98,9 @@ export function createObstacleEditor({ request, serverState, world, view }) {
         moving = { index: selected, base: shown(), dragged: false };
       },
       drag(g) {
-        const [dx, dy] = [g.at.x - g.start.x, g.at.y - g.start.y];
+        const offset = pointing.offset(g, anchorOf(moving.base[moving.index]));
         moving.dragged = true;
-        edit.preview(moving.base.map((shape, k) => (k === moving.index ? tidied(translated(shape, dx, dy)) : shape)));
+        edit.preview(moving.base.map((shape, k) => (k === moving.index ? tidied(translated(shape, offset)) : shape)));
       },
       release() {
         if (moving.dragged) commit(shown());
@@ -119,10 +123,10 @@ export function createObstacleEditor({ request, serverState, world, view }) {
     {
       id: 'circle',
       group: GROUP,
-      label: 'Circle',
+      label: () => (solid() ? 'Sphere' : 'Circle'),
       key: 'c',
-      title: 'Circle: click to place, drag to size',
-      hint: 'Click to place a circle, or drag from its centre to size it',
+      title: 'Circle (a sphere in 3D): click to place, drag to size',
+      hint: 'Click to place a circle (a sphere in 3D), or drag from its centre to size it',
       release: (g) => add(circleOf(g)),
       marks: (pointer, g) => ({ draft: g ? circleOf(g) : pointer && circleOf({ start: pointer, dragged: false }) }),
     },
@@ -131,17 +135,18 @@ export function createObstacleEditor({ request, serverState, world, view }) {
       group: GROUP,
       label: 'Box',
       key: 'b',
-      title: 'Rectangle: drag a box',
-      hint: 'Drag a box',
-      release: (g) => add(rectOf(g)),
-      marks: (_, g) => ({ draft: g && rectOf(g) }),
+      title: 'Rectangle (a box in 3D): drag across it',
+      hint: 'Drag a box across the view',
+      release: (g) => add(boxOf(g)),
+      marks: (_, g) => ({ draft: g && boxOf(g) }),
     },
     {
       id: 'wall',
       group: GROUP,
       label: 'Wall',
       key: 'w',
-      title: 'Wall: click the corners, double-click or Enter to finish',
+      title: 'Wall: click the corners, double-click or Enter to finish (flat flocks only)',
+      shown: () => !solid(),
       hint: 'Click the corners · double-click or Enter to finish · Esc to cancel',
       reset() {
         corners = [];
@@ -158,7 +163,7 @@ export function createObstacleEditor({ request, serverState, world, view }) {
       },
       marks(pointer) {
         const points = pointer ? [...corners, pointer] : corners;
-        return { draft: corners.length > 0 ? { shape: 'wall', points: points.map(point) } : null };
+        return { draft: corners.length > 0 ? { shape: 'wall', points: points.map(pointing.coords) } : null };
       },
     },
     {

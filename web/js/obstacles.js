@@ -3,7 +3,7 @@
 // {shape: 'rect', min: [x, y], max: [x, y]}, {shape: 'wall', points: [[x, y], ...]}. This module
 // is their geometry on the page: where one is seen, its outline as a canvas path, which one lies
 // under a point, and a moved copy. It never changes a list in place; overlays.js draws them and
-// obstacle-tools.js edits them.
+// obstacle-tools.js edits them. A flock in three dimensions has spheres and boxes (solids.js).
 //
 // On a torus the step sees every obstacle also at its copies shifted by the world's size (-1, 0
 // or +1 times on each axis: the core's ObstacleIndex), so they are drawn and found there too.
@@ -21,14 +21,19 @@ export function seamShifts(world, torus) {
   return shifts;
 }
 
-/** The shape moved by (dx, dy), as a new object. */
-export function translated(shape, dx, dy) {
-  const at = ([x, y]) => [x + dx, y + dy];
-  switch (shape.shape) {
-    case 'circle': return { shape: 'circle', center: at(shape.center), radius: shape.radius };
-    case 'rect': return { shape: 'rect', min: at(shape.min), max: at(shape.max) };
-    default: return { shape: 'wall', points: shape.points.map(at) };
-  }
+/**
+ * The shape moved by `offset` ([dx, dy], or [dx, dy, dz] for a sphere or box of a flock in three
+ * dimensions: solids.js), as a new object.
+ */
+export function translated(shape, offset) {
+  const at = (p) => p.map((v, k) => v + offset[k]);
+  const { center, min, max, points } = shape;
+  return {
+    ...shape,
+    ...(center && { center: at(center) }),
+    ...(min && { min: at(min), max: at(max) }),
+    ...(points && { points: points.map(at) }),
+  };
 }
 
 /** Distance from (x, y) to the segment a-b. */

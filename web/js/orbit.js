@@ -35,6 +35,17 @@ export const boxCorners = (box) => Array.from({ length: 8 }, (_, k) => [
 /** The 12 edges of a box as pairs of corner indices (boxCorners). */
 export const BOX_EDGES = [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]];
 
+/**
+ * Where `ray` ({origin, dir}) meets the plane through `point` ([x, y, z]) facing `normal` (a unit
+ * vector): [x, y, z], or null where the plane is behind the ray's origin or along the ray.
+ */
+export function meetPlane(ray, point, normal) {
+  const along = dot(ray.dir, normal);
+  if (Math.abs(along) < 1e-9) return null;
+  const t = dot(point.map((v, k) => v - ray.origin[k]), normal) / along;
+  return t > 0 ? ray.origin.map((v, k) => v + t * ray.dir[k]) : null;
+}
+
 export class Orbit {
   yaw = DEFAULT_YAW;
   pitch = DEFAULT_PITCH;
@@ -97,6 +108,15 @@ export class Orbit {
     if (depth <= lens.near) return null;
     const k = lens.focal / depth;
     return { x: lens.cx + dot(d, lens.right) * k, y: lens.cy - dot(d, lens.up) * k, depth };
+  }
+
+  /**
+   * The line of sight of `lens` through the canvas point (x, y) (device px): {origin (the eye),
+   * dir (a unit vector)}; the inverse of `project`.
+   */
+  static ray(lens, x, y) {
+    const [a, b] = [(x - lens.cx) / lens.focal, (lens.cy - y) / lens.focal];
+    return { origin: lens.eye, dir: normalize(lens.forward.map((f, k) => f + a * lens.right[k] + b * lens.up[k])) };
   }
 
   /** Turns the view by a drag of (dx, dy) CSS px. */

@@ -6,7 +6,8 @@
 // the ghosts, the neighbours those boids see across a seam, where they see them. What is drawn is
 // the core's overlay data as the server sends it (`boids render --overlay` draws the same); this
 // module computes nothing about the flock. A flock in three dimensions has its overlays drawn
-// through the orbit camera by overlays3d.js (spheres, vectors in space); its box is the renderer's.
+// through the orbit camera by overlays3d.js (spheres, vectors in space) and its world's marks by
+// world3d.js; its box, obstacles and predators are the renderer's.
 
 import { DART, TAU } from './constants.js';
 import { pixelRatio } from './dom.js';
@@ -14,6 +15,7 @@ import { formatValue } from './format.js';
 import { isTorus, seamShifts, tracePath } from './obstacles.js';
 import { drawOverlay3D } from './overlays3d.js';
 import { GHOST_FLOATS, RECORD_FLOATS, RECORD_FLOATS_3D } from './wire.js';
+import { drawWorld3D } from './world3d.js';
 import { drawWorldObjects } from './world-objects.js';
 
 const INK = {
@@ -296,9 +298,11 @@ export function createOverlays(canvas, view, orbit) {
       ctx.clearRect(0, 0, canvas.width, canvas.height);
       if (!frame || !params) return;
       if (frame.dimensions === 3) {
+        const lens = orbit.lens(canvas);
+        drawWorld3D(ctx, lens, { frame, params, obstacles: edited.obstacles, attractors: edited.attractors, radius, marks });
         if (mode === 'off' || latest?.dimensions !== 3) return;
         const lengths = vectorLengths(ruleScale, 0.55 * latest.visualRange, display.vectorGain);
-        drawOverlay3D(ctx, orbit.lens(canvas), latest, { ink: INK, lengths, show: display.show, radius });
+        drawOverlay3D(ctx, lens, latest, { ink: INK, lengths, show: display.show, radius });
         return;
       }
       drawWorldEdge(ctx, view, frame.world, params);

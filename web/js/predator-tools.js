@@ -3,32 +3,38 @@
 // its index in the frame), and "the mouse is a predator", a switch: while it is on, the mouse's
 // place over the stage goes out as `pointer` (at most about 30 times a second) and the predator
 // that follows it is made on the first; when the mouse leaves the stage or the switch goes off,
-// `{"type": "pointer"}` removes it. Each is a world edit the server logs and replays.
+// `{"type": "pointer"}` removes it. Each is a world edit the server logs and replays. For a flock
+// in three dimensions each point has its z: where the pointer is comes from pointing.js (in 3D
+// the mouse's predator moves on the plane a click places things on).
 
 import { pixelRatio } from './dom.js';
 import { throttled } from './throttle.js';
-import { nearestWithin, predatorRadius, predatorsOf } from './world-objects.js';
+import { predatorRadius, predatorsOf } from './world-objects.js';
 
 const PICK_PX = 10; // CSS px around the pointer within which a predator is picked
 const POINTER_SEND_MS = 33; // the mouse's place goes out at most this often
 const GROUP = 'predators';
 
+/** A spot's coordinates as a request's fields: x, y, and z in three dimensions. */
+const fields = ([x, y, z]) => (z === undefined ? { x, y } : { x, y, z });
+
 /**
  * `request` sends a request to the server (connection.js); `frame()` gives the latest frame and
- * `serverState()` the latest state message; `stage` is the element the mouse moves over; `view`
- * maps the pointer to the world and says where a predator is drawn; `radius()` is a boid's drawn
- * radius (a predator is drawn larger).
+ * `serverState()` the latest state message; `stage` is the element the mouse moves over;
+ * `pointing` (pointing.js) says where the pointer is in the world; `view` says where a predator
+ * is drawn in the flat view, and `radius()` is a boid's drawn radius (a predator is drawn larger).
  */
-export function createPredatorTools({ request, frame, serverState, stage, view, radius }) {
+export function createPredatorTools({ request, frame, serverState, stage, pointing, view, radius }) {
   let mouseIsPredator = false;
-  const sendPointer = throttled((p) => request({ type: 'pointer', x: p.x, y: p.y }, 'pointer'), POINTER_SEND_MS);
+  const sendPointer = throttled((p) => request({ type: 'pointer', ...fields(pointing.coords(p)) }, 'pointer'), POINTER_SEND_MS);
 
-  /** The index of the predator (not the mouse's) drawn under world point `p` (or null), or -1. */
+  /** The index of the predator (not the mouse's) drawn under spot `p` (or null), or -1. */
   function pick(p) {
-    if (!p) return -1;
     const predators = predatorsOf(frame(), view);
-    const tolerance = Math.max(predatorRadius(view, radius()) * 2.2, (PICK_PX * pixelRatio()) / view.scale);
-    return nearestWithin(predators, p, tolerance, (k) => predators[k].pointer);
+    const flatPx = (predatorRadius(view, radius()) * 2.2 * view.scale) / pixelRatio();
+    const px = pointing.dimensions() === 3 ? PICK_PX : Math.max(PICK_PX, flatPx);
+    const points = predators.map(({ x, y, z }) => (z === undefined ? [x, y] : [x, y, z]));
+    return pointing.nearest(points, p, px, (k) => predators[k].pointer);
   }
 
   function removePointer() {
@@ -37,9 +43,7 @@ export function createPredatorTools({ request, frame, serverState, stage, view, 
   }
 
   stage.addEventListener('pointermove', (e) => {
-    if (!mouseIsPredator) return;
-    const rect = stage.getBoundingClientRect();
-    sendPointer(view.clientToWorld(e.clientX - rect.left, e.clientY - rect.top));
+    if (mouseIsPredator) sendPointer(pointing.spot(e));
   });
   stage.addEventListener('pointerleave', () => {
     if (mouseIsPredator) removePointer();
@@ -53,7 +57,7 @@ export function createPredatorTools({ request, frame, serverState, stage, view, 
       key: 'p',
       title: 'Predator: click to place one',
       hint: 'Click to place a predator',
-      release: (g) => request({ type: 'place_predator', x: g.start.x, y: g.start.y }),
+      release: (g) => request({ type: 'place_predator', ...fields(pointing.coords(g.start)) }),
     },
     {
       id: 'remove-predator',

@@ -165,10 +165,13 @@ export function createWebGLRenderer(canvas, view, evenInSoftware, orbit) {
   return {
     name: 'webgl2',
     canvas,
-    /** Draws `frame` (or only the background without one); `radius` is a boid's, in world units. */
-    draw(frame, byGroup, radius) {
+    /**
+     * Draws `frame` (or only the background without one); `radius` is a boid's, in world units;
+     * `obstacles` the list to draw in three dimensions (flat ones are the overlay's).
+     */
+    draw(frame, byGroup, radius, obstacles) {
       if (frame?.dimensions === 3) {
-        draw3d(frame, byGroup, radius, orbit);
+        draw3d(frame, byGroup, radius, orbit, obstacles);
         return;
       }
       clear(frame?.world);

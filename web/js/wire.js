@@ -155,14 +155,18 @@ function quantisedPosition(bytes, q, i, dimensions) {
 export const boidPosition = (frame, i) => quantisedPosition(frame.boids, frame.quant, i, frame.dimensions);
 
 /**
- * Predator `k` of a frame: {x, y (world), angle (its heading, radians), pointer (whether it is
- * the one that follows the mouse)}.
+ * Predator `k` of a frame: {x, y (world, and z in 3D), angle (its heading, radians; in 3D the
+ * azimuth, with `elevation` its angle above the xy plane), pointer (whether it is the one that
+ * follows the mouse)}.
  */
 export function framePredator(frame, k) {
-  const kind = frame.predators[k * BOID_BYTES + 5];
+  const o = k * recordBytes(frame.dimensions);
+  const solid = frame.dimensions === 3;
+  const kind = frame.predators[o + (solid ? 8 : 5)];
   return {
-    ...quantisedPosition(frame.predators, frame.quant, k, 2),
-    angle: headingAngle(frame.predators[k * BOID_BYTES + 4]),
+    ...quantisedPosition(frame.predators, frame.quant, k, frame.dimensions),
+    angle: headingAngle(frame.predators[o + 4 + (solid ? 2 : 0)]),
+    ...(solid && { elevation: elevationAngle(frame.predators[o + 7]) }),
     pointer: kind === POINTER_KIND,
   };
 }

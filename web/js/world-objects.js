@@ -1,10 +1,11 @@
 // The world's objects besides the obstacles (obstacles.js) and the boids (the renderers):
 // predators (the frame's, after its boids), attractors (the `attractors` parameter, [x, y]
-// points) and, with perching, the ground line. This module says where they are, finds the one
-// under the pointer for the tools (predator-tools.js, attractor-tools.js), and draws them on the
+// points) and, with perching, the ground line. This module says where they are (for the tools
+// too: predator-tools.js, attractor-tools.js), and draws them on the
 // overlay canvas (overlays.js calls it), above the obstacles and beneath the debug overlays:
 // a predator as a larger dart along its heading, the mouse's predator ringed; an attractor as a
-// ring with a cross; the ground line across the world. Colours are those of `boids render`.
+// ring with a cross; the ground line across the world. Colours are those of `boids render`. A
+// flock in three dimensions has its world's objects drawn by world3d.js.
 
 import { COLOR, DART, PREDATOR_MIN_PX, PREDATOR_SCALE, TAU } from './constants.js';
 import { pixelRatio } from './dom.js';
@@ -16,7 +17,7 @@ const HALO = 'rgba(255, 255, 255, 0.9)';
 
 /**
  * The frame's predators as framePredator gives them, the mouse's last, each where `view` draws
- * it (view.js: drawnAt).
+ * it (view.js: drawnAt; in 3D the view does not wrap, and z is kept).
  */
 export function predatorsOf(frame, view) {
   return Array.from({ length: frame?.predatorCount ?? 0 }, (_, k) => {
@@ -28,23 +29,6 @@ export function predatorsOf(frame, view) {
 /** The y of the ground line in `world` (a frame's world rectangle) for `params`, or null without perching. */
 export function groundY(world, params) {
   return params?.perch ? world.y + world.h - Number(params.perch_height) : null;
-}
-
-/**
- * The index of the point of `points` ({x, y} each, as `view` draws them) nearest the world point
- * `p` within `tolerance` world units, or -1; `skip(k)` leaves a point out.
- */
-export function nearestWithin(points, p, tolerance, skip = () => false) {
-  let best = -1;
-  let bestDistance = tolerance;
-  points.forEach((q, k) => {
-    const d = Math.hypot(q.x - p.x, q.y - p.y);
-    if (!skip(k) && d <= bestDistance) {
-      best = k;
-      bestDistance = d;
-    }
-  });
-  return best;
 }
 
 /** A predator's drawn radius in world units, from a boid's `radius`. */

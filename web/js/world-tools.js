@@ -5,10 +5,12 @@
 // predator, the camera) and shows whether it is on. The entries come from the modules that own
 // what they edit (obstacle-tools.js, predator-tools.js, attractor-tools.js, camera.js), so a new
 // tool is one more entry there; the bar gives it its button, key, hint and cursor, and routes
-// the pointer and the keys to it.
+// the pointer and the keys to it. The tools work alike on a flat flock and on one in three
+// dimensions: where the pointer is in the world comes from pointing.js, and an entry that means
+// something in one of them only (the wall) hides its button in the other.
 //
-// With no tool chosen the stage pans, zooms and hovers as before; a press a tool takes never
-// reaches the pan (view.js asks `claims`).
+// With no tool chosen the stage pans (or orbits), zooms and hovers as before; a press a tool takes
+// never reaches the pan or the orbit (view.js and orbit.js ask `claims`).
 
 import { $, el } from './dom.js';
 
@@ -18,33 +20,38 @@ const DRAG_PX = 3; // CSS px a press must travel to be a drag rather than a clic
 const NO_MARKS = {};
 
 /**
- * An entry: {id, group (the bar's segment it sits in), label, title, key (optional, one letter)}
- * and either `run()` (an action; with `active()` it is a switch, its button lit while it gives
- * true) or, for a tool, a `hint` shown beside the bar while it is chosen
- * and, all optional, what it does. A press on the stage is a gesture `g` = {start, at (world
- * points {x, y}), dragged}:
- *   claims(p)   whether a press at world point p is the tool's (default: every press; a press
- *               it leaves pans the view);
+ * An entry: {id, group (the bar's segment it sits in), label (a text, or a function giving it
+ * for the flock on screen), title, key (optional, one letter), shown (optional: whether it
+ * applies to the flock on screen; its button hides when not)} and either `run()` (an action;
+ * with `active()` it is a switch, its button lit while it gives true) or, for a tool, a `hint`
+ * shown beside the bar while it is chosen and, all optional, what it does. A press on the stage
+ * is a gesture `g` = {start, at (the pointer's spots, pointing.js), dragged}:
+ *   claims(p)   whether a press at spot p is the tool's (default: every press; a press it
+ *               leaves pans or orbits the view);
  *   press(g), drag(g), release(g), doubleClick();
  *   enter(), remove()  Enter, Delete or Backspace: true when they did something;
  *   cancel()    Esc: true when it dropped work in progress (else Esc leaves the tool);
  *   reset()     start afresh: the tool is chosen or left, or a press went to the pan;
  *   marks(pointer, g)  what to mark (overlays.js): {obstacle, draft, predator, attractor}, each
  *               optional (an index to highlight, or a shape being made), from the pointer's
- *               world point or null and the gesture in progress or null.
+ *               spot or null and the gesture in progress or null.
+ * `pointing` (pointing.js) says where a pointer event is in the world.
  */
-export function createWorldTools({ stage, view, entries, redraw }) {
+export function createWorldTools({ stage, pointing, entries, redraw }) {
   const bar = $('tools');
   const hint = $('tool-hint');
   let chosen = null; // the chosen tool, or null
   let gesture = null; // the press in progress: {cx, cy (client px), start, at, dragged}
-  let pointer = null; // the pointer's world point over the stage, or null
+  let pointer = null; // the pointer's spot over the stage, or null
   const byKey = new Map(entries.filter((e) => e.key).map((e) => [e.key, e]));
   const buttons = new Map(); // entry -> its button
 
+  const labelOf = (entry) => (typeof entry.label === 'function' ? entry.label() : entry.label);
+  const applies = (entry) => entry.shown?.() ?? true;
+
   for (const entry of entries) {
     const key = entry.key ? ` (${entry.key.toUpperCase()})` : '';
-    const button = el('button', { type: 'button', title: entry.title + key }, entry.label);
+    const button = el('button', { type: 'button', title: entry.title + key }, el('span', {}, labelOf(entry)));
     if (entry.key) button.append(el('kbd', {}, entry.key.toUpperCase()));
     button.addEventListener('click', () => {
       // Keys go back to the shortcuts: Enter on a focused button would press it again.
@@ -56,13 +63,21 @@ export function createWorldTools({ stage, view, entries, redraw }) {
     group.append(button);
   }
 
-  function worldOf(e) {
-    const rect = stage.getBoundingClientRect();
-    return view.clientToWorld(e.clientX - rect.left, e.clientY - rect.top);
-  }
+  const worldOf = (e) => pointing.spot(e);
 
   function showChosen() {
-    for (const [entry, button] of buttons) button.classList.toggle('on', entry === chosen || Boolean(entry.active?.()));
+    // A tool that does not apply to the flock now on screen is left.
+    if (chosen && !applies(chosen)) {
+      chosen.reset?.();
+      chosen = null;
+      gesture = null;
+    }
+    for (const [entry, button] of buttons) {
+      button.classList.toggle('on', entry === chosen || Boolean(entry.active?.()));
+      button.hidden = !applies(entry);
+      const label = labelOf(entry);
+      if (button.firstChild.textContent !== label) button.firstChild.textContent = label;
+    }
     hint.textContent = chosen?.hint ?? '';
     hint.hidden = !chosen;
     stage.dataset.tool = chosen?.id ?? '';
@@ -70,6 +85,7 @@ export function createWorldTools({ stage, view, entries, redraw }) {
 
   /** Runs an action, or chooses a tool (leaves it when it is already chosen). */
   function use(entry) {
+    if (!applies(entry)) return;
     if (entry.run) {
       entry.run();
       showChosen();
@@ -130,14 +146,17 @@ export function createWorldTools({ stage, view, entries, redraw }) {
   showChosen();
 
   return {
-    /** Whether a press or double click belongs to the bar or the chosen tool, not the pan. */
+    /**
+     * Whether a press or double click belongs to the bar or the chosen tool, not the pan or the
+     * orbit (a press of another button than the first never is the tool's).
+     */
     claims(e) {
-      return onBar(e) || takes(worldOf(e));
+      return onBar(e) || (e.button === 0 && takes(worldOf(e)));
     },
     /** Handles a key (shortcuts.js): true when it did something. */
     key(name) {
       const entry = byKey.get(name.toLowerCase());
-      if (entry) {
+      if (entry && applies(entry)) {
         use(entry);
         return true;
       }

@@ -101,8 +101,10 @@ const ASSETS: &[Asset] = &[
     js_module!("overlays3d.js"),
     js_module!("parameters.js"),
     js_module!("plots.js"),
+    js_module!("pointing.js"),
     js_module!("predator-tools.js"),
     js_module!("shortcuts.js"),
+    js_module!("solids.js"),
     js_module!("stats.js"),
     js_module!("throttle.js"),
     js_module!("view.js"),
@@ -111,6 +113,7 @@ const ASSETS: &[Asset] = &[
     js_module!("wire.js"),
     js_module!("world-objects.js"),
     js_module!("world-tools.js"),
+    js_module!("world3d.js"),
 ];
 
 /// The routes of the viewer, behind the checks of `access`.
