@@ -180,7 +180,7 @@ where
 impl<const D: usize> Changes<D> for Replay
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D> + WorldEdits,
+    Simulation<D>: WorldStep<D> + WorldEdits<D>,
 {
     fn apply_due(&mut self, sim: &mut Simulation<D>) -> Result<()> {
         Ok(Replay::apply_due(self, sim)?)

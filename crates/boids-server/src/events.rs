@@ -33,7 +33,8 @@
 //!   viewer logs it as a `reset`, and a replay refuses a `set` of it.
 //! - `place_predator` (`x`, `y`), `remove_predator` (`index`) and `pointer` (`x`, `y`, or
 //!   neither to remove it) are the viewer's predator tools, applied after `step` steps as the
-//!   viewer applied them ([`apply_edit`]): `predator_count` follows the predators.
+//!   viewer applied them ([`apply_edit`]): `predator_count` follows the predators. A point of a
+//!   flock in three dimensions has `z` too (and one of a flat flock has none).
 //! - Infinite values are written as the strings `"inf"` and `"-inf"`.
 //!
 //! Replaying means: build the flock of the **last** `start`/`reset` event, then step, applying its
@@ -51,7 +52,7 @@ use std::time::SystemTime;
 use axum::body::Bytes;
 use boids_core::params::Raw;
 use boids_core::{
-    Dim, Dimension, Params, ParamsBuilder, ParamsError, Simulation, Source, StateError, Vec2,
+    Dim, Dimension, Params, ParamsBuilder, ParamsError, Simulation, Source, StateError, VecN,
     WorldStep,
 };
 use serde::{Deserialize, Serialize};
@@ -129,6 +130,9 @@ pub enum Change {
         x: f64,
         /// y.
         y: f64,
+        /// z, in three dimensions.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        z: Option<f64>,
     },
     /// A predator removed by its index; `predator_count` one lower.
     RemovePredator {
@@ -143,6 +147,9 @@ pub enum Change {
         /// y.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         y: Option<f64>,
+        /// z, in three dimensions.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        z: Option<f64>,
     },
 }
 
@@ -170,23 +177,65 @@ pub enum EditError {
         /// The edit's name in the event log.
         edit: &'static str,
     },
+    /// The point has another number of coordinates than the flock has dimensions.
+    #[error(
+        "{edit} gives a point of {given} coordinates, but the flock has {dimensions} dimensions: \
+         send x and y{}",
+        if *dimensions == 3 { " and z" } else { ", without z" }
+    )]
+    Coordinates {
+        /// The edit's name in the event log.
+        edit: &'static str,
+        /// Coordinates given.
+        given: usize,
+        /// The flock's dimensions.
+        dimensions: usize,
+    },
+}
+
+/// The point `x`, `y` (and `z`) of the edit `edit` as a vector of the flock's `D` dimensions:
+/// `z` is given exactly when the flock has three.
+fn edit_point<const D: usize>(
+    edit: &'static str,
+    x: f64,
+    y: f64,
+    z: Option<f64>,
+) -> Result<VecN<D>, EditError>
+where
+    Dim<D>: Dimension<D>,
+{
+    let coordinates: Vec<f32> = [Some(x), Some(y), z]
+        .into_iter()
+        .flatten()
+        .map(|c| c as f32)
+        .collect();
+    let given = coordinates.len();
+    let point: [f32; D] = coordinates.try_into().map_err(|_| EditError::Coordinates {
+        edit,
+        given,
+        dimensions: D,
+    })?;
+    Ok(VecN::<D>::from(point))
 }
 
 /// The world edits a simulation takes: all of them in two dimensions; in three, none yet (the
 /// parameter checks refuse predators there), each refused by name.
-pub trait WorldEdits {
+pub trait WorldEdits<const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
     /// [`Simulation::add_predator`].
-    fn add_predator(&mut self, at: Vec2) -> Result<(), EditError>;
+    fn add_predator(&mut self, at: VecN<D>) -> Result<(), EditError>;
     /// [`Simulation::remove_predator`].
     fn remove_predator(&mut self, index: usize) -> Result<(), EditError>;
     /// [`Simulation::set_pointer`].
-    fn set_pointer(&mut self, at: Option<Vec2>) -> Result<(), EditError>;
+    fn set_pointer(&mut self, at: Option<VecN<D>>) -> Result<(), EditError>;
     /// How many predators there are.
     fn predator_count(&self) -> usize;
 }
 
-impl WorldEdits for Simulation<2> {
-    fn add_predator(&mut self, at: Vec2) -> Result<(), EditError> {
+impl WorldEdits<2> for Simulation<2> {
+    fn add_predator(&mut self, at: VecN<2>) -> Result<(), EditError> {
         Ok(Simulation::add_predator(self, at)?)
     }
 
@@ -194,7 +243,7 @@ impl WorldEdits for Simulation<2> {
         Ok(Simulation::remove_predator(self, index)?)
     }
 
-    fn set_pointer(&mut self, at: Option<Vec2>) -> Result<(), EditError> {
+    fn set_pointer(&mut self, at: Option<VecN<2>>) -> Result<(), EditError> {
         Ok(Simulation::set_pointer(self, at)?)
     }
 
@@ -203,8 +252,8 @@ impl WorldEdits for Simulation<2> {
     }
 }
 
-impl WorldEdits for Simulation<3> {
-    fn add_predator(&mut self, _: Vec2) -> Result<(), EditError> {
+impl WorldEdits<3> for Simulation<3> {
+    fn add_predator(&mut self, _: VecN<3>) -> Result<(), EditError> {
         Err(EditError::ThreeDimensions {
             edit: "place_predator",
         })
@@ -216,7 +265,7 @@ impl WorldEdits for Simulation<3> {
         })
     }
 
-    fn set_pointer(&mut self, _: Option<Vec2>) -> Result<(), EditError> {
+    fn set_pointer(&mut self, _: Option<VecN<3>>) -> Result<(), EditError> {
         Err(EditError::ThreeDimensions { edit: "pointer" })
     }
 
@@ -228,29 +277,36 @@ impl WorldEdits for Simulation<3> {
 /// Applies a world edit to `sim`, whose parameters are `layers`, and returns the layers after
 /// it (`predator_count` follows the predators): the one way the viewer and a replay make it.
 /// Changes that are not edits leave everything as it is.
-pub fn apply_edit(
+pub fn apply_edit<const D: usize>(
     layers: &ParamsBuilder,
-    sim: &mut impl WorldEdits,
+    sim: &mut impl WorldEdits<D>,
     change: &Change,
     source: Source,
-) -> Result<ParamsBuilder, EditError> {
-    let point = |x: f64, y: f64| Vec2::new(x as f32, y as f32);
+) -> Result<ParamsBuilder, EditError>
+where
+    Dim<D>: Dimension<D>,
+{
     let count_layer = |count: usize| {
         let count = Raw::Integer(i64::try_from(count).unwrap_or(i64::MAX));
         apply_set(layers, "predator_count", &count, source.clone())
     };
     match *change {
-        Change::PlacePredator { x, y } => {
+        Change::PlacePredator { x, y, z } => {
+            let at = edit_point("place_predator", x, y, z)?;
             let next = count_layer(sim.predator_count() + 1)?;
-            sim.add_predator(point(x, y))?;
+            sim.add_predator(at)?;
             Ok(next)
         }
         Change::RemovePredator { index } => {
             sim.remove_predator(index)?;
             Ok(count_layer(sim.predator_count())?)
         }
-        Change::Pointer { x, y } => {
-            sim.set_pointer(x.zip(y).map(|(x, y)| point(x, y)))?;
+        Change::Pointer { x, y, z } => {
+            let at = x
+                .zip(y)
+                .map(|(x, y)| edit_point("pointer", x, y, z))
+                .transpose()?;
+            sim.set_pointer(at)?;
             Ok(layers.clone())
         }
         Change::Start { .. } | Change::Reset { .. } | Change::Set { .. } => Ok(layers.clone()),
@@ -654,7 +710,7 @@ impl Replay {
     pub fn apply_due<const D: usize>(&mut self, sim: &mut Simulation<D>) -> Result<(), EventsError>
     where
         Dim<D>: Dimension<D>,
-        Simulation<D>: WorldStep<D> + WorldEdits,
+        Simulation<D>: WorldStep<D> + WorldEdits<D>,
     {
         while let Some(event) = self.pending.front().filter(|e| e.step <= sim.step_count()) {
             if event.step < sim.step_count() {
@@ -704,9 +760,10 @@ impl Replay {
                     apply_edit(&self.layers, sim, change, source).map_err(|error| match error {
                         EditError::Params(error) => params_error(error),
                         EditError::State(error) => state_error(error),
-                        three @ EditError::ThreeDimensions { .. } => EventsError::Invalid {
+                        edit @ (EditError::ThreeDimensions { .. }
+                        | EditError::Coordinates { .. }) => EventsError::Invalid {
                             origin: format!("{}, event {}", self.origin, event.index),
-                            message: three.to_string(),
+                            message: edit.to_string(),
                         },
                     })?
                 }
@@ -725,7 +782,7 @@ impl Replay {
     ) -> Result<(), EventsError>
     where
         Dim<D>: Dimension<D>,
-        Simulation<D>: WorldStep<D> + WorldEdits,
+        Simulation<D>: WorldStep<D> + WorldEdits<D>,
     {
         self.apply_due(sim)?;
         while sim.step_count() < step {
@@ -878,6 +935,40 @@ mod tests {
         assert_eq!(replay.remaining(), 0);
         assert_eq!(sim.params(), live.params());
         assert_eq!(sim.state(), live.state());
+    }
+
+    #[test]
+    fn an_edit_point_has_the_flocks_dimensions() {
+        let params = small();
+        let layers = ParamsBuilder::from_params(params.clone(), Source::Message);
+        let mut sim = Simulation::<2>::new(params, 1).unwrap();
+        for (change, given) in [
+            (
+                Change::PlacePredator {
+                    x: 10.0,
+                    y: 10.0,
+                    z: Some(5.0),
+                },
+                3,
+            ),
+            (
+                Change::Pointer {
+                    x: Some(10.0),
+                    y: Some(10.0),
+                    z: Some(5.0),
+                },
+                3,
+            ),
+        ] {
+            let err = apply_edit(&layers, &mut sim, &change, Source::Message).unwrap_err();
+            assert!(
+                err.to_string().contains(&format!(
+                    "a point of {given} coordinates, but the flock has 2 dimensions: send x and y, without z"
+                )),
+                "{err}"
+            );
+        }
+        assert!(sim.predators().is_empty() && sim.pointer().is_none());
     }
 
     #[test]

@@ -357,11 +357,11 @@ impl EngineState {
                 }
                 return Ok(());
             }
-            Request::PlacePredator { x, y } => self.edit(Change::PlacePredator { x, y })?,
+            Request::PlacePredator { x, y, z } => self.edit(Change::PlacePredator { x, y, z })?,
             Request::RemovePredator { index } => self.edit(Change::RemovePredator { index })?,
-            Request::Pointer { x, y } => {
+            Request::Pointer { x, y, z } => {
                 // Many a second while the mouse moves: only the frame shows it.
-                self.edit(Change::Pointer { x, y })?;
+                self.edit(Change::Pointer { x, y, z })?;
                 if !self.running {
                     self.publish_frame();
                 }

@@ -33,7 +33,11 @@ pub enum OverlayMode {
 /// {"type": "overlay", "mode": "hover", "x": 320.5, "y": 200, "radius": 12}
 /// {"type": "place_predator", "x": 100, "y": 80}  {"type": "remove_predator", "index": 0}
 /// {"type": "pointer", "x": 320, "y": 240}  {"type": "pointer"}
+/// {"type": "place_predator", "x": 100, "y": 80, "z": 240}   (a flock in three dimensions)
 /// ```
+///
+/// A point of a world edit (`place_predator`, `pointer`) has `z` exactly when the flock has three
+/// dimensions; the engine refuses one of the other dimension with an error reply.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Request {
@@ -89,6 +93,9 @@ pub enum Request {
         x: f64,
         /// y.
         y: f64,
+        /// z, for a flock in three dimensions.
+        #[serde(default)]
+        z: Option<f64>,
     },
     /// Remove a predator by its index (its place in the frame's predators).
     RemovePredator {
@@ -102,6 +109,9 @@ pub enum Request {
         x: Option<f64>,
         /// y.
         y: Option<f64>,
+        /// z, for a flock in three dimensions.
+        #[serde(default)]
+        z: Option<f64>,
     },
 }
 
@@ -208,17 +218,23 @@ fn check_request(request: Request) -> Result<Request, RequestError> {
             }
             Ok(request)
         }
-        Request::PlacePredator { x, y } => {
-            finite_point("place_predator", Some(*x), Some(*y)).map(|_| request)
+        Request::PlacePredator { x, y, z } => {
+            finite_point("place_predator", Some(*x), Some(*y), *z).map(|_| request)
         }
-        Request::Pointer { x, y } => finite_point("pointer", *x, *y).map(|_| request),
+        Request::Pointer { x, y, z } => finite_point("pointer", *x, *y, *z).map(|_| request),
         _ => Ok(request),
     }
 }
 
-/// Checks that a point's coordinates are finite and come together (both or neither).
-fn finite_point(what: &str, x: Option<f64>, y: Option<f64>) -> Result<(), RequestError> {
-    for (name, value) in [("x", x), ("y", y)] {
+/// Checks that a point's coordinates are finite and come together (x and y, and perhaps z; or
+/// none).
+fn finite_point(
+    what: &str,
+    x: Option<f64>,
+    y: Option<f64>,
+    z: Option<f64>,
+) -> Result<(), RequestError> {
+    for (name, value) in [("x", x), ("y", y), ("z", z)] {
         if let Some(v) = value.filter(|v| !v.is_finite()) {
             return Err(RequestError::OutOfRange {
                 field: format!("{what} {name}"),
@@ -227,11 +243,11 @@ fn finite_point(what: &str, x: Option<f64>, y: Option<f64>) -> Result<(), Reques
             });
         }
     }
-    if x.is_some() != y.is_some() {
+    if x.is_some() != y.is_some() || (z.is_some() && x.is_none()) {
         return Err(RequestError::OutOfRange {
             field: format!("{what} point"),
-            value: format!("x {x:?}, y {y:?}"),
-            allowed: "both x and y, or neither".to_owned(),
+            value: format!("x {x:?}, y {y:?}, z {z:?}"),
+            allowed: "both x and y (and z in three dimensions), or none".to_owned(),
         });
     }
     Ok(())
@@ -265,6 +281,15 @@ mod tests {
             (r#"{"type":"overlay","mode":"hover","radius":-1}"#, ">= 0"),
             (r#"{"type":"start","id":-4}"#, "whole number"),
             (r#"{"type":"pointer","x":1}"#, "both x and y"),
+            (r#"{"type":"pointer","z":1}"#, "both x and y"),
+            (
+                r#"{"type":"place_predator","x":1,"y":2,"z":"inf"}"#,
+                "invalid type",
+            ),
+            (
+                r#"{"type":"place_predator","x":1,"y":2,"z":1e999}"#,
+                "number out of range",
+            ),
             (r#"{"type":"place_predator","x":1}"#, "missing field `y`"),
             (r#"{"type":"remove_predator","index":-1}"#, "invalid value"),
         ];
