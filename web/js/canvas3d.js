@@ -104,7 +104,7 @@ function shaded(colour, band, light = 1) {
   return rgb(colour.map((v, k) => v * light * keep + COLOR.world[k] * (1 - keep)));
 }
 
-/** A sphere obstacle as a translucent disc, lit from above, in depth band `band`. */
+/** A sphere obstacle as a translucent disc, lit from above, and its outline, in depth band `band`. */
 function drawSphere(ctx, lens, shape, band) {
   const at = Orbit.project(lens, shape.center);
   if (!at) return;
@@ -116,6 +116,9 @@ function drawSphere(ctx, lens, shape, band) {
   ctx.beginPath();
   ctx.arc(at.x, at.y, r, 0, TAU);
   ctx.fill();
+  ctx.strokeStyle = shaded(COLOR.obstacleEdge, band);
+  ctx.lineWidth = 1.5 * pixelRatio();
+  ctx.stroke();
 }
 
 /** A box obstacle: its faces toward the eye, translucent and lit from above, then its edges. */

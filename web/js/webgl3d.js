@@ -7,10 +7,10 @@
 //
 // The world's bodies go in the same depth buffer: predators are larger cones in their orange,
 // unshaded and unfaded so they stand out at any depth (the frame's predator records have a boid's
-// layout), and the obstacles (solids.js) are shaded, depth-cued,
-// translucent spheres and boxes, one instanced mesh each, drawn last without writing depth, so
-// boids behind them show through, boids in front are not tinted, and each shows its near side
-// only (back faces culled). A box obstacle has its edges drawn too.
+// layout), and the obstacles (solids.js) are shaded, depth-cued, translucent spheres and boxes
+// (lighter at the rim), one instanced mesh each, drawn last without writing depth, so boids
+// behind them show through, boids in front are not tinted, and each shows its near side only
+// (back faces culled). A box obstacle has its edges drawn too.
 
 import { COLOR, OBSTACLE_ALPHA, PREDATOR_MIN_PX, PREDATOR_SCALE } from './constants.js';
 import { pixelRatio } from './dom.js';
@@ -160,22 +160,27 @@ const SOLID_SHADER = `#version 300 es
   uniform vec3 u_forward;
   uniform vec2 u_depths;
   uniform vec3 u_color;
+  uniform vec3 u_edge_color;
   uniform vec3 u_fog;
   out vec3 v_color;
+  out float v_rim;
   void main() {
     vec3 world = a_centre + a_corner * a_half;
     gl_Position = u_matrix * vec4(world, 1.0);
     vec3 normal = normalize(a_normal / a_half);
     float light = 0.35 + 0.65 * max(0.0, dot(normal, normalize(vec3(-0.3, -0.8, -0.5))));
     float far = clamp((dot(world - u_eye, u_forward) - u_depths.x) / max(1e-6, u_depths.y - u_depths.x), 0.0, 1.0);
-    v_color = mix(u_fog, u_color * light, mix(1.0, ${FAR_BRIGHTNESS}, far));
+    // The rim, where the surface turns away from the eye, is lighter: a sphere's outline shows.
+    v_rim = pow(1.0 - abs(dot(normal, normalize(world - u_eye))), 3.0);
+    v_color = mix(u_fog, mix(u_color * light, u_edge_color, v_rim), mix(1.0, ${FAR_BRIGHTNESS}, far));
   }`;
 
 const SOLID_FRAGMENT = `#version 300 es
   precision mediump float;
   in vec3 v_color;
+  in float v_rim;
   out vec4 color;
-  void main() { color = vec4(v_color, ${OBSTACLE_ALPHA}); }`;
+  void main() { color = vec4(v_color, ${OBSTACLE_ALPHA} + 0.5 * v_rim); }`;
 
 /** Per-instance centre and half-size ([x, y, z] each, six floats) of the spheres and of the boxes. */
 function solidInstances(obstacles) {
@@ -244,7 +249,7 @@ export function createWebGL3D(gl, canvas, compile) {
   const u = (program, name) => gl.getUniformLocation(program, name);
   const uni = Object.fromEntries(['matrix', 'quant_min', 'quant_size', 'eye', 'forward', 'focal', 'size', 'min_px', 'depths', 'by_group', 'colors', 'resting_color', 'paint', 'fog']
     .map((name) => [name, u(boidProgram, `u_${name}`)]));
-  const solidUni = Object.fromEntries(['matrix', 'eye', 'forward', 'depths', 'color', 'fog'].map((name) => [name, u(solidProgram, `u_${name}`)]));
+  const solidUni = Object.fromEntries(['matrix', 'eye', 'forward', 'depths', 'color', 'edge_color', 'fog'].map((name) => [name, u(solidProgram, `u_${name}`)]));
 
   const [boids, predators, spheres, boxes, edges] = [0, 1, 2, 3, 4].map(() => gl.createBuffer());
   const boidVao = coneArray(gl, boids);
@@ -319,6 +324,7 @@ export function createWebGL3D(gl, canvas, compile) {
     gl.uniform3f(solidUni.forward, ...lens.forward);
     gl.uniform2f(solidUni.depths, ...depths);
     gl.uniform3f(solidUni.color, ...norm(COLOR.obstacle));
+    gl.uniform3f(solidUni.edge_color, ...norm(COLOR.obstacleEdge));
     gl.uniform3f(solidUni.fog, ...norm(COLOR.world));
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
