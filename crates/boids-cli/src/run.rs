@@ -9,7 +9,7 @@ use boids_core::{
     Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, Source, StateError,
     WorldStep, with_dimensions,
 };
-use boids_server::events::{EventLog, Replay, WorldEdits};
+use boids_server::events::{EventLog, Replay};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -180,7 +180,7 @@ where
 impl<const D: usize> Changes<D> for Replay
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D> + WorldEdits<D>,
+    Simulation<D>: WorldStep<D>,
 {
     fn apply_due(&mut self, sim: &mut Simulation<D>) -> Result<()> {
         Ok(Replay::apply_due(self, sim)?)

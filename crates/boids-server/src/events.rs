@@ -169,14 +169,6 @@ pub enum EditError {
     /// The simulation refused it (no such predator, a point inside an obstacle).
     #[error(transparent)]
     State(#[from] StateError),
-    /// The flock has three dimensions, where the world's objects are not available yet.
-    #[error(
-        "{edit} is not available in three dimensions yet (predators are flat); set dimensions = 2 to use it"
-    )]
-    ThreeDimensions {
-        /// The edit's name in the event log.
-        edit: &'static str,
-    },
     /// The point has another number of coordinates than the flock has dimensions.
     #[error(
         "{edit} gives a point of {given} coordinates, but the flock has {dimensions} dimensions: \
@@ -218,73 +210,18 @@ where
     Ok(VecN::<D>::from(point))
 }
 
-/// The world edits a simulation takes: all of them in two dimensions; in three, none yet (the
-/// parameter checks refuse predators there), each refused by name.
-pub trait WorldEdits<const D: usize>
-where
-    Dim<D>: Dimension<D>,
-{
-    /// [`Simulation::add_predator`].
-    fn add_predator(&mut self, at: VecN<D>) -> Result<(), EditError>;
-    /// [`Simulation::remove_predator`].
-    fn remove_predator(&mut self, index: usize) -> Result<(), EditError>;
-    /// [`Simulation::set_pointer`].
-    fn set_pointer(&mut self, at: Option<VecN<D>>) -> Result<(), EditError>;
-    /// How many predators there are.
-    fn predator_count(&self) -> usize;
-}
-
-impl WorldEdits<2> for Simulation<2> {
-    fn add_predator(&mut self, at: VecN<2>) -> Result<(), EditError> {
-        Ok(Simulation::add_predator(self, at)?)
-    }
-
-    fn remove_predator(&mut self, index: usize) -> Result<(), EditError> {
-        Ok(Simulation::remove_predator(self, index)?)
-    }
-
-    fn set_pointer(&mut self, at: Option<VecN<2>>) -> Result<(), EditError> {
-        Ok(Simulation::set_pointer(self, at)?)
-    }
-
-    fn predator_count(&self) -> usize {
-        self.predators().len()
-    }
-}
-
-impl WorldEdits<3> for Simulation<3> {
-    fn add_predator(&mut self, _: VecN<3>) -> Result<(), EditError> {
-        Err(EditError::ThreeDimensions {
-            edit: "place_predator",
-        })
-    }
-
-    fn remove_predator(&mut self, _: usize) -> Result<(), EditError> {
-        Err(EditError::ThreeDimensions {
-            edit: "remove_predator",
-        })
-    }
-
-    fn set_pointer(&mut self, _: Option<VecN<3>>) -> Result<(), EditError> {
-        Err(EditError::ThreeDimensions { edit: "pointer" })
-    }
-
-    fn predator_count(&self) -> usize {
-        0
-    }
-}
-
 /// Applies a world edit to `sim`, whose parameters are `layers`, and returns the layers after
 /// it (`predator_count` follows the predators): the one way the viewer and a replay make it.
 /// Changes that are not edits leave everything as it is.
 pub fn apply_edit<const D: usize>(
     layers: &ParamsBuilder,
-    sim: &mut impl WorldEdits<D>,
+    sim: &mut Simulation<D>,
     change: &Change,
     source: Source,
 ) -> Result<ParamsBuilder, EditError>
 where
     Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
 {
     let count_layer = |count: usize| {
         let count = Raw::Integer(i64::try_from(count).unwrap_or(i64::MAX));
@@ -293,13 +230,13 @@ where
     match *change {
         Change::PlacePredator { x, y, z } => {
             let at = edit_point("place_predator", x, y, z)?;
-            let next = count_layer(sim.predator_count() + 1)?;
+            let next = count_layer(sim.predators().len() + 1)?;
             sim.add_predator(at)?;
             Ok(next)
         }
         Change::RemovePredator { index } => {
             sim.remove_predator(index)?;
-            Ok(count_layer(sim.predator_count())?)
+            Ok(count_layer(sim.predators().len())?)
         }
         Change::Pointer { x, y, z } => {
             let at = x
@@ -710,7 +647,7 @@ impl Replay {
     pub fn apply_due<const D: usize>(&mut self, sim: &mut Simulation<D>) -> Result<(), EventsError>
     where
         Dim<D>: Dimension<D>,
-        Simulation<D>: WorldStep<D> + WorldEdits<D>,
+        Simulation<D>: WorldStep<D>,
     {
         while let Some(event) = self.pending.front().filter(|e| e.step <= sim.step_count()) {
             if event.step < sim.step_count() {
@@ -760,8 +697,7 @@ impl Replay {
                     apply_edit(&self.layers, sim, change, source).map_err(|error| match error {
                         EditError::Params(error) => params_error(error),
                         EditError::State(error) => state_error(error),
-                        edit @ (EditError::ThreeDimensions { .. }
-                        | EditError::Coordinates { .. }) => EventsError::Invalid {
+                        edit @ EditError::Coordinates { .. } => EventsError::Invalid {
                             origin: format!("{}, event {}", self.origin, event.index),
                             message: edit.to_string(),
                         },
@@ -782,7 +718,7 @@ impl Replay {
     ) -> Result<(), EventsError>
     where
         Dim<D>: Dimension<D>,
-        Simulation<D>: WorldStep<D> + WorldEdits<D>,
+        Simulation<D>: WorldStep<D>,
     {
         self.apply_due(sim)?;
         while sim.step_count() < step {

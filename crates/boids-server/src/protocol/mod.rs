@@ -57,7 +57,7 @@
 //!     72 10*n  per boid: u16 qx, u16 qy, u16 qz, u8 azimuth, u8 elevation, u8 group (as in
 //!              version 2), u8 zero (records stay 2-byte aligned for the GPU)
 //!          4   u32 p: predators that follow
-//!       10*p   per predator: as a boid, the group byte its kind (none yet: predators are flat)
+//!       10*p   per predator: as a boid, the group byte its kind (as in version 2)
 //! ```
 //!
 //! `z = qz / 65535 * depth + z0` like x and y. `azimuth` is the heading byte of version 2, the
