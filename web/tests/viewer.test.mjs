@@ -67,7 +67,8 @@ async function pixelStats(page) {
     const ctx = c.getContext('2d');
     ctx.drawImage(img, 0, 0);
     const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    const n = { total: c.width * c.height, bright: 0, red: 0, green: 0, blue: 0, cyan: 0, pink: 0, orange: 0 };
+    const n = { total: c.width * c.height, bright: 0, red: 0, green: 0, blue: 0, cyan: 0, pink: 0, orange: 0, orangeAt: null };
+    let [ox, oy] = [0, 0];
     for (let i = 0; i < d.length; i += 4) {
       const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
       if (r + g + b > 450) n.bright++;
@@ -76,8 +77,15 @@ async function pixelStats(page) {
       if (b > 150 && b > r + 80 && b > g + 60) n.blue++;
       if (g > 60 && Math.abs(g - b) < 30 && g > r + 25) n.cyan++;
       if (r > 180 && b > 120 && r > g + 80) n.pink++; // scout group 1, (255, 96, 200)
-      if (r > 220 && g > 120 && g < 180 && b < 90) n.orange++; // a predator, (255, 150, 50)
+      if (r > 220 && g > 120 && g < 180 && b < 90) {
+        // a predator, (255, 150, 50)
+        n.orange++;
+        ox += (i / 4) % c.width;
+        oy += Math.floor(i / 4 / c.width);
+      }
     }
+    // Where the orange pixels are on average, in CSS px from the stage's corner.
+    if (n.orange > 0) n.orangeAt = { x: ox / n.orange / devicePixelRatio, y: oy / n.orange / devicePixelRatio };
     return n;
   }, png.toString('base64'));
 }
@@ -700,8 +708,92 @@ try {
     `the hovered boid's visual sphere (${hovered.cyan} cyan px) and rule vectors (${hovered.red}/${hovered.green}/${hovered.blue} px) are drawn in 3D`,
   );
   check(await page.locator('#info').isVisible(), 'the boid under the mouse is described in 3D');
-  if (screenshot) await page.screenshot({ path: screenshot.replace(/\.png$/, '-3d.png') });
   await page.click('#overlay-mode button[data-mode="off"]');
+
+  // 13. The world in three dimensions, edited with the same tool bar: a click places a sphere or
+  // a predator where the pointer's line of sight meets the plane through the camera's target
+  // facing the camera; the frames and parameters hold them with z, they are drawn, and they move
+  // on screen as the camera orbits.
+  await page.mouse.move(stage.x + 5, stage.y + stage.height - 5);
+  await page.keyboard.press('f');
+  const bare = await settled().then(() => stagePicture(page));
+  const bareStats = await pixelStats(page);
+  const box3 = await page.evaluate(() => boidsViewer.frame.world);
+  const middle = [box3.x + box3.w / 2, box3.y + box3.h / 2, box3.z + box3.d / 2];
+  await page.keyboard.press('c');
+  check(
+    (await page.locator('#tools button:has-text("Sphere")').isVisible()) && (await page.locator('#tools button:has-text("Wall")').isHidden()),
+    'in 3D the circle tool places spheres, and the wall tool is hidden',
+  );
+  await page.mouse.click(cx, cy);
+  await obstacleCount(1);
+  const [sphere] = await obstacles();
+  const range3 = (await serverParams()).visual_range;
+  check(
+    sphere.shape === 'sphere' && sphere.center.length === 3 && Math.hypot(...sphere.center.map((v, k) => v - middle[k])) < 2 && Math.abs(sphere.radius - 1.5 * range3) < 1e-3 * range3,
+    `a click in the middle of the stage places a sphere of 1.5 visual ranges at the world's centre (${JSON.stringify(sphere)})`,
+  );
+  await page.waitForTimeout(300);
+  const withSphere = await stagePicture(page);
+  const sphereBy = await pictureDifference(page, bare, withSphere);
+  check(sphereBy > 0.002, `the sphere is drawn (${(100 * sphereBy).toFixed(2)}% of the pixels change)`);
+  await page.keyboard.press('p');
+  const [hx, hy] = [cx + 0.12 * stage.width, cy - 0.1 * stage.height];
+  await page.mouse.click(hx, hy);
+  await page.waitForFunction(() => boidsViewer.predators.length === 1, null, { timeout: 5000 });
+  const [hunter3] = await page.evaluate(() => boidsViewer.predators);
+  const hunterAt = await page.evaluate(({ x, y, z }) => boidsViewer.clientPosition(x, y, z), hunter3);
+  const state3 = await (await fetch(new URL('api/state', base))).json();
+  check(
+    (await serverParams()).predator_count === 1 && Number.isFinite(hunter3.z) && state3.predators.length === 1 && state3.predators[0].length === 6 &&
+      Math.hypot(hunterAt.x - hx, hunterAt.y - hy) < 3,
+    `a click with the predator tool places a predator in 3D under the pointer (${[hunter3.x, hunter3.y, hunter3.z].map((v) => v.toFixed(1))}, drawn ${Math.hypot(hunterAt.x - hx, hunterAt.y - hy).toFixed(1)} px from the click); the state holds it with z`,
+  );
+  const placedEvent = (await (await fetch(new URL('api/events', base))).json()).events.filter((e) => e.kind === 'place_predator').pop();
+  check(Number.isFinite(placedEvent?.z), `the event log records the predator's place with z (${JSON.stringify(placedEvent)})`);
+  await page.keyboard.press('Escape');
+  await page.mouse.move(stage.x + 5, stage.y + stage.height - 5);
+  await page.waitForTimeout(300);
+  const hunted = await pixelStats(page);
+  const orangeOff = (stats, at) => Math.hypot(stats.orangeAt.x - (at.x - stage.x), stats.orangeAt.y - (at.y - stage.y));
+  check(
+    hunted.orange > bareStats.orange + 20 && orangeOff(hunted, hunterAt) < 15,
+    `the predator is drawn in orange where it is (${hunted.orange} px, ${bareStats.orange} without; their centre ${orangeOff(hunted, hunterAt).toFixed(1)} px from it)`,
+  );
+  const beforeOrbit = await stagePicture(page);
+  await page.mouse.move(cx, cy + 0.3 * stage.height);
+  await page.mouse.down();
+  await page.mouse.move(cx - 200, cy + 0.3 * stage.height - 50, { steps: 12 });
+  await page.mouse.up();
+  await settled();
+  const afterOrbit = await stagePicture(page);
+  const orbited = await pixelStats(page);
+  const hunterNow = await page.evaluate(({ x, y, z }) => boidsViewer.clientPosition(x, y, z), hunter3);
+  const sphereNow = await page.evaluate((c) => boidsViewer.clientPosition(...c), sphere.center);
+  const orangeMoved = Math.hypot(orbited.orangeAt.x - hunted.orangeAt.x, orbited.orangeAt.y - hunted.orangeAt.y);
+  const orbitedBy = await pictureDifference(page, beforeOrbit, afterOrbit);
+  check(
+    orangeMoved > 20 && orangeOff(orbited, hunterNow) < 15 && orbitedBy > 0.002,
+    `orbiting moves the predator on screen (its orange ${orangeMoved.toFixed(0)} px, ${orangeOff(orbited, hunterNow).toFixed(1)} px from where it is now; ${(100 * orbitedBy).toFixed(2)}% of the pixels change)`,
+  );
+  if (screenshot) await page.screenshot({ path: screenshot.replace(/\.png$/, '-3d.png') });
+  // Picked along the line of sight: the delete tool removes the sphere clicked, Clear the rest.
+  await page.keyboard.press('x');
+  await page.mouse.click(sphereNow.x, sphereNow.y);
+  await obstacleCount(0);
+  check(true, 'a click on the sphere with the delete tool deletes it, in 3D');
+  await page.keyboard.press('a');
+  await page.mouse.click(cx - 0.15 * stage.width, cy);
+  await page.waitForFunction(() => boidsViewer.server.params.attractors.length === 1, null, { timeout: 5000 });
+  const [goal3] = (await serverParams()).attractors;
+  check(goal3.length === 3, `a click with the attractor tool places an attractor in 3D (${goal3})`);
+  await page.click('#tools button:has-text("Clear")');
+  await page.waitForFunction(() => {
+    const p = boidsViewer.server.params;
+    return p.obstacles.length === 0 && p.attractors.length === 0 && p.predator_count === 0 && boidsViewer.predators.length === 0;
+  }, null, { timeout: 5000 });
+  check(true, 'Clear empties the world in 3D');
+  await page.keyboard.press('Escape');
   await setDimensions(2);
   await page.waitForFunction(() => boidsViewer.frame?.dimensions === 2, null, { timeout: 10000 });
   check(true, 'and back to two dimensions');
