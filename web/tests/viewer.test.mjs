@@ -777,9 +777,38 @@ try {
     `orbiting moves the predator on screen (its orange ${orangeMoved.toFixed(0)} px, ${orangeOff(orbited, hunterNow).toFixed(1)} px from where it is now; ${(100 * orbitedBy).toFixed(2)}% of the pixels change)`,
   );
   if (screenshot) await page.screenshot({ path: screenshot.replace(/\.png$/, '-3d.png') });
+  // The mouse as a predator follows the pointer on the same plane.
+  await page.keyboard.press('m');
+  const [mx, my] = [cx - 0.1 * stage.width, cy + 0.05 * stage.height];
+  await page.mouse.move(mx, my, { steps: 4 });
+  await page.waitForFunction(() => boidsViewer.predators.some((p) => p.pointer), null, { timeout: 5000 });
+  await page.waitForTimeout(300);
+  const mouse3 = await page.evaluate(() => boidsViewer.predators.find((p) => p.pointer));
+  const mouseAt = await page.evaluate(({ x, y, z }) => boidsViewer.clientPosition(x, y, z), mouse3);
+  check(
+    Number.isFinite(mouse3.z) && Math.hypot(mouseAt.x - mx, mouseAt.y - my) < 3,
+    `the mouse's predator follows the pointer in 3D (drawn ${Math.hypot(mouseAt.x - mx, mouseAt.y - my).toFixed(1)} px from it)`,
+  );
+  await page.keyboard.press('m');
+  await page.waitForFunction(() => !boidsViewer.predators.some((p) => p.pointer), null, { timeout: 5000 });
+  // The move tool drags the sphere on the plane through it facing the camera: it stays under the
+  // pointer.
+  await page.keyboard.press('v');
+  await page.mouse.move(sphereNow.x, sphereNow.y);
+  await page.mouse.down();
+  await page.mouse.move(sphereNow.x + 60, sphereNow.y + 25, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction((x) => boidsViewer.server.params.obstacles[0].center[0] !== x, sphere.center[0], { timeout: 5000 });
+  const [dragged3] = await obstacles();
+  const draggedAt = await page.evaluate((c) => boidsViewer.clientPosition(...c), dragged3.center);
+  const draggedOff = Math.hypot(draggedAt.x - sphereNow.x - 60, draggedAt.y - sphereNow.y - 25);
+  check(
+    draggedOff < 2 && dragged3.radius === sphere.radius,
+    `the move tool drags the sphere across the view, under the pointer (${draggedOff.toFixed(2)} px from it)`,
+  );
   // Picked along the line of sight: the delete tool removes the sphere clicked, Clear the rest.
   await page.keyboard.press('x');
-  await page.mouse.click(sphereNow.x, sphereNow.y);
+  await page.mouse.click(draggedAt.x, draggedAt.y);
   await obstacleCount(0);
   check(true, 'a click on the sphere with the delete tool deletes it, in 3D');
   await page.keyboard.press('a');
