@@ -143,6 +143,14 @@ pub enum StateError {
         /// Predators there are.
         count: usize,
     },
+    /// A force from outside the model has not one vector per boid.
+    #[error("a force of {found} vectors is not allowed: give one per boid ({count})")]
+    ForceLength {
+        /// Vectors given.
+        found: usize,
+        /// Boids in the flock.
+        count: usize,
+    },
     /// The state holds no boids, or more than the engine accepts.
     #[error("a state of {count} boids is not allowed: allowed range is [1, {max}]")]
     Count {

@@ -52,12 +52,13 @@ use crate::stats::ScanCounts;
 const NO_COLUMN: i32 = -1 << 30;
 
 /// What pulls on boids in a world of `D` dimensions: predators to flee and attractors
-/// ([`crate::world::WorldSteer`] in 2D).
+/// ([`crate::world::WorldSteer`] in 2D), and a force given from outside the model
+/// ([`crate::sim::Simulation::step_with_force`]).
 pub trait Pull<const D: usize>: Sync {
     /// Whether the pull may be other than zero somewhere in the box `[lo, hi]`.
     fn reaches(&self, lo: [f32; D], hi: [f32; D]) -> bool;
-    /// The change of velocity of a boid at `p`.
-    fn pull(&self, p: [f32; D]) -> [f32; D];
+    /// The change of velocity of boid `id` at `p`.
+    fn pull(&self, id: u32, p: [f32; D]) -> [f32; D];
     /// Whether a predator frightens a boid at `p` (a resting boid takes off).
     fn threatens(&self, p: [f32; D]) -> bool;
 }
@@ -101,6 +102,8 @@ pub(crate) struct Interaction<'a, const D: usize> {
     /// `cell_start[c]..cell_start[c + 1]`: the boids of cell `c` in `prev`.
     pub cell_start: &'a [u32],
     pub groups: &'a [u8],
+    /// The id of each boid of `prev` (a force given from outside pulls boids by id).
+    pub ids: &'a [u32],
     pub kernel: &'a Kernel<D>,
     pub wander: [f32; D],
     /// What predators and attractors do to boids this step (`None`: nothing).
@@ -356,7 +359,7 @@ impl<const D: usize> Group<D> {
             // Most groups are far from every predator: their pull is zero, as `pull` gives it.
             if steer.reaches(lo, hi) {
                 for l in 0..self.len {
-                    let lane = steer.pull(self.position_of(l));
+                    let lane = steer.pull(job.ids[self.first + l], self.position_of(l));
                     for (axis, value) in pull.iter_mut().zip(lane) {
                         axis[l] = value;
                     }
@@ -730,6 +733,7 @@ mod tests {
                 geometry: &geometry,
                 cell_start: &index.cell_start,
                 groups: &groups,
+                ids: &[],
                 kernel: &kernel,
                 wander: wander.into(),
                 world: None,
@@ -807,6 +811,7 @@ mod tests {
                 geometry: &geometry,
                 cell_start: &index.cell_start,
                 groups: &groups,
+                ids: &[],
                 kernel: &kernel,
                 wander: [0.6, 0.8, 0.0],
                 world: None,

@@ -86,7 +86,7 @@ where
             let threatened = world.is_some_and(|w| w.threatens(boid.position.to_array()));
             return (perch.rest(kernel, boid, resting, threatened), counts);
         }
-        let pull = world.map(|w| VecN::<D>::from(w.pull(boid.position.to_array())));
+        let pull = world.map(|w| VecN::<D>::from(w.pull(i as u32, boid.position.to_array())));
         let g = state.groups[i];
         let next = match params.model {
             Model::Boids => {

@@ -25,9 +25,11 @@ use crate::stats::{PhaseTimes, ScanCounts, StepStats};
 use crate::world::{Hunt, ObstaclePass, Predator};
 // Kept at this path too: the command and the engine tests name it here.
 pub use crate::state::scout_groups;
+use force::Force;
 pub use world::WorldStep;
 use world::obstacle_index;
 
+mod force;
 mod world;
 
 /// The step's sort destination: the boids of [`Stored`] in cell order, in the previous
@@ -404,13 +406,33 @@ where
     /// predators catch what they reach (synchronous: no boid or predator sees another's new
     /// position within a step).
     pub fn step(&mut self) {
+        self.advance(None);
+    }
+
+    /// Advances the flock by one time step with a force from outside the model: `force[id]` is
+    /// a change of velocity of boid `id` this step (an acceleration times the time step, in
+    /// the model's velocity units), added where the world's pull is added ([`Force`]: after
+    /// the rules and the boundary, before the scouts' bias, the speed limits and the move).
+    /// Refuses a force of another length than the flock or with a value that is not finite,
+    /// and then leaves the flock as it was.
+    pub fn step_with_force(&mut self, force: &[[f32; D]]) -> Result<(), StateError> {
+        Force::check(force, self.len())?;
+        self.advance(Some(force));
+        Ok(())
+    }
+
+    /// One step, with `force` (by id) added to the world's pull when given.
+    fn advance(&mut self, force: Option<&[[f32; D]]>) {
         let start = Instant::now();
         let world = WorldStep::world_steer(self);
+        let world = world.as_ref().map(|w| w as &dyn Pull<D>);
+        let forced = force.map(|dv| Force::new(world, dv));
+        let pull = forced.as_ref().map(|f| f as &dyn Pull<D>).or(world);
         let hunted = WorldStep::hunt(self);
         let (times, counts) = if self.params.uses_fast_path() {
-            self.step_fast(world.as_ref())
+            self.step_fast(pull)
         } else {
-            WorldStep::step_general(self, world.as_ref())
+            WorldStep::step_general(self, pull)
         };
         self.predators = hunted;
         self.captures = WorldStep::catch(self);
@@ -423,17 +445,14 @@ where
     }
 
     /// The grid fast path: bin, sort into cell order, interact.
-    fn step_fast(
-        &mut self,
-        world: Option<&<Self as WorldStep<D>>::Steer>,
-    ) -> (PhaseTimes, ScanCounts) {
+    fn step_fast(&mut self, pull: Option<&dyn Pull<D>>) -> (PhaseTimes, ScanCounts) {
         let start = Instant::now();
         let geometry = Self::geometry(&self.params, &self.state.pos);
         self.index.bin(&geometry, &self.state.pos);
         let binned = Instant::now();
         self.sort();
         let sorted = Instant::now();
-        let counts = self.interact(&geometry, world.map(|w| w as &dyn Pull<D>));
+        let counts = self.interact(&geometry, pull);
         let frame = std::mem::take(&mut self.previous);
         WorldStep::pass_obstacles(self, |k| frame.boid[k][Frame::<D>::POSITION].into());
         self.previous = frame;
@@ -472,7 +491,7 @@ where
     }
 
     /// New state of every boid from the previous frame in cell order, and the scan's counts.
-    fn interact(&mut self, geometry: &GridGeometry<D>, world: Option<&dyn Pull<D>>) -> ScanCounts {
+    fn interact(&mut self, geometry: &GridGeometry<D>, pull: Option<&dyn Pull<D>>) -> ScanCounts {
         let n = self.len();
         self.state.pos.resize(n, VecN::<D>::ZERO);
         self.state.vel.resize(n, VecN::<D>::ZERO);
@@ -482,9 +501,10 @@ where
             geometry,
             cell_start: &self.index.cell_start,
             groups: &self.group,
+            ids: &self.id,
             kernel: &self.kernel,
             wander: rules::wander_heading::<D, VecN<D>>(&self.params, self.step).into(),
-            world,
+            world: pull,
         };
         let Buffers { pos, vel, bias } = &mut self.state;
         job.run(pos, vel, bias)

@@ -39,8 +39,9 @@ where
     /// before the step.
     fn pass_obstacles(&mut self, from: impl Fn(usize) -> VecN<D> + Sync);
 
-    /// A step of the general path (Vicsek, Couzin, k nearest, a blind angle or perching).
-    fn step_general(&mut self, world: Option<&Self::Steer>) -> (PhaseTimes, ScanCounts);
+    /// A step of the general path (Vicsek, Couzin, k nearest, a blind angle or perching), with
+    /// what pulls on the boids this step (the world's [`Self::Steer`], a force, or both).
+    fn step_general(&mut self, pull: Option<&dyn Pull<D>>) -> (PhaseTimes, ScanCounts);
 
     /// Refuses a flock with a boid or predator inside an obstacle.
     fn check_outside_obstacles(&self) -> Result<(), StateError>;
@@ -159,7 +160,7 @@ where
     }
 
     /// The general path (Vicsek, Couzin, k nearest, a blind angle or perching), in id order.
-    fn step_general(&mut self, world: Option<&WorldSteer<D>>) -> (PhaseTimes, ScanCounts) {
+    fn step_general(&mut self, pull: Option<&dyn Pull<D>>) -> (PhaseTimes, ScanCounts) {
         let previous = self.state();
         let (next, counts) = crate::models::step(
             &self.params,
@@ -167,7 +168,7 @@ where
             self.seed,
             self.step,
             &previous,
-            world.map(|w| w as &dyn Pull<D>),
+            pull,
         );
         self.load(next);
         WorldStep::pass_obstacles(self, |k| previous.positions[k]);

@@ -157,7 +157,7 @@ where
     }
 
     #[inline]
-    fn pull(&self, p: [f32; D]) -> [f32; D] {
+    fn pull(&self, _: u32, p: [f32; D]) -> [f32; D] {
         WorldSteer::pull(self, p.into()).into()
     }
 
