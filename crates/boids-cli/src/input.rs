@@ -3,11 +3,12 @@
 //! A path may be anything: `/dev/zero`, a FIFO, a directory, a multi-gigabyte log. Reading such a
 //! file to the end would run the machine out of memory before any parser could complain, so whole
 //! documents are read with a size limit (`read_text`) and state files, which may rightly hold
-//! millions of rows, are read through `LineLimit`, which refuses only an absurdly long line.
+//! millions of rows, are read through `boids_io::LineLimit`, which refuses only an absurdly long
+//! line.
 //! Every message names the flag and the path, and the operating system's cause appears once.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -19,8 +20,6 @@ const MIB: u64 = 1 << 20;
 pub const CONFIG_LIMIT: u64 = 16 * MIB;
 /// The most an `--events` log may hold (the viewer keeps at most 8 MiB of events).
 pub const EVENTS_LIMIT: u64 = 64 * MIB;
-/// The longest line a state file may have; a real row is under 100 bytes.
-pub const LINE_LIMIT: u64 = 64 * KIB;
 
 /// Opens `path` for `flag`, refusing a directory before anything is read.
 pub fn open(flag: &str, path: &Path) -> Result<File> {
@@ -62,59 +61,6 @@ pub fn read_text(flag: &str, path: &Path, limit: u64) -> Result<String> {
     })
 }
 
-/// A reader that fails once a line grows past a limit, so a stream without line breaks
-/// (`/dev/zero`) is refused after a few kilobytes instead of filling memory.
-pub struct LineLimit<R> {
-    inner: R,
-    limit: u64,
-    /// The 1-based number of the line being read.
-    line: u64,
-    /// Bytes of that line read so far.
-    length: u64,
-}
-
-impl<R> LineLimit<R> {
-    /// Wraps `inner`, allowing lines of at most `limit` bytes (not counting the line break).
-    pub fn new(inner: R, limit: u64) -> Self {
-        Self {
-            inner,
-            limit,
-            line: 1,
-            length: 0,
-        }
-    }
-
-    fn add(&mut self, bytes: usize) -> io::Result<()> {
-        self.length += bytes as u64;
-        if self.length > self.limit {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "line {} is longer than {}: not a state file",
-                    self.line,
-                    show_size(self.limit)
-                ),
-            ));
-        }
-        Ok(())
-    }
-}
-
-impl<R: Read> Read for LineLimit<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        let mut pieces = buf[..n].split(|&b| b == b'\n');
-        // The first piece continues the current line; each later one starts a new line.
-        self.add(pieces.next().map_or(0, <[u8]>::len))?;
-        for piece in pieces {
-            self.line += 1;
-            self.length = 0;
-            self.add(piece.len())?;
-        }
-        Ok(n)
-    }
-}
-
 /// A byte count as a limit is spoken of: `16 MiB`, `64 KiB`.
 fn show_size(bytes: u64) -> String {
     match bytes {
@@ -129,27 +75,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn line_limit_passes_short_lines_and_stops_a_long_one() {
-        let text = "x,y\n1,2\n".repeat(1000);
-        let mut out = String::new();
-        LineLimit::new(text.as_bytes(), 8)
-            .read_to_string(&mut out)
-            .unwrap();
-        assert_eq!(out, text);
-        let err = LineLimit::new("ab\nabcdefghi\n".as_bytes(), 8)
-            .read_to_end(&mut Vec::new())
-            .unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
-        assert_eq!(
-            err.to_string(),
-            "line 2 is longer than 8 bytes: not a state file"
-        );
-    }
-
-    #[test]
     fn sizes_are_spoken_in_their_unit() {
         assert_eq!(show_size(CONFIG_LIMIT), "16 MiB");
-        assert_eq!(show_size(LINE_LIMIT), "64 KiB");
+        assert_eq!(show_size(64 * KIB), "64 KiB");
         assert_eq!(show_size(1000), "1000 bytes");
     }
 }

@@ -15,7 +15,6 @@ mod render;
 mod run;
 mod scaling;
 mod serve;
-mod state_csv;
 mod sweep;
 mod trajectory;
 

@@ -4,19 +4,17 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use boids_core::params::Value;
 use boids_core::{
-    Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, Source, StateError,
-    WorldStep, with_dimensions,
+    Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, WorldStep, with_dimensions,
 };
+use boids_io::state_csv;
 use boids_server::events::{EventLog, Replay};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::flock_args::FlockArgs;
-use crate::input::{EVENTS_LIMIT, read_text};
+use crate::input::{self, EVENTS_LIMIT, read_text};
 use crate::output::{self, Content, Target};
-use crate::state_csv;
 use crate::trajectory::{RunInfo, TrajectoryTargets, TrajectoryWriter};
 
 /// Flags of `boids run`.
@@ -318,10 +316,7 @@ where
 
 /// The flock of the flags' parameters `builder`: a random one, or `--init`'s state (whose
 /// numbers of boids and predators set `count` and `predator_count`) at `--start-step`.
-fn build_simulation<const D: usize>(
-    args: &RunArgs,
-    mut builder: ParamsBuilder,
-) -> Result<Simulation<D>>
+fn build_simulation<const D: usize>(args: &RunArgs, builder: ParamsBuilder) -> Result<Simulation<D>>
 where
     Dim<D>: Dimension<D>,
     Simulation<D>: WorldStep<D>,
@@ -330,50 +325,14 @@ where
     let Some(path) = &args.init else {
         return Ok(Simulation::<D>::new(builder.build()?, seed)?);
     };
-    let mut loaded = state_csv::read::<D>(path)?;
-    count_from_file(&mut builder, "count", loaded.len(), path, "boids")?;
-    if !loaded.predators.is_empty() {
-        let predators = loaded.predators.len();
-        count_from_file(&mut builder, "predator_count", predators, path, "predators")?;
-    }
-    let params = builder.build()?;
-    let lines = std::mem::take(&mut loaded.lines);
-    let state = loaded.into_flock(&params);
-    Simulation::<D>::from_state(params, seed, state, args.start_step).map_err(|error| match error {
-        StateError::InsideObstacle { agent, index, .. } => {
-            let line = lines.line_of(agent, index).unwrap_or(0);
-            anyhow::anyhow!("{}, line {line}: {error}", path.display())
-        }
-        error => error.into(),
-    })
+    let name = format!("{INIT} {}", path.display());
+    let loaded = state_csv::read::<D>(input::open(INIT, path)?, &name)?;
+    let file = path.display().to_string();
+    Ok(loaded.start(builder, seed, args.start_step, &file)?)
 }
 
-/// Sets parameter `name` to `rows`, the number of `what` the state file `path` holds (as
-/// coming from that file), unless a flag gave it another value, which is refused: a preset's or
-/// config file's value gives way to the file's.
-fn count_from_file(
-    builder: &mut ParamsBuilder,
-    name: &'static str,
-    rows: usize,
-    path: &Path,
-    what: &str,
-) -> Result<()> {
-    let value = Value::Integer(rows as u64);
-    if let Source::Flag(flag) = builder.source_of(name)
-        && builder.params().get(name).as_ref() != Some(&value)
-    {
-        bail!(
-            "{flag} disagrees with {}, which holds {rows} {what}",
-            path.display()
-        );
-    }
-    let source = Source::File {
-        name: path.display().to_string(),
-        line: None,
-    };
-    builder.set(name, value, source);
-    Ok(())
-}
+/// The flag that names a state file to start from.
+const INIT: &str = "--init";
 
 /// A progress bar on stderr for runs longer than a moment; hidden when stderr is not a terminal.
 pub fn progress_bar(steps: u64, boids: usize) -> ProgressBar {

@@ -30,7 +30,7 @@ use npyz::npz::NpzWriter;
 use npyz::zip::write::FileOptions;
 
 use crate::output::{Content, Labelled, Pending, Ready, Target, WorkDir};
-use crate::state_csv::{BOID, PREDATOR, motion_columns, predator_motion};
+use boids_io::state_csv::{BOID, PREDATOR, motion_columns, predator_motion};
 
 /// File format of a trajectory, from its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,16 +20,45 @@
 //! rather than one copy silently winning. The file is read through a line-length limit, not a
 //! size limit: a state may hold millions of rows, but no row is 64 KiB long.
 
-use std::io::Write;
-use std::path::Path;
+use std::io::{self, Read, Write};
 
-use anyhow::{Context, Result, bail};
-use boids_core::params::edit_distance;
+use boids_core::params::{Value, edit_distance};
 use boids_core::sim::scout_groups;
 use boids_core::world::Predator;
-use boids_core::{Coordinates, Dim, Dimension, FlockState, Params, VecN, rules::Kernel};
+use boids_core::{
+    Coordinates, Dim, Dimension, FlockState, Params, ParamsBuilder, Simulation, Source, StateError,
+    VecN, WorldStep, rules::Kernel,
+};
 
-use crate::input;
+use crate::StateFileError;
+use crate::line_limit::{LINE_LIMIT, LineLimit};
+
+/// `Result` of reading a state file.
+type Result<T> = std::result::Result<T, StateFileError>;
+
+/// Refuses with a message (a state file's content is not usable).
+macro_rules! bail {
+    ($($message:tt)*) => {
+        return Err(StateFileError::Invalid(format!($($message)*)))
+    };
+}
+
+/// Adds where (the file, its line) to a message about a file's content.
+trait Context<T> {
+    fn with_context(self, place: impl FnOnce() -> String) -> Result<T>;
+}
+
+impl<T, E: std::fmt::Display> Context<T> for std::result::Result<T, E> {
+    fn with_context(self, place: impl FnOnce() -> String) -> Result<T> {
+        self.map_err(|error| StateFileError::Invalid(format!("{}: {error}", place())))
+    }
+}
+
+impl<T> Context<T> for Option<T> {
+    fn with_context(self, message: impl FnOnce() -> String) -> Result<T> {
+        self.ok_or_else(|| StateFileError::Invalid(message()))
+    }
+}
 
 /// Position columns by axis: x, y, then z.
 const POSITION: [&str; 3] = ["x", "y", "z"];
@@ -107,7 +136,7 @@ where
     Dim<D>: Dimension<D>,
 {
     /// Number of boids (boid rows).
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.positions.len()
     }
 
@@ -130,9 +159,6 @@ where
         }
     }
 }
-
-/// The flag that names a state file to read; every message starts with it and the path.
-const FLAG: &str = "--init";
 
 /// Where the known columns are in the header.
 struct Columns<const D: usize> {
@@ -313,26 +339,26 @@ impl Row<'_> {
         Ok(())
     }
 
-    fn error(&self, message: String) -> anyhow::Error {
-        anyhow::anyhow!("{}, line {}: {message}", self.file, self.line)
+    fn error(&self, message: String) -> StateFileError {
+        StateFileError::Invalid(format!("{}, line {}: {message}", self.file, self.line))
     }
 }
 
-/// Reads a state file (given with `--init`) for a run of `D` dimensions.
-pub fn read<const D: usize>(path: &Path) -> Result<LoadedState<D>>
+/// Reads a state file for a run of `D` dimensions from `file`, which messages call `name` (the
+/// command's `--init PATH`, the path given to Python's `Simulation.load`). Lines longer than
+/// [`LINE_LIMIT`] are refused: a stream without line breaks fails after a few kilobytes.
+pub fn read<const D: usize>(file: impl Read, name: &str) -> Result<LoadedState<D>>
 where
     Dim<D>: Dimension<D>,
 {
-    let name = format!("{FLAG} {}", path.display());
-    let file = input::open(FLAG, path)?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
-        .from_reader(input::LineLimit::new(file, input::LINE_LIMIT));
+        .from_reader(LineLimit::new(file, LINE_LIMIT));
     let headers = reader
         .headers()
         .with_context(|| format!("{name}: cannot read the header"))?
         .clone();
-    let columns = Columns::<D>::of(&headers, &name)?;
+    let columns = Columns::<D>::of(&headers, name)?;
     let mut state = LoadedState {
         positions: Vec::new(),
         velocities: Vec::new(),
@@ -346,7 +372,7 @@ where
         let record = record.with_context(|| format!("{name}: malformed row"))?;
         let row = Row {
             record: &record,
-            file: &name,
+            file: name,
             line: record.position().map_or(0, |p| p.line()),
         };
         if row.is_predator(&columns)? {
@@ -445,7 +471,7 @@ fn check_duplicates(headers: &csv::StringRecord) -> Result<()> {
 }
 
 /// Writes the coordinates `motion` (position, then velocity), each followed by a comma.
-fn write_motion<const D: usize>(out: &mut impl Write, motion: [[f32; D]; 2]) -> Result<()> {
+fn write_motion<const D: usize>(out: &mut impl Write, motion: [[f32; D]; 2]) -> io::Result<()> {
     for value in motion.iter().flatten() {
         write!(out, "{value},")?;
     }
@@ -454,7 +480,7 @@ fn write_motion<const D: usize>(out: &mut impl Write, motion: [[f32; D]; 2]) -> 
 
 /// Writes a state file (boids in id order, then predators) to `out`: `resting` only when
 /// perching is on, `kind` only when there are predators.
-pub fn write<const D: usize>(out: &mut impl Write, state: &FlockState<D>) -> Result<()>
+pub fn write<const D: usize>(out: &mut impl Write, state: &FlockState<D>) -> io::Result<()>
 where
     Dim<D>: Dimension<D>,
 {
@@ -492,5 +518,63 @@ where
         }
         writeln!(out, ",{PREDATOR}")?;
     }
+    Ok(())
+}
+
+impl<const D: usize> LoadedState<D>
+where
+    Dim<D>: Dimension<D>,
+    Simulation<D>: WorldStep<D>,
+{
+    /// The simulation that continues this state at `start_step`: the state's numbers of boids
+    /// and predators set `count` and `predator_count` of `builder`'s layers (as coming from
+    /// the file `name`) unless a flag or keyword gave another value, which is refused; a boid
+    /// or predator inside an obstacle is refused with its line.
+    pub fn start(
+        mut self,
+        mut builder: ParamsBuilder,
+        seed: u64,
+        start_step: u64,
+        name: &str,
+    ) -> Result<Simulation<D>> {
+        count_from_file(&mut builder, "count", self.len(), name, "boids")?;
+        if !self.predators.is_empty() {
+            let predators = self.predators.len();
+            count_from_file(&mut builder, "predator_count", predators, name, "predators")?;
+        }
+        let params = builder.build()?;
+        let lines = std::mem::take(&mut self.lines);
+        let state = self.into_flock(&params);
+        Simulation::<D>::from_state(params, seed, state, start_step).map_err(|error| match error {
+            StateError::InsideObstacle { agent, index, .. } => {
+                let line = lines.line_of(agent, index).unwrap_or(0);
+                StateFileError::Invalid(format!("{name}, line {line}: {error}"))
+            }
+            error => error.into(),
+        })
+    }
+}
+
+/// Sets parameter `param` to `rows`, the number of `what` the state file `name` holds (as
+/// coming from that file), unless a flag gave it another value, which is refused: a preset's or
+/// config file's value gives way to the file's.
+fn count_from_file(
+    builder: &mut ParamsBuilder,
+    param: &'static str,
+    rows: usize,
+    name: &str,
+    what: &str,
+) -> Result<()> {
+    let value = Value::Integer(rows as u64);
+    if let Source::Flag(flag) = builder.source_of(param)
+        && builder.params().get(param).as_ref() != Some(&value)
+    {
+        bail!("{flag} disagrees with {name}, which holds {rows} {what}");
+    }
+    let source = Source::File {
+        name: name.to_owned(),
+        line: None,
+    };
+    builder.set(param, value, source);
     Ok(())
 }

@@ -1,0 +1,29 @@
+//! # boids-io
+//!
+//! The flock's file formats, shared by every front end that reads or writes them: the state
+//! CSV ([`state_csv`]), which the `boids` command saves (`run --save`) and starts from
+//! (`run --init`) and the Python package saves and loads (`Simulation.save`, `.load`), so a
+//! state saved by one reads in the other byte for byte.
+//!
+//! The core has no I/O; this crate reads from any [`std::io::Read`] and writes to any
+//! [`std::io::Write`], and leaves opening files (and where their names come from) to its
+//! callers, which name the file in every message.
+
+mod line_limit;
+pub mod state_csv;
+
+pub use line_limit::{LINE_LIMIT, LineLimit};
+
+/// A state file that cannot be used; the message names the file, the line and the value.
+#[derive(Debug, thiserror::Error)]
+pub enum StateFileError {
+    /// The file's content is not a state (a missing column, a value out of range...).
+    #[error("{0}")]
+    Invalid(String),
+    /// The parameters with the file's counts are not allowed.
+    #[error(transparent)]
+    Params(#[from] boids_core::ParamsError),
+    /// The state does not fit the parameters.
+    #[error(transparent)]
+    State(#[from] boids_core::StateError),
+}
