@@ -81,6 +81,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             max_pairs: args.max_pairs,
             steps_per_second: args.speed,
             running: !args.paused,
+            start: None,
         },
         listen: SocketAddr::new(args.listen, args.port),
         allowed_hosts: args.allow_host.clone(),

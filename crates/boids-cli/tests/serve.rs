@@ -167,6 +167,7 @@ fn engine(params: ParamsBuilder) -> Engine {
         max_pairs: boids_server::budget::DEFAULT_MAX_PAIRS,
         steps_per_second: 400.0,
         running: true,
+        start: None,
     })
     .unwrap()
 }

@@ -556,8 +556,8 @@ where
 }
 
 /// Sets parameter `param` to `rows`, the number of `what` the state file `name` holds (as
-/// coming from that file), unless a flag gave it another value, which is refused: a preset's or
-/// config file's value gives way to the file's.
+/// coming from that file), unless a flag or a caller's argument gave it another value, which
+/// is refused: a preset's or config file's value gives way to the file's.
 fn count_from_file(
     builder: &mut ParamsBuilder,
     param: &'static str,
@@ -566,10 +566,15 @@ fn count_from_file(
     what: &str,
 ) -> Result<()> {
     let value = Value::Integer(rows as u64);
-    if let Source::Flag(flag) = builder.source_of(param)
+    let given = match builder.source_of(param) {
+        Source::Flag(flag) => Some(flag.clone()),
+        Source::Argument(argument) => Some(format!("argument `{argument}`")),
+        _ => None,
+    };
+    if let Some(given) = given
         && builder.params().get(param).as_ref() != Some(&value)
     {
-        bail!("{flag} disagrees with {name}, which holds {rows} {what}");
+        bail!("{given} disagrees with {name}, which holds {rows} {what}");
     }
     let source = Source::File {
         name: name.to_owned(),

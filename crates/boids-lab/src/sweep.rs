@@ -40,8 +40,9 @@ pub struct Axis {
     pub key: &'static str,
     /// Its values, in order.
     pub values: Vec<Value>,
-    /// The axis as typed (for messages).
-    pub spec: String,
+    /// Where the axis came from (a `--vary` flag, a Python `vary` argument): the source of
+    /// its values, which messages about a refused grid point name.
+    pub source: Source,
 }
 
 /// Largest number of values on one axis.
@@ -107,7 +108,7 @@ impl Axis {
         Ok(Axis {
             key: info.name,
             values,
-            spec: spec.to_owned(),
+            source: Source::Flag(format!("--vary {spec}")),
         })
     }
 }
@@ -150,11 +151,7 @@ pub fn plan(
     for point in points {
         let mut builder = base.clone();
         for (axis, value) in axes.iter().zip(&point) {
-            builder.set(
-                axis.key,
-                value.clone(),
-                Source::Flag(format!("--vary {}", axis.spec)),
-            );
+            builder.set(axis.key, value.clone(), axis.source.clone());
         }
         let params = builder.build()?;
         for replicate in 0..replicates {

@@ -20,6 +20,7 @@
 //!         max_pairs: budget::DEFAULT_MAX_PAIRS,
 //!         steps_per_second: 60.0,
 //!         running: true,
+//!         start: None,
 //!     },
 //!     listen: "127.0.0.1:8000".parse().unwrap(),
 //!     allowed_hosts: Vec::new(),

@@ -28,6 +28,9 @@ pub enum Source {
     },
     /// A command-line flag, quoted as the user typed it.
     Flag(String),
+    /// An argument of a library call (the Python package's keywords and `params` dict),
+    /// quoted as the caller gave it.
+    Argument(String),
     /// A message from a client of the live viewer.
     Message,
 }
@@ -42,6 +45,7 @@ impl fmt::Display for Source {
             } => write!(f, "{name}, line {line}"),
             Source::File { name, line: None } => write!(f, "{name}"),
             Source::Flag(flag) => write!(f, "flag `{flag}`"),
+            Source::Argument(argument) => write!(f, "argument `{argument}`"),
             Source::Message => write!(f, "viewer message"),
         }
     }

@@ -19,7 +19,9 @@ pub enum Flock {
 }
 
 /// Runs `$body` with `$sim` bound to the flock's simulation, whichever its dimension: the body
-/// is compiled once for each, so it must be generic code.
+/// is compiled once for each, so it must be generic code. Exported for the other holders of a
+/// [`Flock`] (the Python package's `Simulation`).
+#[macro_export]
 macro_rules! on_flock {
     ($flock:expr, $sim:ident => $body:expr) => {
         match $flock {
@@ -28,7 +30,18 @@ macro_rules! on_flock {
         }
     };
 }
-pub(crate) use on_flock;
+
+impl From<Simulation<2>> for Flock {
+    fn from(sim: Simulation<2>) -> Self {
+        Flock::Two(sim)
+    }
+}
+
+impl From<Simulation<3>> for Flock {
+    fn from(sim: Simulation<3>) -> Self {
+        Flock::Three(sim)
+    }
+}
 
 impl Flock {
     /// A new flock of `params` (of `params.dimensions`) drawn with `seed`.

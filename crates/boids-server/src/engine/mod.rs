@@ -58,11 +58,11 @@ use crate::budget::{self, Work};
 use crate::error::RequestError;
 pub use crate::error::Stopped;
 use crate::events::{self, Change, Event, EventLog, SessionLog};
+use crate::on_flock;
 use crate::protocol::{
     self, FrameHeader, Hunter, OverlayMode, Request, WorldBox, flags, json_to_raw, params_to_json,
 };
 pub use flock::Flock;
-pub(crate) use flock::on_flock;
 pub use metrics::{METRICS_INTERVAL, METRICS_SPACING};
 use metrics::{MetricsJob, MetricsWorker};
 use overlays::OverlayWish;
@@ -93,6 +93,9 @@ pub struct EngineConfig {
     pub steps_per_second: f64,
     /// Whether to start running.
     pub running: bool,
+    /// A flock to start from (one made elsewhere, such as a Python `Simulation`), whose
+    /// parameters must be `params`' and seed `seed`; `None` draws a new flock.
+    pub start: Option<Flock>,
 }
 
 /// One published frame and the overlays computed with it.
@@ -128,13 +131,16 @@ impl Engine {
     /// pair budget, or does not fit in memory.
     pub fn spawn(config: EngineConfig) -> Result<Engine, crate::ServerError> {
         let params = config.params.build()?;
-        if params.count > config.max_count {
+        let sim = match config.start {
+            Some(flock) => flock,
+            None => Flock::new(params, config.seed)?,
+        };
+        if sim.len() > config.max_count {
             return Err(crate::ServerError::CountAboveCap {
-                count: params.count,
+                count: sim.len(),
                 max: config.max_count,
             });
         }
-        let sim = Flock::new(params, config.seed)?;
         let work = Work::estimate(sim.params(), sim.extent());
         if work.pairs() > config.max_pairs {
             return Err(crate::ServerError::WorkAboveBudget {

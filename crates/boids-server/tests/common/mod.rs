@@ -42,6 +42,7 @@ pub fn config(params: Params, max_count: usize, running: bool) -> ServerConfig {
             max_pairs: budget::DEFAULT_MAX_PAIRS,
             steps_per_second: 1000.0,
             running,
+            start: None,
         },
         listen: "127.0.0.1:0".parse().unwrap(),
         allowed_hosts: Vec::new(),
