@@ -1,0 +1,53 @@
+//! Rust errors as Python exceptions: an unknown parameter is a `KeyError` (with the core's
+//! "did you mean"), a bad value a `ValueError` carrying the command's message (the value, the
+//! allowed range, where it came from), a file that cannot be read or written an `OSError`.
+//!
+//! No Rust panic reaches the interpreter as a crash: pyo3 turns one into an exception, and the
+//! calls that run the model ([`guarded`]) turn it into a `RuntimeError` that says what happened.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use boids_core::{ParamsError, StateError};
+use boids_io::StateFileError;
+use pyo3::PyErr;
+use pyo3::exceptions::{PyKeyError, PyOSError, PyRuntimeError, PyValueError};
+
+/// A parameter error: `KeyError` for an unknown name, `ValueError` for the rest.
+pub fn params(error: ParamsError) -> PyErr {
+    match error {
+        ParamsError::UnknownParam { .. } => PyKeyError::new_err(error.to_string()),
+        error => PyValueError::new_err(error.to_string()),
+    }
+}
+
+/// A flock state that does not fit: `ValueError`.
+pub fn state(error: StateError) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}
+
+/// A state file that cannot be used: as its cause.
+pub fn state_file(error: StateFileError) -> PyErr {
+    match error {
+        StateFileError::Params(error) => params(error),
+        error => PyValueError::new_err(error.to_string()),
+    }
+}
+
+/// A file of `path` that cannot be read or written: `OSError` naming it.
+pub fn io(what: &str, path: &std::path::Path, error: std::io::Error) -> PyErr {
+    PyOSError::new_err(format!("{what} {}: {error}", path.display()))
+}
+
+/// Runs `work` (a call into the model), turning a panic into a `RuntimeError`.
+pub fn guarded<T>(work: impl FnOnce() -> T) -> Result<T, PyErr> {
+    catch_unwind(AssertUnwindSafe(work)).map_err(|panic| {
+        let cause = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        PyRuntimeError::new_err(format!(
+            "internal error in the boids engine ({cause}); the simulation may be inconsistent: please report it with the parameters and seed"
+        ))
+    })
+}

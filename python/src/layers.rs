@@ -1,0 +1,101 @@
+//! Python values into the parameter layers, the command's order: a preset, then a `params`
+//! dict or TOML file, then keyword overrides. Each value keeps where it came from, so a refused
+//! value is named as the caller gave it (`argument `visual_range=-1``).
+
+use std::path::PathBuf;
+
+use boids_core::params::Raw;
+use boids_core::{ParamsBuilder, Source};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
+
+use crate::errors;
+
+/// The layers of `preset`, then `params` (a dict, or the path of a TOML file), then
+/// `overrides`.
+pub fn build(
+    preset: &str,
+    params: Option<&Bound<'_, PyAny>>,
+    overrides: Option<&Bound<'_, PyDict>>,
+) -> PyResult<ParamsBuilder> {
+    let mut builder = ParamsBuilder::preset(preset).map_err(errors::params)?;
+    if let Some(params) = params {
+        builder = match params.cast::<PyDict>() {
+            Ok(dict) => apply(builder, dict, |key, value| {
+                format!("params[{key:?}] = {value}")
+            })?,
+            Err(_) => apply_file(builder, params)?,
+        };
+    }
+    match overrides {
+        Some(overrides) => apply(builder, overrides, |key, value| format!("{key}={value}")),
+        None => Ok(builder),
+    }
+}
+
+/// Applies every `key: value` of `dict`, each from an argument that `spell` writes.
+pub fn apply(
+    mut builder: ParamsBuilder,
+    dict: &Bound<'_, PyDict>,
+    spell: impl Fn(&str, &Raw) -> String,
+) -> PyResult<ParamsBuilder> {
+    for (key, value) in dict.iter() {
+        let key: String = key.extract()?;
+        let raw = raw(&key, &value)?;
+        let source = Source::Argument(spell(&key, &raw));
+        builder = builder.apply(&key, &raw, source).map_err(errors::params)?;
+    }
+    Ok(builder)
+}
+
+/// Applies the TOML file `path` (a `str` or `os.PathLike`).
+fn apply_file(builder: ParamsBuilder, path: &Bound<'_, PyAny>) -> PyResult<ParamsBuilder> {
+    let path: PathBuf = path.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "params = {path}: expected a dict of parameters or the path of a TOML file"
+        ))
+    })?;
+    let text = std::fs::read_to_string(&path).map_err(|e| errors::io("params", &path, e))?;
+    builder
+        .apply_toml(&text, &path.display().to_string())
+        .map_err(errors::params)
+}
+
+/// A Python value as the parameter layers read values: `bool`, `int`, `float` (numpy scalars
+/// too), `str`, lists and tuples, dicts (an obstacle's table).
+pub fn raw(key: &str, value: &Bound<'_, PyAny>) -> PyResult<Raw> {
+    if let Ok(b) = value.cast::<PyBool>() {
+        return Ok(Raw::Bool(b.is_true()));
+    }
+    if let Ok(s) = value.cast::<PyString>() {
+        return Ok(Raw::Text(s.to_string()));
+    }
+    if value.cast::<PyList>().is_ok() || value.cast::<PyTuple>().is_ok() {
+        let items = value.try_iter()?;
+        return Ok(Raw::List(
+            items
+                .map(|item| raw(key, &item?))
+                .collect::<PyResult<_>>()?,
+        ));
+    }
+    if let Ok(dict) = value.cast::<PyDict>() {
+        let mut table = Vec::new();
+        for (k, v) in dict.iter() {
+            table.push((k.extract::<String>()?, raw(key, &v)?));
+        }
+        return Ok(Raw::Table(table));
+    }
+    if value.cast::<PyFloat>().is_err()
+        && let Ok(i) = value.extract::<i64>()
+    {
+        return Ok(Raw::Integer(i));
+    }
+    if let Ok(x) = value.extract::<f64>() {
+        return Ok(Raw::Float(x));
+    }
+    Err(PyTypeError::new_err(format!(
+        "parameter `{key}` = {value}: a value of type {} is not a parameter value (give a number, bool, str or list)",
+        value.get_type().name()?
+    )))
+}

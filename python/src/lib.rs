@@ -1,0 +1,41 @@
+//! `boids._boids`: the Python package's extension module, a thin layer over the Rust crates.
+//!
+//! Everything a researcher calls from Python is here, built from the same pieces the `boids`
+//! command uses, so a run in Python and a run of the command with the same parameters and seed
+//! give the same bytes: the presets and the parameter layers of `boids-core` (preset, then a
+//! `params` dict or TOML file, then keywords, with the command's messages), the state CSV of
+//! `boids-io`, the experiments and sweeps of `boids-lab`, the renderer for inline animations and
+//! the live viewer of `boids-server`. The pure-Python layer (`boids/__init__.py`) re-exports it
+//! and adds what belongs to Python: sweeps on a Dask cluster.
+//!
+//! - [`simulation`]: the `Simulation` class (numpy copies of the flock, stepping with the GIL
+//!   released, custom forces);
+//! - [`layers`]: Python values into the parameter layers;
+//! - [`lab`]: presets, the parameter catalogue, experiments and sweeps as tidy frames;
+//! - [`viewer`]: the renderer's GIF and PNG for notebooks, and the live viewer;
+//! - [`errors`]: Rust errors as the Python exceptions a PyData user expects.
+
+use pyo3::prelude::*;
+
+mod errors;
+mod frames;
+mod lab;
+mod layers;
+mod simulation;
+mod viewer;
+
+/// The extension module `boids._boids`.
+#[pymodule]
+fn _boids(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add("METRIC_COLUMNS", boids_core::METRIC_COLUMNS.to_vec())?;
+    module.add_class::<simulation::Simulation>()?;
+    module.add_function(wrap_pyfunction!(lab::presets, module)?)?;
+    module.add_function(wrap_pyfunction!(lab::describe_params, module)?)?;
+    module.add_function(wrap_pyfunction!(lab::experiment, module)?)?;
+    module.add_function(wrap_pyfunction!(lab::sweep_plan, module)?)?;
+    module.add_function(wrap_pyfunction!(lab::sweep_run, module)?)?;
+    module.add_function(wrap_pyfunction!(lab::sweep_local, module)?)?;
+    module.add_function(wrap_pyfunction!(viewer::serve, module)?)?;
+    Ok(())
+}

@@ -1,0 +1,497 @@
+//! The Python `Simulation`: one flock of two or three dimensions ([`Flock`], picked once from
+//! the `dimensions` parameter), the parameter layers it was built from (so `set` layers more
+//! on top, as the viewer does), and its own thread pool when `threads` is given.
+//!
+//! **Copies, not views.** `positions`, `velocities` and `groups` are new numpy arrays in boid-id
+//! order (row `i` is boid `i` at every step). The engine stores the flock in the grid's cell
+//! order, which changes every step, so a view of its buffers would be in no stable order and
+//! would go stale at the next step. A copy costs one pass over the flock: D x 4 bytes a boid
+//! (0.8 MB for 100,000 boids in 2D, well under a millisecond), paid when the attribute is read,
+//! never by `step()`.
+//!
+//! Stepping releases the GIL: other Python threads run meanwhile, and the step itself runs on
+//! the simulation's threads. Results do not depend on the number of threads.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use boids_core::{
+    Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core, WorldStep,
+    with_dimensions,
+};
+use boids_io::state_csv;
+use boids_render::Scene;
+use boids_server::engine::Flock;
+use boids_server::on_flock;
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use rayon::ThreadPool;
+
+use crate::frames::{self, Columns};
+use crate::{errors, layers, viewer};
+
+/// Most threads a simulation may be given.
+const MAX_THREADS: usize = 1024;
+
+/// A flock you can step, inspect, change and save: the model of the `boids` command, from
+/// Python.
+///
+/// Parameters are layered as on the command line: the `preset`, then `params` (a dict, or the
+/// path of a TOML file like `boids params --toml` writes), then keyword overrides. The same
+/// parameters and seed give the same flock as `boids run`, bit for bit, on any number of
+/// threads.
+#[pyclass(module = "boids")]
+pub struct Simulation {
+    flock: Flock,
+    layers: ParamsBuilder,
+    preset: String,
+    pool: Option<Arc<ThreadPool>>,
+}
+
+/// Runs `work` on `pool`, or on the global pool (all cores) without one.
+pub fn on_pool<T: Send>(pool: Option<&ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
+}
+
+/// A thread pool of `threads` threads (`None`: the global pool, one thread a core).
+fn thread_pool(threads: Option<usize>) -> PyResult<Option<Arc<ThreadPool>>> {
+    let Some(threads) = threads else {
+        return Ok(None);
+    };
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(PyValueError::new_err(format!(
+            "threads = {threads} is not allowed: allowed range is [1, {MAX_THREADS}] (None: one a core)"
+        )));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map(|pool| Some(Arc::new(pool)))
+        .map_err(|e| PyValueError::new_err(format!("threads = {threads}: {e}")))
+}
+
+impl Simulation {
+    /// Steps `n` times with the GIL released.
+    fn step_free(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
+        let (flock, pool) = (&mut self.flock, self.pool.as_deref());
+        py.detach(|| {
+            on_pool(pool, || {
+                errors::guarded(|| {
+                    for _ in 0..n {
+                        flock.step();
+                    }
+                })
+            })
+        })
+    }
+
+    /// The flock of the same parameters started afresh (a change of `dimensions`).
+    fn restart(&mut self, layers: ParamsBuilder) -> PyResult<()> {
+        let params = layers.build().map_err(errors::params)?;
+        self.flock = Flock::new(params, self.flock.seed()).map_err(errors::state)?;
+        self.layers = layers;
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl Simulation {
+    /// A new flock of `preset` drawn with `seed`; `params` (a dict or a TOML file's path) and
+    /// keyword overrides are layered on top. `threads`: the simulation's own thread count
+    /// (`None`: one a core). An unknown key raises `KeyError`, a bad value `ValueError`.
+    #[new]
+    #[pyo3(signature = (preset = "cornell", seed = 0, params = None, threads = None, **overrides))]
+    fn new(
+        preset: &str,
+        seed: u64,
+        params: Option<&Bound<'_, PyAny>>,
+        threads: Option<usize>,
+        overrides: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let layers = layers::build(preset, params, overrides)?;
+        let built = layers.build().map_err(errors::params)?;
+        let pool = thread_pool(threads)?;
+        let flock = on_pool(pool.as_deref(), || Flock::new(built, seed)).map_err(errors::state)?;
+        Ok(Self {
+            flock,
+            layers,
+            preset: preset.to_owned(),
+            pool,
+        })
+    }
+
+    /// The flock saved in the state CSV file `path` (by `save` or `boids run --save`), resumed
+    /// at `start_step`, with the parameters of `preset`, `params` and keywords as for a new
+    /// simulation (the file's rows set `count`).
+    #[staticmethod]
+    #[pyo3(signature = (path, preset = "cornell", seed = 0, params = None, threads = None, start_step = 0, **overrides))]
+    fn load(
+        path: PathBuf,
+        preset: &str,
+        seed: u64,
+        params: Option<&Bound<'_, PyAny>>,
+        threads: Option<usize>,
+        start_step: u64,
+        overrides: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let layers = layers::build(preset, params, overrides)?;
+        let dimensions = layers.params().dimensions;
+        let pool = thread_pool(threads)?;
+        let file = std::fs::File::open(&path).map_err(|e| errors::io("load", &path, e))?;
+        let name = path.display().to_string();
+        let flock = with_dimensions!(dimensions, D, {
+            let loaded = state_csv::read::<D>(std::io::BufReader::new(file), &name)
+                .map_err(errors::state_file)?;
+            let start = || loaded.start(layers.clone(), seed, start_step, &name);
+            Flock::from(on_pool(pool.as_deref(), start).map_err(errors::state_file)?)
+        });
+        Ok(Self {
+            flock,
+            layers,
+            preset: preset.to_owned(),
+            pool,
+        })
+    }
+
+    /// Advances the flock `n` steps (the GIL is released meanwhile). With `force`, a function
+    /// `force(positions, velocities)` of two (N, D) arrays in id order that returns an (N, D)
+    /// float array: each boid's change of velocity this step (an acceleration times the time
+    /// step), added after the rules and before the speed limits, every step.
+    #[pyo3(signature = (n = 1, force = None))]
+    fn step(&mut self, py: Python<'_>, n: u64, force: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let Some(force) = force else {
+            return self.step_free(py, n);
+        };
+        if !force.is_callable() {
+            return Err(PyTypeError::new_err(
+                "force must be a function force(positions, velocities) -> (N, D) array",
+            ));
+        }
+        let pool = self.pool.as_deref();
+        on_flock!(&mut self.flock, sim => step_forced(py, sim, pool, n, force))
+    }
+
+    /// Steps taken so far (counting from the start step of a loaded flock).
+    #[getter]
+    fn step_count(&self) -> u64 {
+        self.flock.step_count()
+    }
+
+    /// Positions, an (N, D) float32 array in id order: a copy (see the module notes).
+    #[getter]
+    fn positions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        on_flock!(&self.flock, sim => frames::array2(py, frames::positions(sim)))
+    }
+
+    /// Velocities, an (N, D) float32 array in id order: a copy.
+    #[getter]
+    fn velocities<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        on_flock!(&self.flock, sim => frames::array2(py, frames::velocities(sim)))
+    }
+
+    /// Scout groups, an (N,) uint8 array in id order (0 none, 1 biased to +x, 2 to -x).
+    #[getter]
+    fn groups<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        let (groups, ids) = on_flock!(&self.flock, sim => (sim.groups(), sim.ids()));
+        let mut by_id = vec![0; groups.len()];
+        for (&g, &id) in groups.iter().zip(ids) {
+            by_id[id as usize] = g;
+        }
+        PyArray1::from_vec(py, by_id)
+    }
+
+    /// Every parameter in force, a dict (a copy: change them with `set`).
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let params = self.flock.params();
+        let dict = PyDict::new(py);
+        for info in boids_core::PARAMS {
+            if let Some(value) = params.get(info.name) {
+                dict.set_item(info.name, frames::value(py, &value)?)?;
+            }
+        }
+        Ok(dict)
+    }
+
+    /// 2 or 3.
+    #[getter]
+    fn dimensions(&self) -> usize {
+        self.flock.dimensions()
+    }
+
+    /// The seed of the random streams.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.flock.seed()
+    }
+
+    /// The preset the parameters started from.
+    #[getter]
+    fn preset(&self) -> &str {
+        &self.preset
+    }
+
+    /// Number of boids.
+    fn __len__(&self) -> usize {
+        self.flock.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let p = self.flock.params();
+        format!(
+            "boids.Simulation(preset={:?}, seed={}, model={}, count={}, dimensions={}, step_count={})",
+            self.preset,
+            self.flock.seed(),
+            p.model.name(),
+            self.flock.len(),
+            self.flock.dimensions(),
+            self.flock.step_count()
+        )
+    }
+
+    /// Changes parameters while the flock runs, as the viewer's sliders do: the flock keeps its
+    /// state (boids are added or removed to match `count`). A change of `dimensions` starts a
+    /// fresh flock of the new dimension.
+    #[pyo3(signature = (**params))]
+    fn set(&mut self, params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let Some(params) = params else {
+            return Ok(());
+        };
+        let layers = layers::apply(self.layers.clone(), params, |key, value| {
+            format!("set({key}={value})")
+        })?;
+        let built = layers.build().map_err(errors::params)?;
+        if built.dimensions != self.flock.dimensions() {
+            return self.restart(layers);
+        }
+        self.flock.set_params(built).map_err(errors::state)?;
+        self.layers = layers;
+        Ok(())
+    }
+
+    /// The order metrics of the flock now, a dict: `step`, then the columns of `boids run
+    /// --metrics` (NaN where undefined).
+    fn metrics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let values = on_flock!(&self.flock, sim => Metrics::of(sim).values());
+        let dict = PyDict::new(py);
+        dict.set_item("step", self.flock.step_count())?;
+        for (name, value) in METRIC_COLUMNS.iter().zip(values) {
+            dict.set_item(name, value)?;
+        }
+        Ok(dict)
+    }
+
+    /// Runs `steps` steps and returns the metrics every `every` steps (the current state
+    /// first) as a DataFrame, the rows of `boids run --metrics`. With `trajectory=True`,
+    /// returns `(metrics, positions, velocities)`, the arrays of shape (frames, N, D) at the
+    /// same steps.
+    #[pyo3(signature = (steps, every = 1, trajectory = false))]
+    fn run<'py>(
+        &mut self,
+        py: Python<'py>,
+        steps: u64,
+        every: u64,
+        trajectory: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if every == 0 {
+            return Err(PyValueError::new_err(
+                "every = 0 is not allowed: allowed range is [1, inf) steps",
+            ));
+        }
+        let pool = self.pool.as_deref();
+        on_flock!(&mut self.flock, sim => run_recorded(py, sim, pool, steps, every, trajectory))
+    }
+
+    /// Writes the flock to `path` in the state CSV format of `boids run --save` (the same
+    /// bytes for the same flock); a failure leaves no half-written file.
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        let io = |e| errors::io("save", &path, e);
+        let mut file = tempfile::NamedTempFile::new_in(&dir).map_err(io)?;
+        let mut out = std::io::BufWriter::new(file.as_file_mut());
+        on_flock!(&self.flock, sim => state_csv::write(&mut out, &sim.state())).map_err(io)?;
+        out.flush().map_err(io)?;
+        drop(out);
+        file.persist(&path).map_err(|e| io(e.error))?;
+        Ok(())
+    }
+
+    /// An inline animation of the next `steps` steps for a notebook (an IPython HTML object,
+    /// or the HTML text without IPython): a GIF made by the renderer from a copy of the flock,
+    /// so the simulation itself does not move. `every`: steps between frames; `size`: "WxH".
+    #[pyo3(signature = (steps = 200, every = 2, size = "480x360", fps = 30))]
+    fn show<'py>(
+        &self,
+        py: Python<'py>,
+        steps: u64,
+        every: u64,
+        size: &str,
+        fps: u32,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let html = viewer::animation_html(
+            py,
+            &self.flock,
+            self.pool.as_deref(),
+            steps,
+            every,
+            size,
+            fps,
+        )?;
+        viewer::display_html(py, html)
+    }
+
+    /// The flock now as a picture and a line of facts, for notebooks.
+    fn _repr_html_(&self) -> PyResult<String> {
+        viewer::still_html(&self.flock, &self.__repr__())
+    }
+}
+
+impl Simulation {
+    /// The flock, for the live viewer: a copy, with the layers it was built from.
+    pub fn snapshot(&self) -> (Flock, ParamsBuilder, String) {
+        (self.flock.clone(), self.layers.clone(), self.preset.clone())
+    }
+}
+
+/// `n` steps of `sim`, each with the change of velocity `force` returns for the flock then.
+fn step_forced<const D: usize>(
+    py: Python<'_>,
+    sim: &mut Core<D>,
+    pool: Option<&ThreadPool>,
+    n: u64,
+    force: &Bound<'_, PyAny>,
+) -> PyResult<()>
+where
+    Dim<D>: Dimension<D>,
+    Core<D>: WorldStep<D>,
+{
+    for _ in 0..n {
+        let positions = frames::array2(py, frames::positions(sim));
+        let velocities = frames::array2(py, frames::velocities(sim));
+        let returned = force.call1((positions, velocities))?;
+        let by_id = force_rows::<D>(&returned, sim.len())?;
+        py.detach(|| on_pool(pool, || errors::guarded(|| sim.step_with_force(&by_id))))?
+            .map_err(errors::state)?;
+    }
+    Ok(())
+}
+
+/// The rows of what a force function returned: an (N, D) float array (float32, or float64
+/// rounded to float32); anything else is refused naming the shape expected.
+fn force_rows<const D: usize>(returned: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<[f32; D]>> {
+    let expected =
+        format!("a float32 or float64 numpy array of shape ({n}, {D}), one row per boid");
+    let array = returned.cast::<PyUntypedArray>().map_err(|_| {
+        let kind = returned
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        PyTypeError::new_err(format!(
+            "the force function returned a {kind}: expected {expected}"
+        ))
+    })?;
+    if array.shape() != [n, D] {
+        let shape: Vec<String> = array.shape().iter().map(usize::to_string).collect();
+        return Err(PyValueError::new_err(format!(
+            "the force function returned an array of shape ({}): expected {expected}",
+            shape.join(", ")
+        )));
+    }
+    let rows = |coordinates: Vec<f32>| -> Vec<[f32; D]> {
+        coordinates
+            .chunks_exact(D)
+            .map(|c| std::array::from_fn(|a| c[a]))
+            .collect()
+    };
+    if let Ok(a) = returned.cast::<PyArray2<f32>>() {
+        return Ok(rows(a.readonly().as_array().iter().copied().collect()));
+    }
+    if let Ok(a) = returned.cast::<PyArray2<f64>>() {
+        return Ok(rows(
+            a.readonly().as_array().iter().map(|&x| x as f32).collect(),
+        ));
+    }
+    Err(PyTypeError::new_err(format!(
+        "the force function returned an array of dtype {}: expected {expected}",
+        array.dtype()
+    )))
+}
+
+/// What `run` records: the metrics (and the frames) at steps `0, every, ...` up to `steps`.
+struct Recording<const D: usize> {
+    steps: Vec<u64>,
+    metrics: Vec<[f64; METRIC_COLUMNS.len()]>,
+    positions: Vec<Vec<[f32; D]>>,
+    velocities: Vec<Vec<[f32; D]>>,
+}
+
+/// Runs `sim` as `boids run --metrics` does and returns the DataFrame (and the trajectory).
+fn run_recorded<'py, const D: usize>(
+    py: Python<'py>,
+    sim: &mut Core<D>,
+    pool: Option<&ThreadPool>,
+    steps: u64,
+    every: u64,
+    trajectory: bool,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    Dim<D>: Scene<D>,
+    Core<D>: WorldStep<D>,
+{
+    let n = sim.len();
+    let recording = py.detach(|| {
+        on_pool(pool, || {
+            errors::guarded(|| {
+                let mut out = Recording::<D> {
+                    steps: Vec::new(),
+                    metrics: Vec::new(),
+                    positions: Vec::new(),
+                    velocities: Vec::new(),
+                };
+                for k in 0..=steps {
+                    if k > 0 {
+                        sim.step();
+                    }
+                    if k % every == 0 {
+                        out.steps.push(sim.step_count());
+                        out.metrics.push(Metrics::of(sim).values());
+                        if trajectory {
+                            out.positions.push(frames::positions(sim));
+                            out.velocities.push(frames::velocities(sim));
+                        }
+                    }
+                }
+                out
+            })
+        })
+    })?;
+    let mut columns: Columns<'py> = vec![(
+        "step".to_owned(),
+        recording
+            .steps
+            .iter()
+            .map(|s| frames::object(py, s))
+            .collect::<PyResult<_>>()?,
+    )];
+    for (c, name) in METRIC_COLUMNS.iter().enumerate() {
+        let values = recording.metrics.iter().map(|m| frames::object(py, m[c]));
+        columns.push(((*name).to_owned(), values.collect::<PyResult<_>>()?));
+    }
+    let table = frames::data_frame(py, columns)?;
+    if !trajectory {
+        return Ok(table);
+    }
+    let positions = frames::array3(py, recording.positions, n);
+    let velocities = frames::array3(py, recording.velocities, n);
+    Ok(PyTuple::new(py, [table, positions.into_any(), velocities.into_any()])?.into_any())
+}
