@@ -1,0 +1,82 @@
+"""Bad input raises the exception a Python user expects, with the command's message."""
+
+import numpy as np
+import pytest
+
+import boids
+
+
+def test_an_unknown_key_is_a_key_error_with_a_suggestion():
+    with pytest.raises(KeyError, match=r"unknown parameter `visual_rnage`.*did you mean `visual_range`"):
+        boids.Simulation(visual_rnage=30)
+    with pytest.raises(KeyError, match="did you mean `noise`"):
+        boids.Simulation("vicsek", params={"nois": 0.1})
+    sim = boids.Simulation(count=20)
+    with pytest.raises(KeyError, match="did you mean `count`"):
+        sim.set(coun=30)
+    with pytest.raises(KeyError, match="did you mean `noise`"):
+        boids.sweep({"nois": [0.1]}, steps=2, preset="vicsek")
+
+
+def test_a_bad_value_is_a_value_error_naming_value_range_and_source(tmp_path):
+    with pytest.raises(ValueError, match=r"`visual_range` = -3 \(from argument `visual_range=-3`\) is not allowed: allowed range is"):
+        boids.Simulation(visual_range=-3)
+    with pytest.raises(ValueError, match=r"params\[\"noise\"\]"):
+        boids.Simulation("vicsek", params={"noise": -1.0})
+    toml = tmp_path / "bad.toml"
+    toml.write_text("count = 10\nmin_speed = -1.0\n")
+    with pytest.raises(ValueError, match=r"min_speed.*bad\.toml, line 2"):
+        boids.Simulation(params=toml)
+    with pytest.raises(ValueError, match="expected one of|is not allowed"):
+        boids.Simulation(model="flocking")
+    with pytest.raises(ValueError, match="unknown preset `nope`; valid presets: cornell"):
+        boids.Simulation("nope")
+    with pytest.raises(ValueError, match=r"vary\[\"noise\"\].*allowed range"):
+        boids.sweep({"noise": [-1.0]}, steps=2, preset="vicsek")
+    with pytest.raises(ValueError, match="threads = 0 is not allowed: allowed range is"):
+        boids.Simulation(threads=0)
+    with pytest.raises(ValueError, match="unknown experiment `nope`"):
+        boids.experiment("nope")
+    with pytest.raises(ValueError, match="burn_in = 50 is not allowed"):
+        boids.sweep({"noise": [0.1]}, steps=10, burn_in=50, preset="vicsek")
+    with pytest.raises(TypeError, match="not a parameter value"):
+        boids.Simulation(count=object())
+
+
+def test_files_that_cannot_be_read_say_which_and_where(tmp_path):
+    with pytest.raises(OSError, match="missing.csv"):
+        boids.Simulation.load(tmp_path / "missing.csv")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("x,y,vx,vy\n1,2,3,4\n5,oops,7,8\n")
+    with pytest.raises(ValueError, match=r"bad\.csv, line 3: column `y` = `oops` is not a number"):
+        boids.Simulation.load(bad)
+    with pytest.raises(ValueError, match="disagrees with"):
+        boids.Simulation.load(_two_boids(tmp_path), count=5)
+    with pytest.raises(OSError):
+        boids.Simulation(count=10).save(tmp_path / "no" / "such" / "dir.csv")
+    assert not list((tmp_path).glob("**/.tmp*"))
+
+
+def _two_boids(tmp_path):
+    path = tmp_path / "two.csv"
+    path.write_text("x,y,vx,vy\n100,100,3,0\n200,200,0,3\n")
+    return path
+
+
+def test_a_force_of_the_wrong_shape_or_type_is_refused_and_the_flock_kept():
+    sim = boids.Simulation("vicsek", count=40)
+    before = sim.positions
+    with pytest.raises(ValueError, match=r"shape \(39, 2\): expected .*shape \(40, 2\)"):
+        sim.step(force=lambda p, v: np.zeros((39, 2)))
+    with pytest.raises(TypeError, match=r"dtype int64: expected .*\(40, 2\)"):
+        sim.step(force=lambda p, v: np.zeros((40, 2), dtype=np.int64))
+    with pytest.raises(TypeError, match=r"returned a list: expected .*\(40, 2\)"):
+        sim.step(force=lambda p, v: [[0.0, 0.0]] * 40)
+    with pytest.raises(ValueError, match="boid 7: force = .* is not allowed: finite numbers"):
+        sim.step(force=lambda p, v: np.where(np.arange(40)[:, None] == 7, np.nan, np.zeros((40, 2))))
+    with pytest.raises(TypeError, match="force must be a function"):
+        sim.step(force=3)
+    with pytest.raises(ZeroDivisionError):
+        sim.step(force=lambda p, v: 1 / 0)
+    assert sim.step_count == 0
+    np.testing.assert_array_equal(sim.positions, before)
