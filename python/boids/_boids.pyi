@@ -1,0 +1,124 @@
+"""Type stubs of the extension module ``boids._boids`` (re-exported by ``boids``)."""
+
+import os
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+__version__: str
+METRIC_COLUMNS: List[str]
+
+ParamValue = Union[bool, int, float, str, Sequence[Any], Mapping[str, Any]]
+Params = Union[Mapping[str, ParamValue], str, "os.PathLike[str]", None]
+Force = Callable[[npt.NDArray[np.float32], npt.NDArray[np.float32]], npt.NDArray[np.floating[Any]]]
+
+class Simulation:
+    """A flock you can step, inspect, change and save: the model of the ``boids`` command.
+
+    Parameters are layered as on the command line: ``preset``, then ``params`` (a dict, or the
+    path of a TOML file like ``boids params --toml`` writes), then keyword overrides. The same
+    parameters and seed give the same flock as ``boids run``, bit for bit, on any number of
+    threads. ``threads``: the simulation's own thread count (``None``: one a core).
+
+    Raises ``KeyError`` for an unknown parameter (with a "did you mean"), ``ValueError`` for a
+    value out of range (the command's message: value, allowed range, where it came from).
+    """
+
+    def __init__(
+        self,
+        preset: str = "cornell",
+        seed: int = 0,
+        params: Params = None,
+        threads: Optional[int] = None,
+        **overrides: ParamValue,
+    ) -> None: ...
+    @staticmethod
+    def load(
+        path: Union[str, "os.PathLike[str]"],
+        preset: str = "cornell",
+        seed: int = 0,
+        params: Params = None,
+        threads: Optional[int] = None,
+        start_step: int = 0,
+        **overrides: ParamValue,
+    ) -> "Simulation":
+        """The flock saved in a state CSV file (by ``save`` or ``boids run --save``), resumed at
+        ``start_step``; the file's rows set ``count``."""
+    def step(self, n: int = 1, force: Optional[Force] = None) -> None:
+        """Advances ``n`` steps with the GIL released. ``force(positions, velocities)`` returns
+        an (N, D) float array: each boid's change of velocity this step, added after the rules
+        and before the speed limits. A result of another shape raises ``ValueError``, of
+        another type or dtype ``TypeError``."""
+    @property
+    def step_count(self) -> int:
+        """Steps taken so far."""
+    @property
+    def positions(self) -> npt.NDArray[np.float32]:
+        """(N, D) float32 array in id order: a copy (changing it does not change the flock)."""
+    @property
+    def velocities(self) -> npt.NDArray[np.float32]:
+        """(N, D) float32 array in id order: a copy."""
+    @property
+    def groups(self) -> npt.NDArray[np.uint8]:
+        """(N,) uint8 array in id order: 0 no scout, 1 biased to +x, 2 to -x."""
+    @property
+    def params(self) -> Dict[str, Any]:
+        """Every parameter in force (a copy: change them with ``set``)."""
+    @property
+    def dimensions(self) -> Literal[2, 3]:
+        """2 or 3."""
+    @property
+    def seed(self) -> int:
+        """The seed of the random streams."""
+    @property
+    def preset(self) -> str:
+        """The preset the parameters started from."""
+    def __len__(self) -> int: ...
+    def set(self, **params: ParamValue) -> None:
+        """Changes parameters live, keeping the flock (``count`` adds or removes boids); a change
+        of ``dimensions`` starts a fresh flock."""
+    def metrics(self) -> Dict[str, float]:
+        """``step`` and the order metrics of the flock now (NaN where undefined)."""
+    @overload
+    def run(self, steps: int, every: int = 1, trajectory: Literal[False] = False) -> pd.DataFrame: ...
+    @overload
+    def run(
+        self, steps: int, every: int = 1, *, trajectory: Literal[True]
+    ) -> Tuple[pd.DataFrame, npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes the state CSV of ``boids run --save``; a failure leaves no half-written file."""
+    def show(self, steps: int = 200, every: int = 2, size: str = "480x360", fps: int = 30) -> Any:
+        """An inline GIF of the next ``steps`` steps of a copy of the flock (IPython HTML, or the
+        HTML text without IPython)."""
+    def _repr_html_(self) -> str: ...
+
+def presets() -> pd.DataFrame:
+    """The presets: name, model, dimensions, count, summary, source."""
+
+def describe_params(model: Optional[str] = None) -> pd.DataFrame:
+    """The parameter catalogue: name, section, kind, default, unit, models, meaning."""
+
+def experiment(
+    name: str,
+    quick: bool = False,
+    seed: int = 0,
+    replicates: Optional[int] = None,
+    steps: Optional[int] = None,
+) -> pd.DataFrame:
+    """A published experiment's rows, those of ``boids experiment NAME``'s CSV."""
+
+def serve(
+    sim: Simulation,
+    port: int = 8000,
+    listen: str = "127.0.0.1",
+    speed: float = 60.0,
+    paused: bool = False,
+    max_count: int = 200000,
+) -> str:
+    """Opens the live viewer on a copy of ``sim`` and returns its URL."""
+
+def sweep_plan(**spec: Any) -> Tuple[List[str], int]: ...
+def sweep_run(index: int, **spec: Any) -> List[Any]: ...
+def sweep_local(**spec: Any) -> List[List[Any]]: ...
