@@ -62,16 +62,45 @@ fn the_python_package_passes_its_tests() {
         return;
     }
     let python = venv.join("bin/python");
+    // maturin's build hook calls the `maturin` of the environment by name.
+    let path = std::env::join_paths(std::iter::once(venv.join("bin")).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .expect("a PATH");
     let install = Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
-        .args(["--no-build-isolation", "--no-deps", "--force-reinstall", "./python"])
+        .env("PATH", &path)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args([
+            "--no-build-isolation",
+            "--no-deps",
+            "--force-reinstall",
+            "./python",
+        ])
         .env("CARGO_TARGET_DIR", root.join("target/python-build"))
         .current_dir(&root)
         .output()
         .expect("pip runs");
-    assert!(install.status.success(), "pip install ./python failed:\n{}", show(&install));
+    assert!(
+        install.status.success(),
+        "pip install ./python failed:\n{}",
+        show(&install)
+    );
     let tests = Command::new(&python)
-        .args(["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "python/tests"])
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-rs",
+            "-p",
+            "no:cacheprovider",
+            "python/tests",
+        ])
         .env("BOIDS_BIN", env!("CARGO_BIN_EXE_boids"))
         .current_dir(&root)
         .output()
