@@ -82,7 +82,7 @@ def sweep_speedup(repeats):
     args = dict(replicates=2, steps=300, preset="vicsek", count=1000)
     clusters = {
         workers: LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
-                              dashboard_address=None)
+                              dashboard_address=":0")
         for workers in (1, 2)
     }
     times = {1: [], 2: []}

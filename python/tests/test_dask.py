@@ -13,7 +13,7 @@ def test_a_local_cluster_sweep_equals_the_local_sweep():
                 preset="vicsek", seed=11, world_width=3.0, world_height=3.0)
     local = boids.sweep(**args)
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
         remote = boids.sweep(client=client, **args)
     assert len(local) == 12
     pd.testing.assert_frame_equal(remote, local)
