@@ -2,7 +2,7 @@
 
 1. Python's overhead per ``step()`` against the ``boids`` command, at N = 1,000 and 100,000:
    the same flock stepped by ``boids run`` (its time per step taken as the difference between
-   runs of 2K and K steps, which cancels start-up and the initial flock), by one
+   runs of K steps and of none, which cancels start-up and the initial flock), by one
    ``sim.step(K)`` call, and by K calls of ``sim.step()``.
 2. A 40-run sweep on a Dask ``LocalCluster`` of 1 and of 2 worker processes (one thread each:
    RAYON_NUM_THREADS=1 in the workers), and the speed-up.
@@ -62,11 +62,11 @@ def python_many_calls(sets, steps):
 
 
 def step_overhead(binary, repeats):
-    for n, steps in ((1_000, 2_000), (100_000, 40)):
+    for n, steps in ((1_000, 5_000), (100_000, 200)):
         sets = flock(n)
         cli, one, many = [], [], []
         for _ in range(repeats):
-            cli.append((cli_seconds(binary, sets, 2 * steps) - cli_seconds(binary, sets, steps)) / steps)
+            cli.append((cli_seconds(binary, sets, steps) - cli_seconds(binary, sets, 0)) / steps)
             one.append(python_one_call(sets, steps) / steps)
             many.append(python_many_calls(sets, steps) / steps)
         c, o, m = (statistics.median(x) * 1e6 for x in (cli, one, many))
@@ -79,7 +79,7 @@ def sweep_speedup(repeats):
 
     os.environ["RAYON_NUM_THREADS"] = "1"
     grid = {"noise": [0.1 * k for k in range(20)]}
-    args = dict(replicates=2, steps=300, preset="vicsek", count=1000)
+    args = dict(replicates=2, steps=150, preset="vicsek", count=1000)
     clusters = {
         workers: LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
                               dashboard_address=":0")
@@ -100,7 +100,7 @@ def sweep_speedup(repeats):
         for cluster in clusters.values():
             cluster.close()
     one, two = statistics.median(times[1]), statistics.median(times[2])
-    print(f"40-run sweep (vicsek, 1000 boids, 300 steps): 1 worker {one:.2f} s, "
+    print(f"40-run sweep (vicsek, 1000 boids, 150 steps): 1 worker {one:.2f} s, "
           f"2 workers {two:.2f} s, speed-up {one / two:.2f}x")
 
 
