@@ -4,8 +4,6 @@ one: no Slurm here). Other sections' Python snippets read files of the command's
 import os
 import re
 
-import pytest
-
 
 def python_blocks(readme):
     section = readme.split("\n## From Python\n", 1)[1].split("\n## ", 1)[0]
@@ -18,17 +16,15 @@ def test_the_readme_has_python_examples(readme):
     assert any("dask_jobqueue" in block for block in blocks)
 
 
-@pytest.mark.parametrize("index", range(8))
-def test_a_readme_python_example_runs(readme, tmp_path, index):
-    blocks = python_blocks(readme)
-    if index >= len(blocks):
-        pytest.skip("the README has fewer examples")
-    block = blocks[index]
-    if "dask_jobqueue" in block:
-        pytest.skip("the Slurm example needs a Slurm cluster")
+def test_every_readme_python_example_runs(readme, tmp_path):
+    examples = [b for b in python_blocks(readme) if "dask_jobqueue" not in b]
+    assert len(examples) >= 3
     cwd = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        exec(compile(block, f"README.md python example {index}", "exec"), {})
-    finally:
-        os.chdir(cwd)
+    for index, block in enumerate(examples):
+        workdir = tmp_path / f"example{index}"
+        workdir.mkdir()
+        os.chdir(workdir)
+        try:
+            exec(compile(block, f"README.md python example {index}", "exec"), {})
+        finally:
+            os.chdir(cwd)
