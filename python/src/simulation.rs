@@ -51,11 +51,12 @@ pub struct Simulation {
     pool: Option<Arc<ThreadPool>>,
 }
 
-/// Runs `work` on `pool`, or on the global pool (all cores) without one.
+/// Runs `work` on a thread of `pool`, or of the global pool (all cores) without one, so the
+/// steps it runs start their parallel work from inside the pool ([`boids_core::in_pool`]).
 pub fn on_pool<T: Send>(pool: Option<&ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
     match pool {
         Some(pool) => pool.install(work),
-        None => work(),
+        None => boids_core::in_pool(work),
     }
 }
 
