@@ -50,7 +50,9 @@ struct Stored<'a, const D: usize>
 where
     Dim<D>: Dimension<D>,
 {
-    state: &'a Buffers<D>,
+    pos: &'a [VecN<D>],
+    vel: &'a [VecN<D>],
+    bias: &'a [f32],
     group: &'a [u8],
     id: &'a [u32],
 }
@@ -98,10 +100,15 @@ where
 {
     #[inline]
     fn put(&mut self, slot: usize, boid: usize) {
-        let Stored { state, group, id } = self.from;
-        let (p, v) = (state.pos[boid], state.vel[boid]);
-        self.boid[slot] = [p.into(), v.into()];
-        self.bias[slot] = state.bias[boid];
+        let Stored {
+            pos,
+            vel,
+            bias,
+            group,
+            id,
+        } = self.from;
+        self.boid[slot] = [pos[boid].into(), vel[boid].into()];
+        self.bias[slot] = bias[boid];
         self.group[slot] = group[boid];
         self.id[slot] = id[boid];
     }
@@ -477,7 +484,9 @@ where
         self.id_scratch.resize(n, 0);
         self.index.sort_into(IntoFrame {
             from: Stored {
-                state: &self.state,
+                pos: &self.state.pos,
+                vel: &self.state.vel,
+                bias: &self.state.bias,
                 group: &self.group,
                 id: &self.id,
             },
