@@ -173,11 +173,13 @@ impl CellIndex {
     }
 
     /// Cells per block: blocks small enough for the cache and enough of them to share the
-    /// work, unless the flock is so far from cell order that blocks would read most chunks many
-    /// times.
+    /// work, but none of fewer than [`par::MIN_CHUNK`] boids (a small flock's blocks would read
+    /// the same chunks again and again), unless the flock is so far from cell order that
+    /// blocks would read most chunks many times.
     fn plan_blocks(&self, n: usize, cells: usize) -> usize {
         let blocks = (n / BLOCK_BOIDS)
             .max(BLOCKS_PER_THREAD * par::threads())
+            .min(n / par::MIN_CHUNK)
             .min(cells);
         if blocks <= 1 {
             return cells.max(1);
