@@ -260,7 +260,8 @@ where
     let mut frames = 0u64;
     for k in 0..=args.steps {
         if k > 0 {
-            sim.step();
+            // On a thread of the pool, as `boids run` steps.
+            boids_core::in_pool(|| sim.step());
             progress.inc(1);
         }
         if records(k) {

@@ -237,7 +237,9 @@ where
     let mut measured = None;
     for k in 0..=args.steps {
         if k > 0 {
-            sim.step();
+            // On a thread of the pool, the step starts its parallel phases from inside it
+            // (see `boids_core::in_pool`).
+            boids_core::in_pool(|| sim.step());
             progress.inc(1);
             measured = None;
         }

@@ -311,7 +311,9 @@ impl EngineState {
 
     /// One step, counting its captures for the next metrics message.
     fn step_once(&mut self) {
-        self.sim.step();
+        // On a thread of the pool, the step starts its parallel phases from inside it
+        // (see `boids_core::in_pool`).
+        boids_core::in_pool(|| self.sim.step());
         self.captures += self.sim.captures();
     }
 
