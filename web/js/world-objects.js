@@ -12,8 +12,19 @@ import { pixelRatio } from './dom.js';
 import { framePredator } from './wire.js';
 
 const ATTRACTOR_PX = 7; // an attractor's ring radius, CSS px
-const rgba = (c, a) => `rgba(${c[0]}, ${c[1]}, ${c[2]}, ${a})`;
-const HALO = 'rgba(255, 255, 255, 0.9)';
+export const rgba = (c, a) => `rgba(${c[0]}, ${c[1]}, ${c[2]}, ${a})`;
+export const HALO = 'rgba(255, 255, 255, 0.9)';
+
+/** Strokes the predators' dashed pointer `rings` and the white `halo` of a marked one. */
+export function strokePredatorRings(ctx, rings, halo) {
+  ctx.lineWidth = 1.5 * pixelRatio();
+  ctx.strokeStyle = rgba(COLOR.predator, 0.8);
+  ctx.setLineDash([4 * pixelRatio(), 3 * pixelRatio()]);
+  ctx.stroke(rings);
+  ctx.setLineDash([]);
+  ctx.strokeStyle = HALO;
+  ctx.stroke(halo);
+}
 
 /**
  * The frame's predators as framePredator gives them, the mouse's last, each where `view` draws
@@ -70,13 +81,7 @@ function drawPredators(ctx, view, predators, radius, marked) {
   });
   ctx.fillStyle = rgba(COLOR.predator, 1);
   ctx.fill(darts);
-  ctx.lineWidth = 1.5 * dpr;
-  ctx.strokeStyle = rgba(COLOR.predator, 0.8);
-  ctx.setLineDash([4 * dpr, 3 * dpr]);
-  ctx.stroke(rings);
-  ctx.setLineDash([]);
-  ctx.strokeStyle = HALO;
-  ctx.stroke(halo);
+  strokePredatorRings(ctx, rings, halo);
 }
 
 /** The attractors ([x, y] each), each a ring with a cross; `marked` (-1: none) is haloed. */

@@ -12,11 +12,9 @@ import { pixelRatio } from './dom.js';
 import { Orbit } from './orbit.js';
 import { traceSolid } from './solids.js';
 import { framePredator } from './wire.js';
-import { groundY } from './world-objects.js';
+import { HALO, groundY, rgba, strokePredatorRings } from './world-objects.js';
 
 const ATTRACTOR_PX = 7; // an attractor's ring radius, CSS px, at the box's centre depth
-const rgba = (c, a) => `rgba(${c[0]}, ${c[1]}, ${c[2]}, ${a})`;
-const HALO = 'rgba(255, 255, 255, 0.9)';
 
 /** The ground plane's outline: the box's horizontal section at the ground line's height. */
 function drawGround(ctx, lens, world, params) {
@@ -80,13 +78,7 @@ function drawPredatorRings(ctx, lens, frame, radius, marked) {
     if (pointer) ring(rings, at, 3 * r);
     if (k === marked) ring(halo, at, 3.4 * r);
   }
-  ctx.lineWidth = 1.5 * dpr;
-  ctx.strokeStyle = rgba(COLOR.predator, 0.8);
-  ctx.setLineDash([4 * dpr, 3 * dpr]);
-  ctx.stroke(rings);
-  ctx.setLineDash([]);
-  ctx.strokeStyle = HALO;
-  ctx.stroke(halo);
+  strokePredatorRings(ctx, rings, halo);
 }
 
 /** The obstacle a tool marks (`highlight`, an index; -1: none) and the one being made (`draft`). */
