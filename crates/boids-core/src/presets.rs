@@ -140,8 +140,10 @@ Our choices: the 2D preset's radius, speed and box side, with density 2 per unit
         deviations: "Not a seed: the boids rules (cornell's form) in 3D with topological neighbours. \
 From the literature: k = 7 nearest neighbours for alignment and cohesion (Ballerini et al. measured a topological range of six to seven birds); separation within 1 m (their nearest-neighbour distances were 0.7 to 1.5 m), metric, as a collision does not care how many others are nearer; a speed of 8 to 13 m/s around the starling's cruise speed of about 10 m/s (StarDisplay flies at 10 m/s); a roost that holds the flock in place (StarDisplay's birds are attracted to theirs). \
 Our choices: dt = 0.1 s; matching 0.6 a step, so a turn passes from bird to bird within a few tenths of a second and the flock turns as one (with weaker matching a turn spreads slower than the birds fly, and the flock tears apart at every turn); centering 0.3 a step, and avoid 1.0 a step, which holds nearest neighbours about 1 m apart in the full flock (with 0.3 the flock of 20,000 packs to about 0.4 m); \
-the roost is the margins boundary with margins of 190 m in a 400 m cube: outside the central 20 m of each axis a bird turns toward the centre by 0.1 m/s a step (1 m/s2), so the flock circles above the roost about every 45 s instead of flying off (StarDisplay's birds turn by banking, ours by that pull); \
+the roost is the margins boundary with margins of 195 m in a 400 m cube: outside the central 10 m of each axis a bird turns toward the centre by 0.1 m/s a step (1 m/s2), so the flock circles above the roost about every 50 s instead of flying off (StarDisplay's birds turn by banking, ours by that pull); \
+that narrow band also holds the flock's altitude to a few metres, so it flies as a thin sheet level with the ground, as real flocks do (Ballerini et al., Anim. Behav. 76, 201, 2008: thin flocks that slide parallel to the ground and change their orientation to the direction of motion as they turn); at 10,000 birds its principal extents (2 sd) are about 6 x 14 x 22 m, where a 20 m band made a 10 x 11 x 20 m cigar; \
 the flock starts as a 60x30x60 m block (about 0.19 birds per m3, nearest neighbours about 1 m apart) 80 m off the roost along z, flying along +x at 8 to 10 m/s with 1 m/s across, so the roost's pull turns it into its circle. \
+What it does not show: the dense, shifting bands of real murmurations (a sheet folding on itself, waves running through it after a falcon's attack) and the denser border Ballerini et al. measured (ours is densest in its core); StarDisplay gets its shape changes from the aerodynamics of banking turns, which these rules do not model. \
 There is no predator (a falcon gives real murmurations their flash expansions): `--set predator_count=1` adds one, hunting in 3D, but with the README's peregrine settings it splits the flock into groups rather than making the bands denser. visual_range (4 m) is not used by the rules here (k nearest at any distance): it is the distance that links birds into one flock in the metrics and the camera.",
         params: murmuration,
     },
@@ -425,7 +427,7 @@ fn murmuration() -> Params {
         world_width: 400.0,
         world_height: 400.0,
         world_depth: 400.0,
-        margin: 190.0,
+        margin: 195.0,
         turnfactor: 0.1,
         boid_size: 0.2,
         topological_k: 7,
