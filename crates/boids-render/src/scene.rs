@@ -16,6 +16,10 @@
 //! seam. The overlay is data computed by the core; this module only decides how it looks, so
 //! the live viewer shows the same.
 //!
+//! A flock too crowded in the picture for its marks to stay apart is drawn translucent
+//! ([`crowd_opacity`], for this scene and the 3D one), so its image shows where it is dense
+//! instead of one solid shape.
+//!
 //! Rule vectors differ by orders of magnitude between presets (seed 000 scaled each by hand), so
 //! each kind of vector is scaled per frame: its 90th-percentile length over the flock is drawn
 //! as three quarters of the visual radius (at least 1.5 boid lengths), and no vector is drawn
@@ -247,14 +251,18 @@ pub fn draw_frame<D: DebugDraw + ?Sized>(
     if let Some(overlay) = overlay {
         draw_radii_and_ghosts(draw, overlay, view, torus, style, length);
     }
-    let (positions, velocities, groups) = (sim.positions(), sim.velocities(), sim.groups());
+    let (velocities, groups) = (sim.velocities(), sim.groups());
     let resting = |k: usize| sim.resting().get(k).is_some_and(|&steps| steps > 0);
-    for (k, ((&p, &v), &g)) in positions.iter().zip(velocities).zip(groups).enumerate() {
-        let at = view.to_px_nearest(p, torus);
+    let seen: Vec<Vec2> = (sim.positions().iter())
+        .map(|&p| view.to_px_nearest(p, torus))
+        .collect();
+    let opacity = crowd_opacity(seen.iter().copied(), length, TRIANGLE_SHARE);
+    for (k, ((&at, &v), &g)) in seen.iter().zip(velocities).zip(groups).enumerate() {
         if resting(k) {
-            draw.polygon(&perched_mark(at, length), style.perched);
+            draw.polygon(&perched_mark(at, length), style.perched.with_alpha(opacity));
         } else {
-            draw.triangle(boid_triangle(at, v, length), style.group_color(g));
+            let color = style.group_color(g).with_alpha(opacity);
+            draw.triangle(boid_triangle(at, v, length), color);
         }
     }
     for predator in sim.predators().iter().chain(sim.pointer()) {
@@ -292,6 +300,31 @@ fn draw_radii_and_ghosts<D: DebugDraw + ?Sized>(
             color.with_alpha(style.ghost_alpha),
         );
     }
+}
+
+/// Share of a square as wide as a boid's triangle is long that the triangle covers.
+const TRIANGLE_SHARE: f32 = 0.3;
+
+/// Lowest opacity of a boid in a crowd: a single boid stays visible.
+const LEAST_OPACITY: u8 = 8;
+
+/// Opacity of the marks of boids seen at `points` (pixels), drawn `tile` pixels long, each
+/// covering `share` of a `tile`-wide square: opaque while marks seldom overlap, and where they
+/// would pile up (a large flock filling the picture) so translucent that the marks over an
+/// average spot of the flock's image add up to about one. The image then shows where the flock
+/// is dense (in 3D: along the line of sight, as a murmuration's sheet is dark seen edge on and
+/// pale seen face on) instead of one solid shape. The pile-up is measured on a grid of
+/// `tile`-wide squares: marks per square the flock's image touches, times `share`.
+pub(crate) fn crowd_opacity(points: impl Iterator<Item = Vec2>, tile: f32, share: f32) -> u8 {
+    let mut touched = std::collections::HashSet::new();
+    let mut count = 0usize;
+    for p in points {
+        touched.insert(((p.x / tile).floor() as i64, (p.y / tile).floor() as i64));
+        count += 1;
+    }
+    let pile = share * count as f32 / touched.len().max(1) as f32;
+    let opacity = (f32::from(u8::MAX) / pile).round();
+    opacity.clamp(f32::from(LEAST_OPACITY), f32::from(u8::MAX)) as u8
 }
 
 /// Sides of the polygon a circular obstacle is drawn as.
@@ -536,6 +569,26 @@ mod tests {
         assert_eq!(typical_length(lengths), 91.0);
         assert_eq!(typical_length([0.0, f32::NAN].into_iter()), 0.0);
         assert_eq!(typical_length([0.0, 3.0].into_iter()), 3.0);
+    }
+
+    #[test]
+    fn marks_are_opaque_until_they_pile_up_then_add_up_to_about_one() {
+        let grid = |n: u32, step: f32| {
+            (0..n * n).map(move |k| Vec2::new((k % n) as f32, (k / n) as f32) * step)
+        };
+        // One mark every other 10-pixel square: no overlap.
+        assert_eq!(crowd_opacity(grid(20, 20.0), 10.0, 0.3), 255);
+        // 16 marks a square over 100 squares, each covering 0.3 of one: 4.8 layers deep, so
+        // each is 1/4.8 opaque.
+        let crowd = grid(40, 2.5).map(|p| p + 0.25);
+        assert_eq!(
+            crowd_opacity(crowd, 10.0, 0.3),
+            (255.0f32 / 4.8).round() as u8
+        );
+        // A million marks on one square: the least opacity, so each still shows.
+        let heap = std::iter::repeat_n(Vec2::splat(5.0), 1_000_000);
+        assert_eq!(crowd_opacity(heap, 10.0, 0.3), LEAST_OPACITY);
+        assert_eq!(crowd_opacity(std::iter::empty(), 10.0, 0.3), 255);
     }
 
     #[test]

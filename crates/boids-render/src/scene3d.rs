@@ -10,6 +10,8 @@
 //! when it flies toward or away from the camera. Depth is cued twice: a dart is sized in world
 //! units, so perspective draws nearer boids larger, and its colour fades toward the background
 //! with its depth in the framed ball ([`Perspective::farness`]), so nearer boids are brighter.
+//! A crowd is drawn translucent ([`crate::scene`]'s crowd opacity), so that a flock's image
+//! shows where it is deep along the line of sight.
 //! Faded colours lie on the ramps of the GIF palette ([`crate::Palette`]).
 //!
 //! The debug overlay is the core's data (`boids_core::overlay`), drawn as the flat scene draws
@@ -25,7 +27,9 @@ use boids_core::{Params, Simulation, Vec2, Vec3};
 
 use crate::draw::{Color, DebugDraw};
 use crate::projection::{Perspective, Projected};
-use crate::scene::{CIRCLE_SIDES, PREDATOR_SCALE, Style, attractor_mark, for_each_vector};
+use crate::scene::{
+    CIRCLE_SIDES, PREDATOR_SCALE, Style, attractor_mark, crowd_opacity, for_each_vector,
+};
 
 /// Share of its colour the farthest boid loses toward the background.
 pub const DEPTH_FADE: f32 = 0.6;
@@ -103,6 +107,9 @@ pub fn draw_frame_3d<D: DebugDraw + ?Sized>(
         .collect();
     // Far to near (ties in the order listed, so the picture does not depend on the sort).
     seen.sort_by(|a, b| b.2.depth.total_cmp(&a.2.depth).then(a.0.cmp(&b.0)));
+    let tile = length * camera.scale();
+    let boid_points = seen.iter().filter(|s| matches!(s.3, Solid::Boid(_)));
+    let opacity = crowd_opacity(boid_points.map(|s| s.2.at), tile, DART_SHARE);
     let (velocities, groups) = (sim.velocities(), sim.groups());
     let resting = |k: usize| sim.resting().get(k).is_some_and(|&steps| steps > 0);
     for (_, p, at, solid) in seen {
@@ -116,8 +123,12 @@ pub fn draw_frame_3d<D: DebugDraw + ?Sized>(
             Solid::Boid(k) => (velocities[k], length, style.group_color(groups[k])),
             Solid::Predator(v) => (v, PREDATOR_SCALE * length, style.predator),
         };
+        let alpha = match solid {
+            Solid::Boid(_) => opacity,
+            _ => u8::MAX,
+        };
         if let Some(corners) = dart(camera, p, velocity, long) {
-            draw.polygon(&corners, cue(color));
+            draw.polygon(&corners, cue(color).with_alpha(alpha));
         }
     }
     if let Some(overlay) = overlay {
@@ -155,6 +166,10 @@ fn draw_radii_and_ghosts<D: DebugDraw + ?Sized>(
         }
     }
 }
+
+/// Share of a square as wide as a dart is long that a dart covers when it crosses the picture
+/// (a kite of diagonals 0.75 and 0.6 lengths, notched).
+const DART_SHARE: f32 = 0.225;
 
 /// `color` faded toward `background` by its depth in the framed ball: full at the near side,
 /// [`DEPTH_FADE`] less at the far side.

@@ -527,6 +527,71 @@ fn a_3d_frame_changes_with_the_camera_angle_and_the_orbit() {
     assert_ne!(turned, front, "then turns");
 }
 
+/// `count` points spread evenly over the unit square (a golden-ratio sequence: no clumps).
+fn spread(count: usize) -> impl Iterator<Item = (f32, f32)> {
+    (0..count).map(|k| {
+        let k = k as f64 + 0.5;
+        (
+            (k * 0.618_034).fract() as f32,
+            (k * 0.754_878).fract() as f32,
+        )
+    })
+}
+
+#[test]
+fn a_crowd_is_drawn_translucent_so_a_sheet_seen_edge_on_is_brighter_than_one_seen_face_on() {
+    // Two sheets of 3000 boids, 160 units square and 4 thick, at the same depth: the left one
+    // across the line of sight (face on), the right one along it (edge on, a thin line).
+    let forward = Vec3::new(3.0, 0.0, 0.0);
+    let face_on = spread(3000).map(|(a, b)| {
+        let p = Vec3::new(
+            120.0 + 160.0 * a,
+            160.0 + 160.0 * b,
+            238.0 + 4.0 * (a * 97.0).fract(),
+        );
+        (p, forward)
+    });
+    let edge_on = spread(3000).map(|(a, b)| {
+        let p = Vec3::new(
+            360.0 + 160.0 * a,
+            238.0 + 4.0 * (a * 97.0).fract(),
+            160.0 + 160.0 * b,
+        );
+        (p, forward)
+    });
+    let sim = flock_3d(&face_on.chain(edge_on).collect::<Vec<_>>());
+    let size: ImageSize = "320x240".parse().unwrap();
+    let still = Orbit {
+        angle: STRAIGHT_ON,
+        degrees_per_frame: 0.0,
+    };
+    let mut renderer = Renderer::<3>::new(sim.params(), size, false).orbiting(still);
+    let canvas = renderer.draw(&sim);
+    let background = Style::default().background;
+    let brightness = |x: u32, y: u32| {
+        let c = canvas.pixel(x, y).unwrap();
+        u32::from(c.r.abs_diff(background.r)) + u32::from(c.g.abs_diff(background.g))
+    };
+    let mut face: Vec<u32> = (0..240)
+        .flat_map(|y| (0..160).map(move |x| (x, y)))
+        .map(|(x, y)| brightness(x, y))
+        .filter(|&b| b > 0)
+        .collect();
+    face.sort_unstable();
+    let edge = (0..240)
+        .flat_map(|y| (160..320).map(move |x| (x, y)))
+        .map(|(x, y)| brightness(x, y))
+        .max()
+        .unwrap();
+    let typical_face = face[face.len() * 9 / 10];
+    // Opaque darts would make both the full colour of a boid at that depth.
+    assert!(
+        edge > typical_face + typical_face / 2,
+        "edge on {edge}, face on {typical_face} (90th percentile of {} lit pixels)",
+        face.len()
+    );
+}
+
 #[test]
 fn the_world_box_edges_are_drawn_in_the_outline_colour() {
     let sim = flock_3d(&[(Vec3::new(320.0, 240.0, 240.0), Vec3::X)]);
