@@ -234,6 +234,11 @@ impl<const D: usize> GridGeometry<D> {
         self.dims.into_iter().max().unwrap_or(1)
     }
 
+    /// The volume (in 2D the area) of a cell.
+    pub fn cell_volume(&self) -> f64 {
+        self.inv_cell.iter().map(|inv| 1.0 / inv).product()
+    }
+
     /// The narrowest side of a cell.
     pub fn min_cell_width(&self) -> f64 {
         self.inv_cell
@@ -318,7 +323,9 @@ fn root(x: f64, d: usize) -> f64 {
 }
 
 /// Lowest and highest coordinate along each axis (`[0; D]` and `[1; D]` for no positions).
-fn bounding_box<const D: usize, P: Position<D>>(positions: &[P]) -> ([f64; D], [f64; D]) {
+pub(crate) fn bounding_box<const D: usize, P: Position<D>>(
+    positions: &[P],
+) -> ([f64; D], [f64; D]) {
     type Bounds<const D: usize> = ([f32; D], [f32; D]);
     // The selects of glam's `min` and `max`.
     let merge = |(lo, hi): Bounds<D>, (low, high): Bounds<D>| -> Bounds<D> {

@@ -32,6 +32,7 @@ mod sort;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use geometry::bounding_box;
 pub use geometry::{GridGeometry, NearCell, NearRun, Position, RunsNear};
 pub use sort::CellIndex;
 pub(crate) use sort::{Destination, reserve_to, warm};

@@ -27,7 +27,7 @@
 //! Everything here is generic over the dimension: the rings of cells are the shells of cubes in
 //! 3D as of squares in 2D, visited by one loop over the axes.
 
-use crate::grid::{CellIndex, GridGeometry};
+use crate::grid::{CellIndex, GridGeometry, bounding_box};
 use crate::params::Params;
 use crate::rules;
 use crate::space::{Coordinates, Dim, Dimension, VecN};
@@ -41,6 +41,20 @@ const BOUND_SLACK: f64 = 1.0 + 1e-5;
 /// most searches after the first ring around a boid's cell (measured on `murmuration`, 60 steps
 /// on one thread: 0.5 takes 11% longer, 1.0 20%).
 const CELL_SCALE: f64 = 0.75;
+
+/// Most cells a k-nearest grid may have per boid (a metric grid has two). Its cells are sized
+/// to the flock's density rather than to a range, and a flock with stragglers far away spreads
+/// its box wide: with two cells a boid, the cells in the flock itself would hold a hundred boids
+/// or more. Each cell costs 4 bytes of index, so the cap is 64 bytes a boid.
+const K_NEAREST_CELLS_PER_BOID: usize = 16;
+
+/// Times a k-nearest grid's cells are sized again by the volume its cells with boids fill.
+/// Each time shrinks the cells toward the flock's own density. Measured on the README's
+/// peregrine example (the `murmuration` preset of 4,000 birds, stragglers scattered over its
+/// airspace by a predator; 400 steps, one thread): 31.0 s with cells sized by the box's mean
+/// density, 11.5 s with two refinements (and [`K_NEAREST_CELLS_PER_BOID`]); the full
+/// murmuration without a predator, 200 steps on two threads: 5.98 s against 5.45 s.
+const DENSITY_REFINEMENTS: usize = 2;
 
 /// Which neighbours a boid sees: the blind sector (2D) or cone (3D) behind it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,11 +106,17 @@ where
 {
     /// Indexes a flock in id order under `params`: cells as wide as the visual range for
     /// metric neighbourhoods; for `topological_k = k` about [`CELL_SCALE`] of a cube holding k
-    /// boids (and no narrower than the protected range, which stays metric).
+    /// boids at the density of the part of the box the flock fills ([`DENSITY_REFINEMENTS`]),
+    /// and no narrower than the protected range, which stays metric.
     pub fn new(params: &Params, positions: &'a [VecN<D>], velocities: &[VecN<D>]) -> Self {
         let n = positions.len();
         let ids: Vec<u32> = (0..n as u32).collect();
-        let max_cells = 2 * n + 64;
+        let cells_per_boid = if params.topological_k > 0 {
+            K_NEAREST_CELLS_PER_BOID
+        } else {
+            2
+        };
+        let max_cells = cells_per_boid * n + 64;
         let (min, size) = params.world_axes::<D>();
         // The side of a cell holding about k boids at the flock's mean density over `volume`,
         // scaled.
@@ -109,22 +129,28 @@ where
             let floor = 1e-6 * size.iter().sum::<f64>();
             typical.max(params.protected_range).max(floor)
         };
-        let geometry = if params.is_torus() {
-            GridGeometry::torus(min, size, cell_width(size.iter().product()), 1, max_cells)
-        } else {
-            let (low, high) = positions.iter().fold(
-                ([f32::INFINITY; D], [f32::NEG_INFINITY; D]),
-                |(lo, hi), p| {
-                    let p = p.to_array();
-                    (
-                        std::array::from_fn(|a| lo[a].min(p[a])),
-                        std::array::from_fn(|a| hi[a].max(p[a])),
-                    )
-                },
-            );
-            let volume = (0..D).map(|a| f64::from(high[a] - low[a])).product();
-            GridGeometry::bounding(positions, cell_width(volume), 1, max_cells)
+        let grid = |width: f64| {
+            if params.is_torus() {
+                GridGeometry::torus(min, size, width, 1, max_cells)
+            } else {
+                GridGeometry::bounding(positions, width, 1, max_cells)
+            }
         };
+        let mut geometry = grid(cell_width(if params.is_torus() {
+            size.iter().product()
+        } else {
+            let (low, high) = bounding_box(positions);
+            (0..D).map(|a| high[a] - low[a]).product()
+        }));
+        if params.topological_k > 0 {
+            // Stragglers far from the flock (or a small flock on a large torus) make the mean
+            // density over the box far lower than the density most boids fly at, and cells sized
+            // by it would each hold much of the flock. Sized again by the volume of the cells
+            // that hold boids, twice, they come near k boids each where the boids are.
+            for _ in 0..DENSITY_REFINEMENTS {
+                geometry = grid(cell_width(occupied_volume(&geometry, positions)));
+            }
+        }
         let mut index = CellIndex::default();
         index.rebuild(&geometry, positions, &ids);
         Self {
@@ -312,6 +338,19 @@ where
     }
 }
 
+/// The volume of the cells of `geometry` that hold a boid of `positions`: the part of the
+/// grid's box the flock fills.
+fn occupied_volume<const D: usize>(geometry: &GridGeometry<D>, positions: &[VecN<D>]) -> f64
+where
+    Dim<D>: Dimension<D>,
+{
+    let mut held = vec![false; geometry.cell_count()];
+    for &p in positions {
+        held[geometry.cell_of(p) as usize] = true;
+    }
+    held.iter().filter(|&&h| h).count() as f64 * geometry.cell_volume()
+}
+
 /// Orders candidates by squared distance, then id.
 #[inline]
 fn closer(a: (f32, u32), b: (f32, u32)) -> bool {
@@ -448,6 +487,37 @@ mod tests {
                 torus,
                 "{D}D k {k}: neighbours across the seams"
             );
+        }
+    }
+
+    /// A dense flock of 500 in a cube of side 4 and 20 stragglers over the rest of a world of
+    /// side 12, in 3D: the k-nearest cells are sized to the flock, not to the box's mean density,
+    /// so a search scans a few cells' worth of boids; and the neighbours are still exact.
+    #[test]
+    fn k_nearest_cells_fit_a_dense_flock_with_stragglers_and_stay_exact() {
+        for torus in [false, true] {
+            let p = params(3, |p| {
+                p.topological_k = 7;
+                p.protected_range = 0.1;
+                (p.world_width, p.world_height, p.world_depth) = (12.0, 12.0, 12.0);
+                if !torus {
+                    p.boundary = crate::params::Boundary::Margins;
+                }
+            });
+            let (mut pos, vel) = random_flock::<3>(&p, 520, 9);
+            for q in &mut pos[..500] {
+                *q = Vec3::splat(4.0) + (*q - Vec3::splat(4.0)) / 3.0;
+            }
+            let hood = Neighborhood::<3>::new(&p, &pos, &vel);
+            let brute = reference::nearest_in_view(&p, &pos, &vel, 7);
+            let mut counts = ScanCounts::default();
+            for (i, want) in brute.iter().enumerate() {
+                assert_eq!(&hood.nearest_counting(i, 7, &mut counts), want, "boid {i}");
+            }
+            let per_search = counts.candidates as f64 / pos.len() as f64;
+            // 71 in the open world and 81 on the torus; cells sized by the box's mean density
+            // alone make a search test about 500.
+            assert!(per_search < 200.0, "{per_search} candidates a search");
         }
     }
 
