@@ -105,8 +105,8 @@ where
     Dim<D>: Dimension<D>,
 {
     /// Indexes a flock in id order under `params`: cells as wide as the visual range for
-    /// metric neighbourhoods; for `topological_k = k` about [`CELL_SCALE`] of a cube holding k
-    /// boids at the density of the part of the box the flock fills ([`DENSITY_REFINEMENTS`]),
+    /// metric neighbourhoods; for `topological_k = k` about `CELL_SCALE` of a cube holding k
+    /// boids at the density of the part of the box the flock fills (`DENSITY_REFINEMENTS`),
     /// and no narrower than the protected range, which stays metric.
     pub fn new(params: &Params, positions: &'a [VecN<D>], velocities: &[VecN<D>]) -> Self {
         let n = positions.len();
