@@ -8,12 +8,12 @@
 //! the live viewer of `boids-server`. The pure-Python layer (`boids/__init__.py`) re-exports it
 //! and adds what belongs to Python: sweeps on a Dask cluster.
 //!
-//! - [`simulation`]: the `Simulation` class (numpy copies of the flock, stepping with the GIL
+//! - `simulation`: the `Simulation` class (numpy copies of the flock, stepping with the GIL
 //!   released, custom forces);
-//! - [`layers`]: Python values into the parameter layers;
-//! - [`lab`]: presets, the parameter catalogue, experiments and sweeps as tidy frames;
-//! - [`viewer`]: the renderer's GIF and PNG for notebooks, and the live viewer;
-//! - [`errors`]: Rust errors as the Python exceptions a PyData user expects.
+//! - `layers`: Python values into the parameter layers;
+//! - `lab`: presets, the parameter catalogue, experiments and sweeps as tidy frames;
+//! - `viewer`: the renderer's GIF and PNG for notebooks, and the live viewer;
+//! - `errors`: Rust errors as the Python exceptions a PyData user expects.
 
 use pyo3::prelude::*;
 

@@ -530,7 +530,7 @@ fn clamp_speed<T: Real, const D: usize>(k: &Kernel<D>, v: Vector<T, D>) -> Vecto
     Vector::select(speed.gt(max), v.div(speed).scale(max), v)
 }
 
-/// [`clamp_speed`] for one boid (the obstacle pass re-applies the limits after it steers).
+/// `clamp_speed` for one boid (the obstacle pass re-applies the limits after it steers).
 pub fn limit_speed<const D: usize, P: Coordinates<D>>(k: &Kernel<D>, v: P) -> P {
     clamp_speed::<f32, D>(k, Vector(v.into())).0.into()
 }

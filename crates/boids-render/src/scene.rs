@@ -17,7 +17,7 @@
 //! the live viewer shows the same.
 //!
 //! A flock too crowded in the picture for its marks to stay apart is drawn translucent
-//! ([`crowd_opacity`], for this scene and the 3D one), so its image shows where it is dense
+//! (`crowd_opacity`, for this scene and the 3D one), so its image shows where it is dense
 //! instead of one solid shape.
 //!
 //! Rule vectors differ by orders of magnitude between presets (seed 000 scaled each by hand), so

@@ -16,7 +16,7 @@
 //!
 //! The debug overlay is the core's data (`boids_core::overlay`), drawn as the flat scene draws
 //! it: circles of the visual radius, ghosts across the seams, and the velocity and rule vectors
-//! (one scaling for both, [`for_each_vector`]), in world units through the camera. Colours and
+//! (one scaling for both, `for_each_vector`), in world units through the camera. Colours and
 //! the boid size are the flat renderer's ([`Style`]); every point goes through the one
 //! projection ([`crate::projection`]).
 

@@ -2,7 +2,7 @@
 //! default, its kind and allowed range, its unit, the section it is shown in, the models it acts
 //! in, and one line on what it means.
 //!
-//! The [`catalogue!`] macro turns that one list into the [`Params`] struct (one field each, the
+//! The `catalogue!` macro turns that one list into the [`Params`] struct (one field each, the
 //! meaning as its doc), the [`PARAMS`] table that validation, `boids params` and the viewer's
 //! panel read, the defaults ([`Params::default`], which every preset starts from), and typed
 //! access by name ([`Params::get`], used by the edges that speak TOML and JSON). Adding a

@@ -4,11 +4,11 @@
 //! [`catalogue`] with its type, default, range, unit, section, models and meaning; validation,
 //! `boids params`, the viewer's panel and the event log all read that declaration. Inside the core
 //! values are typed ([`Value`]); TOML (config files, `--set`) is read and written only in
-//! [`mod@toml`], JSON only in the server.
+//! `toml`, JSON only in the server.
 //!
 //! [`ParamsBuilder`] applies the layers in order (preset, then file, then flags; or the viewer's
 //! current flock, then a message) and remembers where each value came from, so an error can name
-//! the value, the range it breaks and its source ([`checks`] holds the rules).
+//! the value, the range it breaks and its source (`checks` holds the rules).
 
 mod builder;
 pub mod catalogue;

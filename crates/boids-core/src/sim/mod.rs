@@ -408,7 +408,7 @@ where
 {
     /// Advances the flock by one time step.
     ///
-    /// The predators' pull on the boids ([`WorldSteer`]) and the predators' own move ([`Hunt`])
+    /// The predators' pull on the boids (`WorldSteer`) and the predators' own move ([`Hunt`])
     /// are both taken from the state at the start of the step, then the boids move, then the
     /// predators catch what they reach (synchronous: no boid or predator sees another's new
     /// position within a step).
@@ -418,7 +418,7 @@ where
 
     /// Advances the flock by one time step with a force from outside the model: `force[id]` is
     /// a change of velocity of boid `id` this step (an acceleration times the time step, in
-    /// the model's velocity units), added where the world's pull is added ([`Force`]: after
+    /// the model's velocity units), added where the world's pull is added (`Force`: after
     /// the rules and the boundary, before the scouts' bias, the speed limits and the move).
     /// Refuses a force of another length than the flock or with a value that is not finite,
     /// and then leaves the flock as it was.
