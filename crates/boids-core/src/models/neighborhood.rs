@@ -45,15 +45,20 @@ const CELL_SCALE: f64 = 0.75;
 /// Most cells a k-nearest grid may have per boid (a metric grid has two). Its cells are sized
 /// to the flock's density rather than to a range, and a flock with stragglers far away spreads
 /// its box wide: with two cells a boid, the cells in the flock itself would hold a hundred boids
-/// or more. Each cell costs 4 bytes of index, so the cap is 64 bytes a boid.
-const K_NEAREST_CELLS_PER_BOID: usize = 16;
+/// or more. Each cell costs 4 bytes of index, so this is up to 256 bytes a boid, and only where
+/// the flock fills little of its box (a flock that fills it has fewer cells than boids).
+const K_NEAREST_CELLS_PER_BOID: usize = 64;
+
+/// Most cells of any k-nearest grid beyond the metric grid's two a boid: 256 MB of index.
+const K_NEAREST_MAX_CELLS: usize = 1 << 26;
 
 /// Times a k-nearest grid's cells are sized again by the volume its cells with boids fill.
 /// Each time shrinks the cells toward the flock's own density. Measured on the README's
 /// peregrine example (the `murmuration` preset of 4,000 birds, stragglers scattered over its
 /// airspace by a predator; 400 steps, one thread): 31.0 s with cells sized by the box's mean
-/// density, 11.5 s with two refinements (and [`K_NEAREST_CELLS_PER_BOID`]); the full
-/// murmuration without a predator, 200 steps on two threads: 5.98 s against 5.45 s.
+/// density, 11.5 s with two refinements and 16 cells a boid at most, 6.7 s with 64
+/// ([`K_NEAREST_CELLS_PER_BOID`]). The full murmuration without a predator, 200 steps on two
+/// threads: 5.98 s against 5.45 s with the refinements, the same again with 64 cells a boid.
 const DENSITY_REFINEMENTS: usize = 2;
 
 /// Which neighbours a boid sees: the blind sector (2D) or cone (3D) behind it.
@@ -111,12 +116,14 @@ where
     pub fn new(params: &Params, positions: &'a [VecN<D>], velocities: &[VecN<D>]) -> Self {
         let n = positions.len();
         let ids: Vec<u32> = (0..n as u32).collect();
-        let cells_per_boid = if params.topological_k > 0 {
-            K_NEAREST_CELLS_PER_BOID
+        let metric_cells = 2 * n + 64;
+        let max_cells = if params.topological_k > 0 {
+            (K_NEAREST_CELLS_PER_BOID * n)
+                .min(K_NEAREST_MAX_CELLS)
+                .max(metric_cells)
         } else {
-            2
+            metric_cells
         };
-        let max_cells = cells_per_boid * n + 64;
         let (min, size) = params.world_axes::<D>();
         // The side of a cell holding about k boids at the flock's mean density over `volume`,
         // scaled.
