@@ -165,7 +165,18 @@ where
     if params.topological_k > 0 {
         averaging.visual_below = f32::INFINITY;
     }
-    let mut members = interaction_set(params, hood, i, kernel.visual_below, counts);
+    // With k nearest, separation stays metric: the protected boids in view, found in the same
+    // search.
+    let (mut members, protected) = match params.topological_k {
+        0 => (
+            hood.within_counting(i, kernel.visual_below, counts),
+            Vec::new(),
+        ),
+        k => {
+            let k = usize::try_from(k).unwrap_or(usize::MAX);
+            hood.nearest_and_within_counting(i, k, kernel.protected_below, counts)
+        }
+    };
     counts.neighbors += members.len() as u64;
     let at = members.partition_point(|&j| j < i as u32);
     members.insert(at, i as u32);
@@ -173,13 +184,11 @@ where
         let j = j as usize;
         acc.add(&averaging, hood.offset(i, j), velocities[j], j == i);
     }
-    if params.topological_k > 0 {
-        // Separation stays metric: protected boids in view that are not among the k nearest.
-        for j in hood.within_counting(i, kernel.protected_below, counts) {
-            if members.binary_search(&j).is_err() {
-                acc.separation = acc.separation + hood.offset(i, j as usize);
-                counts.neighbors += 1;
-            }
+    // Those of the protected boids that are not among the k nearest.
+    for j in protected {
+        if members.binary_search(&j).is_err() {
+            acc.separation = acc.separation + hood.offset(i, j as usize);
+            counts.neighbors += 1;
         }
     }
     acc

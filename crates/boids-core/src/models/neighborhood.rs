@@ -198,23 +198,7 @@ where
     /// [`Neighborhood::within`], adding the cells it visits and the candidates it tests to
     /// `counts`.
     pub fn within_counting(&self, i: usize, below: f32, counts: &mut ScanCounts) -> Vec<u32> {
-        let mut found = Vec::new();
-        let width = self.geometry.min_cell_width();
-        let reach = (f64::from(below).sqrt() / width).ceil();
-        let rings = if reach.is_finite() {
-            (reach as u32).min(self.max_ring(i))
-        } else {
-            self.max_ring(i)
-        };
-        for ring in 0..=rings {
-            self.for_each_in_ring(i, ring, counts, |j, d| {
-                if d.length_squared() < below && self.sees(i, d) {
-                    found.push(j);
-                }
-            });
-        }
-        found.sort_unstable();
-        found
+        self.nearest_and_within_counting(i, 0, below, counts).1
     }
 
     /// The `k` boids `j != i` in view nearest to `i` (ties to the lower id), ascending ids.
@@ -226,16 +210,41 @@ where
     /// [`Neighborhood::nearest`], adding the cells it visits and the candidates it tests to
     /// `counts`.
     pub fn nearest_counting(&self, i: usize, k: usize, counts: &mut ScanCounts) -> Vec<u32> {
-        let mut best: Vec<(f32, u32)> = Vec::with_capacity(k + 1);
         if k == 0 {
             return Vec::new();
         }
+        self.nearest_and_within_counting(i, k, 0.0, counts).0
+    }
+
+    /// The `k` nearest in view ([`Neighborhood::nearest_counting`]) and every boid in view
+    /// with squared distance below `below` ([`Neighborhood::within_counting`]), ascending ids,
+    /// in one search: the rings the k nearest need and those the range needs, each cell once.
+    pub fn nearest_and_within_counting(
+        &self,
+        i: usize,
+        k: usize,
+        below: f32,
+        counts: &mut ScanCounts,
+    ) -> (Vec<u32>, Vec<u32>) {
+        let mut best: Vec<(f32, u32)> = Vec::with_capacity(k + 1);
+        let mut within = Vec::new();
         let width = self.geometry.min_cell_width();
-        for ring in 0..=self.max_ring(i) {
+        let reach = (f64::from(below).sqrt() / width).ceil();
+        let last = self.max_ring(i);
+        let range_rings = if reach.is_finite() {
+            (reach as u32).min(last)
+        } else {
+            last
+        };
+        for ring in 0..=last {
             self.for_each_in_ring(i, ring, counts, |j, d| {
-                let candidate = (d.length_squared(), j);
+                let d2 = d.length_squared();
+                if d2 < below && self.sees(i, d) {
+                    within.push(j);
+                }
+                let candidate = (d2, j);
                 let full = best.len() == k;
-                if (full && !closer(candidate, best[k - 1])) || !self.sees(i, d) {
+                if k == 0 || (full && !closer(candidate, best[k - 1])) || !self.sees(i, d) {
                     return;
                 }
                 let at = best.partition_point(|&b| closer(b, candidate));
@@ -243,13 +252,16 @@ where
                 best.truncate(k);
             });
             let bound = f64::from(ring) * width;
-            if best.len() == k && f64::from(best[k - 1].0) * BOUND_SLACK < bound * bound {
+            let nearest_done = k == 0
+                || (best.len() == k && f64::from(best[k - 1].0) * BOUND_SLACK < bound * bound);
+            if nearest_done && ring >= range_rings {
                 break;
             }
         }
         let mut ids: Vec<u32> = best.into_iter().map(|(_, j)| j).collect();
         ids.sort_unstable();
-        ids
+        within.sort_unstable();
+        (ids, within)
     }
 
     /// Cell coordinates of boid `i`'s cell.
@@ -499,7 +511,8 @@ mod tests {
 
     /// A dense flock of 500 in a cube of side 4 and 20 stragglers over the rest of a world of
     /// side 12, in 3D: the k-nearest cells are sized to the flock, not to the box's mean density,
-    /// so a search scans a few cells' worth of boids; and the neighbours are still exact.
+    /// so a search scans a few cells' worth of boids; and the neighbours are still exact, the k
+    /// nearest alone and with those within a range in the same search.
     #[test]
     fn k_nearest_cells_fit_a_dense_flock_with_stragglers_and_stay_exact() {
         for torus in [false, true] {
@@ -517,9 +530,15 @@ mod tests {
             }
             let hood = Neighborhood::<3>::new(&p, &pos, &vel);
             let brute = reference::nearest_in_view(&p, &pos, &vel, 7);
+            // Within 0.3 and nearest in one search, as the boids rules' separation asks.
+            let below = 0.09;
+            let near = reference::neighbors_in_view(&p, &pos, &vel, below);
             let mut counts = ScanCounts::default();
             for (i, want) in brute.iter().enumerate() {
                 assert_eq!(&hood.nearest_counting(i, 7, &mut counts), want, "boid {i}");
+                let both =
+                    hood.nearest_and_within_counting(i, 7, below, &mut ScanCounts::default());
+                assert_eq!((&both.0, &both.1), (want, &near[i]), "boid {i}");
             }
             let per_search = counts.candidates as f64 / pos.len() as f64;
             // 71 in the open world and 81 on the torus; cells sized by the box's mean density
