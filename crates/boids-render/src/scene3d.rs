@@ -114,18 +114,14 @@ pub fn draw_frame_3d<D: DebugDraw + ?Sized>(
     let resting = |k: usize| sim.resting().get(k).is_some_and(|&steps| steps > 0);
     for (_, p, at, solid) in seen {
         let cue = |color: Color| depth_cued(color, style.background, camera, at.depth);
-        let (velocity, long, color) = match solid {
+        let (velocity, long, color, alpha) = match solid {
             Solid::Sphere(radius) => {
                 draw_sphere(draw, at, radius, cue(style.obstacle), style.background);
                 continue;
             }
-            Solid::Boid(k) if resting(k) => (velocities[k], length, style.perched),
-            Solid::Boid(k) => (velocities[k], length, style.group_color(groups[k])),
-            Solid::Predator(v) => (v, PREDATOR_SCALE * length, style.predator),
-        };
-        let alpha = match solid {
-            Solid::Boid(_) => opacity,
-            _ => u8::MAX,
+            Solid::Boid(k) if resting(k) => (velocities[k], length, style.perched, opacity),
+            Solid::Boid(k) => (velocities[k], length, style.group_color(groups[k]), opacity),
+            Solid::Predator(v) => (v, PREDATOR_SCALE * length, style.predator, u8::MAX),
         };
         if let Some(corners) = dart(camera, p, velocity, long) {
             draw.polygon(&corners, cue(color).with_alpha(alpha));

@@ -140,9 +140,29 @@ pub fn interaction_set<const D: usize>(
 where
     Dim<D>: Dimension<D>,
 {
+    interaction_sets(params, hood, i, below, 0.0, counts).0
+}
+
+/// [`interaction_set`], and with `topological_k` nearest also every boid in view with squared
+/// distance below `protected_below`, found in the same search (ascending ids). With metric
+/// neighbours that second set is empty: those boids are in the first.
+fn interaction_sets<const D: usize>(
+    params: &Params,
+    hood: &Neighborhood<D>,
+    i: usize,
+    below: f32,
+    protected_below: f32,
+    counts: &mut ScanCounts,
+) -> (Vec<u32>, Vec<u32>)
+where
+    Dim<D>: Dimension<D>,
+{
     match params.topological_k {
-        0 => hood.within_counting(i, below, counts),
-        k => hood.nearest_counting(i, usize::try_from(k).unwrap_or(usize::MAX), counts),
+        0 => (hood.within_counting(i, below, counts), Vec::new()),
+        k => {
+            let k = usize::try_from(k).unwrap_or(usize::MAX);
+            hood.nearest_and_within_counting(i, k, protected_below, counts)
+        }
     }
 }
 
@@ -165,18 +185,15 @@ where
     if params.topological_k > 0 {
         averaging.visual_below = f32::INFINITY;
     }
-    // With k nearest, separation stays metric: the protected boids in view, found in the same
-    // search.
-    let (mut members, protected) = match params.topological_k {
-        0 => (
-            hood.within_counting(i, kernel.visual_below, counts),
-            Vec::new(),
-        ),
-        k => {
-            let k = usize::try_from(k).unwrap_or(usize::MAX);
-            hood.nearest_and_within_counting(i, k, kernel.protected_below, counts)
-        }
-    };
+    // With k nearest, separation stays metric: the protected boids in view.
+    let (mut members, protected) = interaction_sets(
+        params,
+        hood,
+        i,
+        kernel.visual_below,
+        kernel.protected_below,
+        counts,
+    );
     counts.neighbors += members.len() as u64;
     let at = members.partition_point(|&j| j < i as u32);
     members.insert(at, i as u32);
