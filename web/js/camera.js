@@ -30,6 +30,8 @@ const FIT_LEAST_SHARE = 0.03; // fit shows at least this share of the world's la
 const SETTLED_PX = 0.05; // a move smaller than this (device px) is not drawn
 const MODES = ['world', 'follow', 'fit'];
 const GROUP = 'camera';
+/** The axes of a box or focus ({x, y, z, w, h, d}: centre or corner, and extents), each with its extent. */
+const AXES = [['x', 'w'], ['y', 'h'], ['z', 'd']];
 
 /** `v` wrapped into [start, start + period) (period 0: as it is). */
 const wrapInto = (v, start, period) => (period > 0 ? start + (((v - start) % period) + period) % period : v);
@@ -67,22 +69,33 @@ export function createCamera({ view, orbit, canvas, redraw }) {
   const period = () => (torus ? world : { w: 0, h: 0 });
 
   /**
-   * How far the centre of `next` moved a step since `last`, `steps` steps before; none across a
-   * jump wider than the box (another flock became the largest, or a new flock started).
+   * How far the centre of `next` moved a step since `last`, `steps` steps before, along each
+   * axis it has; none across a jump wider than the box (another flock became the largest, or a
+   * new flock started).
    */
   function paceOf(last, next, steps) {
-    if (!last || !next || steps <= 0) return { x: 0, y: 0 };
-    const dx = nearestImage(next.x, last.x, period().w) - last.x;
-    const dy = nearestImage(next.y, last.y, period().h) - last.y;
-    return Math.abs(dx) > next.w + last.w || Math.abs(dy) > next.h + last.h ? { x: 0, y: 0 } : { x: dx / steps, y: dy / steps };
+    const still = { x: 0, y: 0, z: 0 };
+    if (!last || !next || steps <= 0) return still;
+    const axes = AXES.filter(([a]) => next[a] !== undefined && last[a] !== undefined);
+    const moved = axes.map(([a, extent]) => nearestImage(next[a], last[a], period()[extent] ?? 0) - last[a]);
+    if (axes.some(([, extent], i) => Math.abs(moved[i]) > next[extent] + last[extent])) return still;
+    axes.forEach(([a], i) => { still[a] = moved[i] / steps; });
+    return still;
   }
 
-  /** The box `name` of the focus ('largest', 'whole'), its centre carried forward to the frame's step. */
+  /**
+   * The box `name` of the focus ('largest', 'whole'), its centre carried forward to the frame's
+   * step along each axis it has.
+   */
   function carried(name) {
     const box = focus?.[name];
     if (!box) return null;
     const ahead = Math.max(0, step - focusStep);
-    return { ...box, x: box.x + pace[name].x * ahead, y: box.y + pace[name].y * ahead };
+    const moved = { ...box };
+    for (const [a] of AXES) {
+      if (box[a] !== undefined) moved[a] = box[a] + pace[name][a] * ahead;
+    }
+    return moved;
   }
 
   /** Where the mode would put the view now: {x, y (world centre), scale}, or null. */

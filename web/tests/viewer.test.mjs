@@ -688,6 +688,28 @@ try {
     ['yaw', 'pitch', 'distance'].every((k) => Math.abs(reset[k] - home[k]) < 1e-9) && resetBy < 0.001,
     `F resets the view to where it started (${(100 * resetBy).toFixed(3)}% of the pixels differ from the first picture)`,
   );
+  // Fit and follow carry the flock's centre forward from the last metrics message to the step on
+  // screen along every axis, z too: a camera that carried only x and y would trail a flock
+  // flying along z by its flight since that message (here 20 units).
+  const glidedTo = await page.evaluate(async () => {
+    const { createCamera } = await import('./js/camera.js');
+    const orbit = { target: { x: 0, y: 0, z: 0 }, distance: 100, distanceToShow: (reach) => 2 * reach, reset() {} };
+    const canvas = { width: 800, height: 600 };
+    const camera = createCamera({ view: {}, orbit, canvas: () => canvas, redraw() {} });
+    const world = { x: 0, y: 0, z: 0, w: 400, h: 400, d: 400 };
+    const at = (step) => camera.frame({ world, dimensions: 3, torus: false, step }, { camera: 'fit' });
+    const flockAt = (x, y, z) => ({ x, y, z, w: 10, h: 5, d: 10 });
+    at(0);
+    camera.measured({ step: 0, focus: { whole: flockAt(100, 150, 200), largest: flockAt(100, 150, 200) } });
+    camera.measured({ step: 10, focus: { whole: flockAt(110, 150, 210), largest: flockAt(110, 150, 210) } });
+    at(30);
+    for (let t = 0; t <= 5000; t += 1000) camera.update(t);
+    return orbit.target;
+  });
+  check(
+    Math.hypot(glidedTo.x - 130, glidedTo.y - 150, glidedTo.z - 230) < 0.1,
+    `the fit camera carries a flock's centre forward in x, y and z to the step on screen (${['x', 'y', 'z'].map((a) => glidedTo[a].toFixed(2))}; 130, 150, 230 expected)`,
+  );
   // The hover overlay in 3D: the boid drawn under the mouse gets its visual sphere and rule vectors.
   await page.click('#overlay-mode button[data-mode="hover"]');
   const under = await page.evaluate(() => {
