@@ -74,13 +74,13 @@ export function createCamera({ view, orbit, canvas, redraw }) {
    * new flock started).
    */
   function paceOf(last, next, steps) {
-    const still = { x: 0, y: 0, z: 0 };
-    if (!last || !next || steps <= 0) return still;
+    const perStep = { x: 0, y: 0, z: 0 };
+    if (!last || !next || steps <= 0) return perStep;
     const axes = AXES.filter(([a]) => next[a] !== undefined && last[a] !== undefined);
     const moved = axes.map(([a, extent]) => nearestImage(next[a], last[a], period()[extent] ?? 0) - last[a]);
-    if (axes.some(([, extent], i) => Math.abs(moved[i]) > next[extent] + last[extent])) return still;
-    axes.forEach(([a], i) => { still[a] = moved[i] / steps; });
-    return still;
+    if (axes.some(([, extent], i) => Math.abs(moved[i]) > next[extent] + last[extent])) return perStep;
+    axes.forEach(([a], i) => { perStep[a] = moved[i] / steps; });
+    return perStep;
   }
 
   /**
