@@ -7,13 +7,14 @@
 //   null    where the user put it: any pan or zoom by hand leaves the other modes.
 // Follow and fit read the `focus` of the server's metrics messages (the centre and half-extents
 // of the largest flock and of the whole flock, a few times a second, each measured at a step);
-// the centre is carried forward to the step on screen at the pace it moved between the last two
-// messages (a followed flock would otherwise lead the camera by a quarter second's flight), and
-// the view moves toward it by exponential smoothing in time, so the picture glides at any frame
-// rate. On a torus the centre
-// moves by the minimum-image difference, across a seam rather than back through the world, and
-// stays inside the world; the view then draws things at their image nearest the centre
-// (View.wrap), so a flock straddling a seam is drawn whole.
+// the centre is carried forward to the step on screen, along every axis, at the pace it moved
+// between the last two messages (a followed flock would otherwise lead the camera by a quarter
+// second's flight). The view moves with the centre at that pace, and glides the rest of the way
+// by exponential smoothing in time: a flock in flight stays where the camera puts it however fast
+// the simulation runs, and a jump (another flock became the largest, a mode was chosen) glides
+// at any frame rate. On a torus the centre moves by the minimum-image difference, across a seam
+// rather than back through the world, and stays inside the world; the view then draws things at
+// their image nearest the centre (View.wrap), so a flock straddling a seam is drawn whole.
 //
 // A flock in three dimensions is seen through the orbit camera (orbit.js) instead: world puts it
 // back at its default angle, looking at the whole box (the F key resets the view so); follow
@@ -23,6 +24,7 @@
 
 import { boxCentre } from './orbit.js';
 import { nearestImage } from './view.js';
+import { BOID_BYTES, BOID_BYTES_3D } from './wire.js';
 
 const SMOOTHING_SECONDS = 0.2; // the camera covers 1 - 1/e of its way to the focus in this time
 const FIT_MARGIN = 0.25; // fit leaves this share of the flock's half-extent around it
@@ -35,6 +37,34 @@ const AXES = [['x', 'w'], ['y', 'h'], ['z', 'd']];
 
 /** `v` wrapped into [start, start + period) (period 0: as it is). */
 const wrapInto = (v, start, period) => (period > 0 ? start + (((v - start) % period) + period) % period : v);
+
+/**
+ * The focus of every boid of `frame`, as the metrics message's `whole`: {x, y (, z)} the
+ * centroid and {w, h (, d)} the half-extents of the box centred on it that holds every boid;
+ * on a torus (`periods` the world's {w, h, d}, else {}) each boid's image nearest `anchor` (a
+ * centre {x, y, z}; by default the first boid). Null without boids.
+ */
+function focusOfFrame(frame, anchor, periods) {
+  const n = frame.count;
+  if (n === 0) return null;
+  const stride = frame.dimensions === 3 ? BOID_BYTES_3D : BOID_BYTES;
+  const q = frame.quant;
+  const [lows, scales] = [[q.x, q.y, q.z], [q.w, q.h, q.d].map((extent) => extent / 65535)];
+  const b = frame.boids;
+  const coordinate = (i, a) => lows[a] + (b[i * stride + 2 * a] | (b[i * stride + 2 * a + 1] << 8)) * scales[a];
+  const focus = {};
+  AXES.slice(0, frame.dimensions).forEach(([name, extent], a) => {
+    const [around, period] = [anchor?.[name] ?? coordinate(0, a), periods[extent] ?? 0];
+    const unwrapped = (i) => nearestImage(coordinate(i, a), around, period);
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += unwrapped(i);
+    const centre = sum / n;
+    let half = 0;
+    for (let i = 0; i < n; i++) half = Math.max(half, Math.abs(unwrapped(i) - centre));
+    [focus[name], focus[extent]] = [centre, half];
+  });
+  return focus;
+}
 
 /**
  * `view` is the view to move (view.js) and `orbit` the orbit camera of a flock in three
@@ -52,10 +82,14 @@ export function createCamera({ view, orbit, canvas, redraw }) {
   let step = 0; // the latest frame's step
   let worldKey = '';
   let last = null; // time of the last update, ms
+  let oneFlock = false; // whether the latest metrics message counts a single flock
+  let framed = null; // the whole flock's focus measured on the latest frame (in follow and fit), or null
+  let aimed = null; // what the camera last aimed at: {box, fromFrame, step}, or null
 
   function set(next) {
     mode = next;
     last = null;
+    aimed = null;
     if (solid && mode === 'world') orbit.reset(world, canvas());
     redraw();
   }
@@ -98,38 +132,66 @@ export function createCamera({ view, orbit, canvas, redraw }) {
     return moved;
   }
 
-  /** Where the mode would put the view now: {x, y (world centre), scale}, or null. */
-  function target() {
-    const largest = mode === 'follow' && carried('largest');
-    if (largest) return { x: largest.x, y: largest.y, scale: worldScale() };
-    const whole = mode === 'fit' && carried('whole');
-    if (whole) {
-      const { x, y, w, h } = whole;
-      const least = FIT_LEAST_SHARE * Math.max(world.w, world.h);
-      const scale = view.scaleToShow(w * (1 + FIT_MARGIN) + least, h * (1 + FIT_MARGIN) + least, canvas());
-      return { x, y, scale };
+  /**
+   * The box the mode frames ('largest' for follow, 'whole' for fit), and how far it moved since
+   * the camera last moved ({x, y, z}). The whole flock, and the largest where it is the only
+   * one, are measured on the latest frame, so the camera moves with them exactly; else the box
+   * is the metrics message's carried forward, which moves at its pace.
+   */
+  function aim() {
+    const name = mode === 'follow' ? 'largest' : 'whole';
+    const fromFrame = Boolean(framed) && (name === 'whole' || oneFlock);
+    const box = fromFrame ? framed : carried(name);
+    if (!box) return null;
+    const flown = { x: 0, y: 0, z: 0 };
+    const steps = aimed ? Math.max(0, step - aimed.step) : 0;
+    for (const [a, extent] of AXES) {
+      if (box[a] === undefined || !aimed) continue;
+      flown[a] = fromFrame && aimed.fromFrame
+        ? nearestImage(box[a], aimed.box[a], period()[extent] ?? 0) - aimed.box[a]
+        : pace[name][a] * steps;
     }
-    return null;
+    aimed = { box, fromFrame, step };
+    return { box, flown };
+  }
+
+  /**
+   * Where the mode would put the view now: {x, y (world centre), scale, flown (how far its box
+   * moved since the camera last moved)}, or null.
+   */
+  function target() {
+    const aimAt = (mode === 'follow' || mode === 'fit') && aim();
+    if (!aimAt) return null;
+    const { box, flown } = aimAt;
+    if (mode === 'follow') return { x: box.x, y: box.y, scale: worldScale(), flown };
+    const least = FIT_LEAST_SHARE * Math.max(world.w, world.h);
+    const scale = view.scaleToShow(box.w * (1 + FIT_MARGIN) + least, box.h * (1 + FIT_MARGIN) + least, canvas());
+    return { x: box.x, y: box.y, scale, flown };
   }
 
   /**
    * Where the mode would put the orbit camera now, in three dimensions: {target: {x, y, z},
-   * distance (or none: the user's)}, or null.
+   * distance (or none: the user's), flown (as for `target`)}, or null.
    */
   function orbitTarget() {
-    const box = carried(mode === 'follow' ? 'largest' : 'whole');
-    if (!box || (mode !== 'follow' && mode !== 'fit')) return null;
+    const aimAt = (mode === 'follow' || mode === 'fit') && aim();
+    if (!aimAt) return null;
+    const { box, flown } = aimAt;
     const target = { x: box.x, y: box.y, z: box.z ?? boxCentre(world).z };
-    if (mode === 'follow') return { target };
+    if (mode === 'follow') return { target, flown };
     const reach = Math.hypot(box.w, box.h, box.d ?? 0) * (1 + FIT_MARGIN) + FIT_LEAST_SHARE * Math.max(world.w, world.h, world.d);
-    return { target, distance: orbit.distanceToShow(reach, canvas()) };
+    return { target, distance: orbit.distanceToShow(reach, canvas()), flown };
   }
 
-  /** Moves the orbit camera a time `dt` (s) of the way toward `goal`; whether it moved visibly. */
+  /**
+   * Moves the orbit camera with its goal's centre since the last update, then a time `dt` (s) of
+   * the rest of the way toward `goal`; whether it moved visibly.
+   */
   function glideOrbit(goal, dt) {
     const k = 1 - Math.exp(-dt / SMOOTHING_SECONDS);
     const t = orbit.target;
-    const step = ['x', 'y', 'z'].map((a) => k * (goal.target[a] - t[a]));
+    const { flown } = goal;
+    const step = ['x', 'y', 'z'].map((a) => flown[a] + k * (goal.target[a] - t[a] - flown[a]));
     const scale = goal.distance ? k * Math.log(goal.distance / orbit.distance) : 0;
     const px = (Math.hypot(...step) / orbit.distance) * canvas().height;
     if (px <= SETTLED_PX && Math.abs(scale) <= 1e-4) return false;
@@ -138,16 +200,21 @@ export function createCamera({ view, orbit, canvas, redraw }) {
     return true;
   }
 
-  /** Moves the view a time `dt` (s) of the way toward `goal`; whether it moved visibly. */
+  /**
+   * Moves the view with its goal's centre since the last update, then a time `dt` (s) of the
+   * rest of the way toward `goal`; whether it moved visibly.
+   */
   function glide(goal, dt) {
     const k = 1 - Math.exp(-dt / SMOOTHING_SECONDS);
     const { w: pw, h: ph } = period();
-    const at = view.centre(canvas());
+    const { flown } = goal;
+    const centre = view.centre(canvas());
+    const at = { x: centre.x + flown.x, y: centre.y + flown.y };
     // The goal's image nearest the camera: the way across a seam, not back through the world.
     const [gx, gy] = [nearestImage(goal.x, at.x, pw), nearestImage(goal.y, at.y, ph)];
     const scale = view.scale * Math.exp(k * Math.log(goal.scale / view.scale));
     const [dx, dy] = [k * (gx - at.x), k * (gy - at.y)];
-    const moved = Math.hypot(dx, dy) * scale > SETTLED_PX || Math.abs(scale / view.scale - 1) > 1e-4;
+    const moved = Math.hypot(flown.x + dx, flown.y + dy) * scale > SETTLED_PX || Math.abs(scale / view.scale - 1) > 1e-4;
     const [x, y] = [wrapInto(at.x + dx, world.x, pw), wrapInto(at.y + dy, world.y, ph)];
     if (moved) view.centreOn(x, y, scale, canvas());
     return moved;
@@ -188,6 +255,7 @@ export function createCamera({ view, orbit, canvas, redraw }) {
       pace = { largest: paceOf(focus?.largest, next?.largest, steps), whole: paceOf(focus?.whole, next?.whole, steps) };
       focus = next;
       focusStep = message.step;
+      oneFlock = message.flocks === 1;
       if (mode === 'follow' || mode === 'fit') redraw();
     },
     /**
@@ -197,7 +265,10 @@ export function createCamera({ view, orbit, canvas, redraw }) {
     start(params) {
       set(MODES.includes(params?.camera) ? params.camera : 'world');
     },
-    /** A frame came: its world, and whether it wraps; another world starts the camera afresh. */
+    /**
+     * A frame came: its world, whether it wraps, and (in follow and fit) where its flock is;
+     * another world starts the camera afresh.
+     */
     frame(frame, params) {
       world = frame.world;
       solid = frame.dimensions === 3;
@@ -209,6 +280,8 @@ export function createCamera({ view, orbit, canvas, redraw }) {
         if (solid) orbit.reset(world, canvas());
         this.start(params);
       }
+      const anchor = framed ?? focus?.largest;
+      framed = mode === 'follow' || mode === 'fit' ? focusOfFrame(frame, anchor, torus ? world : {}) : null;
     },
     /**
      * Moves the view for the time `now` (ms, an animation frame's), and says on a torus where

@@ -1,23 +1,23 @@
 // Canvas 2D drawing of a flock in three dimensions, for canvas2d.js (where WebGL2 is missing or
 // runs in software): each boid projected through the orbit camera (orbit.js) and drawn as a dart
 // along its projected heading, with the world box's edges. Depth cueing as in webgl3d.js: size
-// by perspective (never under MIN_BOID_PX), colour fading toward the world's with depth. Boids
+// by perspective (never under MIN_DART_PX), colour fading toward the world's with depth. Boids
 // go into one path per colour and depth band, drawn far bands first, so nearer boids cover
 // farther ones without sorting them one by one. Predators are larger darts in the same bands, in
 // their orange at any depth; the obstacles (solids.js) are translucent, shaded bodies, each drawn
 // in its centre's band before that band's darts: a sphere a disc lit from above, a box its faces
-// toward the eye and its edges.
+// toward the eye and its edges. A flock crowded in the picture is drawn translucent (crowd.js).
 
-import { COLOR, DART, OBSTACLE_ALPHA, PREDATOR_MIN_PX, PREDATOR_SCALE, TAU } from './constants.js';
+import { COLOR, DART, FAR_BRIGHTNESS, MIN_DART_PX, OBSTACLE_ALPHA, PREDATOR_MIN_PX, PREDATOR_SCALE, TAU } from './constants.js';
+import { crowdOpacity } from './crowd.js';
 import { pixelRatio } from './dom.js';
 import { BOX_EDGES, Orbit, boxCorners } from './orbit.js';
 import { boxOf, centreOf } from './solids.js';
 import { BOID_BYTES_3D, GROUP_MASK, RESTING_BIT, elevationAngle, headingAngle } from './wire.js';
 import { boxDepths } from './webgl3d.js';
 
-const MIN_BOID_PX = 1.6;
-const FAR_BRIGHTNESS = 0.3;
 const BANDS = 8; // depth bands, each with its own shade
+const MAX_CROWD_LAYERS = 32; // paths per colour and band of a translucent crowd, at most
 const BOX_COLOR = 'rgb(70, 100, 160)';
 
 const rgb = (c) => `rgb(${c.map(Math.round).join(', ')})`;
@@ -63,10 +63,11 @@ const bandOf = (depth, near, far) => Math.min(BANDS - 1, Math.max(0, Math.floor(
 
 /**
  * Adds a dart for each of the `count` records of `bytes` (a frame's boids or predators,
- * quantised in `q`) to `paths[colour][band]` as `lens` sees them: `size` is a dart's radius in
- * world units (never under `minPx` canvas px), `colourOf(groupByte)` its PALETTE index.
+ * quantised in `q`) to `paths[colour][band * layers + layer]` as `lens` sees them, record k in
+ * layer k % layers: `size` is a dart's radius in world units (never under `minPx` canvas px),
+ * `colourOf(groupByte)` its PALETTE index.
  */
-function traceDarts(paths, bytes, count, q, lens, canvas, { size, minPx, colourOf }, [near, far]) {
+function traceDarts(paths, layers, bytes, count, q, lens, canvas, { size, minPx, colourOf }, [near, far]) {
   const [kx, ky, kz] = [q.w / 65535, q.h / 65535, q.d / 65535];
   const { eye, forward: f, right: r, up: u, focal, cx, cy } = lens;
   const [nose, back, wing] = [DART[0], DART[2], DART[3]];
@@ -90,7 +91,7 @@ function traceDarts(paths, bytes, count, q, lens, canvas, { size, minPx, colourO
     if (along > 1e-6) [sx, sy] = [sx / along, sy / along];
     else [sx, sy] = [1, 0];
     const length = px * Math.max(0.35, along);
-    const p = paths[colourOf(b[o + 8])][bandOf(depth, near, far)];
+    const p = paths[colourOf(b[o + 8])][bandOf(depth, near, far) * layers + (i % layers)];
     p.moveTo(x + sx * nose * length, y + sy * nose * length);
     p.lineTo(x + sx * back * length - sy * wing * px, y + sy * back * length + sx * wing * px);
     p.lineTo(x + sx * back * length + sy * wing * px, y + sy * back * length - sx * wing * px);
@@ -154,7 +155,11 @@ function drawBoxObstacle(ctx, lens, shape, band) {
 /**
  * Draws a version 3 `frame` on `ctx` (of `canvas`) through `orbit`, with the obstacles of the
  * list `obstacles` (solids.js); `radius` is a boid's in world units. Darts and obstacles go in
- * depth bands, drawn far bands first, each band's obstacles (far first) before its darts.
+ * depth bands, drawn far bands first, each band's obstacles (far first) before its darts. A
+ * crowd's darts (crowd.js) are translucent, and each band's are spread over about as many paths
+ * as the darts piled on a spot (one over the opacity, at most MAX_CROWD_LAYERS), filled one
+ * after another, so that darts over one another add up: one path's fill covers a pixel once,
+ * however many of its darts overlap there.
  */
 export function drawProjected(ctx, canvas, frame, byGroup, radius, orbit, obstacles) {
   ctx.fillStyle = rgb(COLOR.bg);
@@ -162,11 +167,14 @@ export function drawProjected(ctx, canvas, frame, byGroup, radius, orbit, obstac
   const lens = orbit.lens(canvas);
   drawBox(ctx, lens, frame.world);
   const depths = boxDepths(lens, frame.world);
-  const paths = PALETTE.map(() => Array.from({ length: BANDS }, () => new Path2D()));
+  const opacity = crowdOpacity(frame, orbit, lens, canvas, radius);
+  const layers = Math.min(MAX_CROWD_LAYERS, Math.ceil(1 / opacity));
+  const paths = PALETTE.map(() => Array.from({ length: BANDS * layers }, () => new Path2D()));
   const boidColour = (group) => (group & RESTING_BIT ? RESTING : byGroup ? Math.min(group & GROUP_MASK, 2) : 0);
-  traceDarts(paths, frame.boids, frame.count, frame.quant, lens, canvas, { size: radius, minPx: MIN_BOID_PX, colourOf: boidColour }, depths);
+  const boids = { size: radius, minPx: MIN_DART_PX, colourOf: boidColour };
+  traceDarts(paths, layers, frame.boids, frame.count, frame.quant, lens, canvas, boids, depths);
   const hunter = { size: PREDATOR_SCALE * radius, minPx: PREDATOR_MIN_PX * pixelRatio(), colourOf: () => PREDATOR };
-  traceDarts(paths, frame.predators, frame.predatorCount, frame.quant, lens, canvas, hunter, depths);
+  traceDarts(paths, layers, frame.predators, frame.predatorCount, frame.quant, lens, canvas, hunter, depths);
   const bodies = obstacles
     .map((shape) => ({ shape, depth: Orbit.project(lens, centreOf(shape))?.depth }))
     .filter((body) => body.depth !== undefined)
@@ -178,10 +186,11 @@ export function drawProjected(ctx, canvas, frame, byGroup, radius, orbit, obstac
       if (shape.shape === 'sphere') drawSphere(ctx, lens, shape, band);
       else drawBoxObstacle(ctx, lens, shape, band);
     }
-    ctx.globalAlpha = 1;
     paths.forEach((bands, colour) => {
       ctx.fillStyle = SHADES[colour][band];
-      ctx.fill(bands[band]);
+      ctx.globalAlpha = colour === PREDATOR ? 1 : opacity;
+      for (let layer = 0; layer < layers; layer++) ctx.fill(bands[band * layers + layer]);
     });
   }
+  ctx.globalAlpha = 1;
 }

@@ -38,3 +38,8 @@ export const REST_MARK = [-1.6, -0.45, 1.6, -0.45, 1.6, 0.45, -1.6, -0.45, 1.6, 
 /** A predator is drawn as a dart this many times a boid's radius, and never smaller than PREDATOR_MIN_PX. */
 export const PREDATOR_SCALE = 2.4;
 export const PREDATOR_MIN_PX = 5;
+
+/** The least size of a boid of a flock in three dimensions, in device px (a dart's radius). */
+export const MIN_DART_PX = 1.6;
+/** Share of a boid's colour left at the world box's farthest corner (depth cueing in 3D). */
+export const FAR_BRIGHTNESS = 0.3;

@@ -2,24 +2,25 @@
 // per-instance attributes the frame's boid bytes themselves (u16 qx, qy, qz, u8 azimuth,
 // elevation, group, a zero byte), seen through the orbit camera (orbit.js), with the world box's
 // edges. Depth cueing: a boid's size shrinks with distance by perspective (never under
-// MIN_BOID_PX) and its colour fades toward the world's from the box's nearest corner to its
-// farthest, so depth reads even in a still picture.
+// MIN_DART_PX) and its colour fades toward the world's from the box's nearest corner to its
+// farthest, so depth reads even in a still picture. A flock crowded in the picture is drawn
+// translucent (crowd.js), its cones blended without writing depth.
 //
 // The world's bodies go in the same depth buffer: predators are larger cones in their orange,
 // unshaded and unfaded so they stand out at any depth (the frame's predator records have a boid's
 // layout), and the obstacles (solids.js) are shaded, depth-cued, translucent spheres and boxes
 // (lighter at the rim), one instanced mesh each, drawn last without writing depth, so boids
-// behind them show through, boids in front are not tinted, and each shows its near side only
+// behind them show through, boids in front are not tinted (but for a translucent crowd, which
+// leaves no depth to keep them from it), and each shows its near side only
 // (back faces culled). A box obstacle has its edges drawn too.
 
-import { COLOR, OBSTACLE_ALPHA, PREDATOR_MIN_PX, PREDATOR_SCALE } from './constants.js';
+import { COLOR, FAR_BRIGHTNESS, MIN_DART_PX, OBSTACLE_ALPHA, PREDATOR_MIN_PX, PREDATOR_SCALE } from './constants.js';
+import { crowdOpacity } from './crowd.js';
 import { pixelRatio } from './dom.js';
 import { BOX_EDGES, Orbit, boxCorners } from './orbit.js';
 import { boxOf, centreOf } from './solids.js';
 import { BOID_BYTES_3D, GROUP_MASK, RESTING_BIT } from './wire.js';
 
-const MIN_BOID_PX = 1.6; // device pixels
-const FAR_BRIGHTNESS = 0.3; // share of a boid's colour left at the box's farthest corner
 const BOX_COLOR = [70, 100, 160];
 
 /**
@@ -144,11 +145,18 @@ const LINE_SHADER = `#version 300 es
   uniform mat4 u_matrix;
   void main() { gl_Position = u_matrix * vec4(a_position, 1.0); }`;
 
-const COLOR_SHADER = (input) => `#version 300 es
+const LINE_FRAGMENT = `#version 300 es
   precision mediump float;
-  ${input}
+  uniform vec3 u_color;
   out vec4 color;
-  void main() { color = vec4(${input ? 'v_color' : 'u_color'}, 1.0); }`;
+  void main() { color = vec4(u_color, 1.0); }`;
+
+const BOID_FRAGMENT = `#version 300 es
+  precision mediump float;
+  in vec3 v_color;
+  uniform float u_alpha;
+  out vec4 color;
+  void main() { color = vec4(v_color, u_alpha); }`;
 
 const SOLID_SHADER = `#version 300 es
   layout(location = 0) in vec3 a_corner;
@@ -243,11 +251,11 @@ function solidArray(gl, corners, normals, instances) {
  * obstacles of the list `obstacles` (solids.js).
  */
 export function createWebGL3D(gl, canvas, compile) {
-  const boidProgram = compile(gl, BOID_SHADER, COLOR_SHADER('in vec3 v_color;'));
-  const lineProgram = compile(gl, LINE_SHADER, COLOR_SHADER('').replace('precision mediump float;', 'precision mediump float;\n  uniform vec3 u_color;'));
+  const boidProgram = compile(gl, BOID_SHADER, BOID_FRAGMENT);
+  const lineProgram = compile(gl, LINE_SHADER, LINE_FRAGMENT);
   const solidProgram = compile(gl, SOLID_SHADER, SOLID_FRAGMENT);
   const u = (program, name) => gl.getUniformLocation(program, name);
-  const uni = Object.fromEntries(['matrix', 'quant_min', 'quant_size', 'eye', 'forward', 'focal', 'size', 'min_px', 'depths', 'by_group', 'colors', 'resting_color', 'paint', 'fog']
+  const uni = Object.fromEntries(['matrix', 'quant_min', 'quant_size', 'eye', 'forward', 'focal', 'size', 'min_px', 'depths', 'by_group', 'colors', 'resting_color', 'paint', 'fog', 'alpha']
     .map((name) => [name, u(boidProgram, `u_${name}`)]));
   const solidUni = Object.fromEntries(['matrix', 'eye', 'forward', 'depths', 'color', 'edge_color', 'fog'].map((name) => [name, u(solidProgram, `u_${name}`)]));
 
@@ -280,8 +288,11 @@ export function createWebGL3D(gl, canvas, compile) {
     gl.drawArrays(gl.LINES, 0, lines.length / 3);
   }
 
-  /** The cones: the boids, then the predators, larger and orange. */
-  function drawCones(frame, byGroup, radius, lens, matrix, depths) {
+  /**
+   * The cones: the boids, then the predators, larger and orange. A crowd (`opacity` under 1) is
+   * blended without writing depth, so every cone along a line of sight adds to the picture.
+   */
+  function drawCones(frame, byGroup, radius, lens, matrix, depths, opacity) {
     gl.useProgram(boidProgram);
     const q = frame.quant;
     gl.uniformMatrix4fv(uni.matrix, false, matrix);
@@ -304,10 +315,22 @@ export function createWebGL3D(gl, canvas, compile) {
     }
     gl.bindVertexArray(boidVao);
     gl.uniform1f(uni.size, radius);
-    gl.uniform1f(uni.min_px, MIN_BOID_PX);
+    gl.uniform1f(uni.min_px, MIN_DART_PX);
     gl.uniform4f(uni.paint, 0, 0, 0, 0);
+    gl.uniform1f(uni.alpha, opacity);
+    const crowd = opacity < 1;
+    if (crowd) {
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+      gl.depthMask(false);
+    }
     gl.drawArraysInstanced(gl.TRIANGLES, 0, CONE.length, frame.count);
+    if (crowd) {
+      gl.depthMask(true);
+      gl.disable(gl.BLEND);
+    }
     if (frame.predatorCount === 0) return;
+    gl.uniform1f(uni.alpha, 1);
     gl.bindVertexArray(predatorVao);
     gl.uniform1f(uni.size, PREDATOR_SCALE * radius);
     gl.uniform1f(uni.min_px, PREDATOR_MIN_PX * pixelRatio());
@@ -351,7 +374,7 @@ export function createWebGL3D(gl, canvas, compile) {
     const depths = boxDepths(lens, frame.world);
     drawEdges(matrix, [frame.world], BOX_COLOR);
     gl.enable(gl.DEPTH_TEST);
-    drawCones(frame, byGroup, radius, lens, matrix, depths);
+    drawCones(frame, byGroup, radius, lens, matrix, depths, crowdOpacity(frame, orbit, lens, canvas, radius));
     drawEdges(matrix, obstacles.filter((s) => s.shape === 'box').map(boxOf), COLOR.obstacleEdge);
     drawSolids(obstacles, lens, matrix, depths);
     gl.disable(gl.DEPTH_TEST);

@@ -688,27 +688,108 @@ try {
     ['yaw', 'pitch', 'distance'].every((k) => Math.abs(reset[k] - home[k]) < 1e-9) && resetBy < 0.001,
     `F resets the view to where it started (${(100 * resetBy).toFixed(3)}% of the pixels differ from the first picture)`,
   );
-  // Fit and follow carry the flock's centre forward from the last metrics message to the step on
-  // screen along every axis, z too: a camera that carried only x and y would trail a flock
-  // flying along z by its flight since that message (here 20 units).
-  const glidedTo = await page.evaluate(async () => {
+  // The camera's aim in 3D, on a camera of its own with a stand-in orbit: fit frames the flock of
+  // the frame on screen, and moves with it exactly however far it flew since the last frame;
+  // follow, with several flocks, carries the largest one's centre forward from the last metrics
+  // message to the step on screen along every axis, z too.
+  const aims = await page.evaluate(async () => {
     const { createCamera } = await import('./js/camera.js');
     const orbit = { target: { x: 0, y: 0, z: 0 }, distance: 100, distanceToShow: (reach) => 2 * reach, reset() {} };
     const canvas = { width: 800, height: 600 };
     const camera = createCamera({ view: {}, orbit, canvas: () => canvas, redraw() {} });
     const world = { x: 0, y: 0, z: 0, w: 400, h: 400, d: 400 };
-    const at = (step) => camera.frame({ world, dimensions: 3, torus: false, step }, { camera: 'fit' });
+    const quant = { x: 0, y: 0, z: 0, w: 400, h: 400, d: 400 };
+    // A version 3 frame at `step` of boids at `points` ([x, y, z] each, on the quantisation grid).
+    const frameOf = (step, points) => {
+      const boids = new Uint8Array(10 * points.length);
+      points.forEach((p, i) => p.forEach((v, a) => {
+        const q = Math.round((v / 400) * 65535);
+        [boids[10 * i + 2 * a], boids[10 * i + 2 * a + 1]] = [q & 255, q >> 8];
+      }));
+      return { world, quant, dimensions: 3, torus: false, step, count: points.length, boids };
+    };
+    const show = (frame, mode) => camera.frame(frame, { camera: mode });
+    const settle = (from) => { for (let t = from; t <= from + 5000; t += 1000) camera.update(t); };
+    const pair = (z) => [[100, 150, z - 10], [140, 150, z + 10]];
+    show(frameOf(0, pair(200)), 'fit');
+    settle(0);
+    const framed = { ...orbit.target, distance: orbit.distance };
+    show(frameOf(60, pair(260)), 'fit');
+    camera.update(5016);
+    const flown = { ...orbit.target };
     const flockAt = (x, y, z) => ({ x, y, z, w: 10, h: 5, d: 10 });
-    at(0);
-    camera.measured({ step: 0, focus: { whole: flockAt(100, 150, 200), largest: flockAt(100, 150, 200) } });
-    camera.measured({ step: 10, focus: { whole: flockAt(110, 150, 210), largest: flockAt(110, 150, 210) } });
-    at(30);
-    for (let t = 0; t <= 5000; t += 1000) camera.update(t);
-    return orbit.target;
+    camera.start({ camera: 'follow' });
+    camera.measured({ step: 0, flocks: 2, focus: { whole: flockAt(100, 150, 200), largest: flockAt(100, 150, 200) } });
+    camera.measured({ step: 10, flocks: 2, focus: { whole: flockAt(110, 150, 210), largest: flockAt(110, 150, 210) } });
+    show(frameOf(30, pair(230)), 'follow');
+    settle(10000);
+    return { framed, flown, followed: { ...orbit.target } };
+  });
+  const off = (p, x, y, z) => Math.hypot(p.x - x, p.y - y, p.z - z);
+  const fitReach = Math.hypot(20, 0, 10) * 1.25 + 0.03 * 400;
+  check(
+    off(aims.framed, 120, 150, 200) < 0.01 && Math.abs(aims.framed.distance - 2 * fitReach) < 0.01,
+    `the fit camera frames the flock of the frame on screen (centre ${['x', 'y', 'z'].map((a) => aims.framed[a].toFixed(2))}; 120, 150, 200 expected)`,
+  );
+  check(
+    off(aims.flown, 120, 150, 260) < 0.01,
+    `the fit camera moves with a flock that flew 60 units since the last frame in one update of 16 ms (z ${aims.flown.z.toFixed(2)}; 260 expected)`,
+  );
+  check(
+    off(aims.followed, 130, 150, 230) < 0.1,
+    `the follow camera carries the largest flock's centre forward in x, y and z to the step on screen (${['x', 'y', 'z'].map((a) => aims.followed[a].toFixed(2))}; 130, 150, 230 expected)`,
+  );
+  // A crowded flock in 3D is drawn translucent, so its picture shows where it is dense along the
+  // line of sight: of two thin sheets of 6,000 boids side by side in one picture, the one seen
+  // edge on is brighter than the one seen face on (by 2.6 times at the 90th percentile; by 1.3
+  // with opaque darts), while a sparse flock stays opaque. Drawn by the canvas 2D path on a
+  // canvas of its own.
+  const crowd = await page.evaluate(async () => {
+    const { drawProjected } = await import('./js/canvas3d.js');
+    const { crowdOpacity } = await import('./js/crowd.js');
+    const { Orbit } = await import('./js/orbit.js');
+    const canvas = document.createElement('canvas');
+    [canvas.width, canvas.height] = [400, 300];
+    const ctx = canvas.getContext('2d');
+    const world = { x: 0, y: 0, z: 0, w: 100, h: 100, d: 100 };
+    const frameOf = (points) => {
+      const boids = new Uint8Array(10 * points.length);
+      points.forEach((p, i) => p.forEach((v, a) => {
+        const q = Math.round((v / 100) * 65535);
+        [boids[10 * i + 2 * a], boids[10 * i + 2 * a + 1]] = [q & 255, q >> 8];
+      }));
+      return { world, quant: world, dimensions: 3, count: points.length, boids, predators: new Uint8Array(0), predatorCount: 0 };
+    };
+    let seed = 1;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    // Seen along z: the sheet thin in z (left) face on, the sheet thin in y (right) edge on.
+    const faceOn = Array.from({ length: 6000 }, () => [15 + 30 * random(), 35 + 30 * random(), 50 + random()]);
+    const edgeOn = Array.from({ length: 6000 }, () => [55 + 30 * random(), 50 + random(), 35 + 30 * random()]);
+    const sheets = frameOf([...faceOn, ...edgeOn]);
+    const sparse = frameOf(Array.from({ length: 50 }, () => [100 * random(), 100 * random(), 100 * random()]));
+    const orbit = new Orbit();
+    [orbit.yaw, orbit.pitch, orbit.distance] = [0, 0, 110];
+    orbit.target = { x: 50, y: 50, z: 50 };
+    drawProjected(ctx, canvas, sheets, false, 0.2, orbit, []);
+    const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    const background = [data[0], data[1], data[2]];
+    // The brightness of the sheets' pixels (those unlike the background) in each half: the 90th percentile.
+    const halves = [[], []];
+    for (let k = 0; k < data.length; k += 4) {
+      const off = Math.abs(data[k] - background[0]) + Math.abs(data[k + 1] - background[1]) + Math.abs(data[k + 2] - background[2]);
+      if (off > 6) halves[(k / 4) % canvas.width < canvas.width / 2 ? 0 : 1].push(data[k] + data[k + 1] + data[k + 2]);
+    }
+    const [left, right] = halves.map((lit) => lit.sort((a, b) => a - b)[Math.floor(0.9 * lit.length)]);
+    const lens = orbit.lens(canvas);
+    return { left, right, sheetsOpacity: crowdOpacity(sheets, orbit, lens, canvas, 0.2), sparseOpacity: crowdOpacity(sparse, orbit, lens, canvas, 0.2) };
   });
   check(
-    Math.hypot(glidedTo.x - 130, glidedTo.y - 150, glidedTo.z - 230) < 0.1,
-    `the fit camera carries a flock's centre forward in x, y and z to the step on screen (${['x', 'y', 'z'].map((a) => glidedTo[a].toFixed(2))}; 130, 150, 230 expected)`,
+    crowd.sparseOpacity === 1 && crowd.sheetsOpacity < 0.5,
+    `a crowded flock is drawn translucent (opacity ${crowd.sheetsOpacity.toFixed(3)}), a sparse one opaque (${crowd.sparseOpacity})`,
+  );
+  check(
+    crowd.right > 1.8 * crowd.left,
+    `a thin sheet of boids seen edge on is brighter than one seen face on (90th percentile ${crowd.right} against ${crowd.left})`,
   );
   // The hover overlay in 3D: the boid drawn under the mouse gets its visual sphere and rule vectors.
   await page.click('#overlay-mode button[data-mode="hover"]');

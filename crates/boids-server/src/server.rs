@@ -89,6 +89,7 @@ const ASSETS: &[Asset] = &[
     js_module!("connection.js"),
     js_module!("constants.js"),
     js_module!("controls.js"),
+    js_module!("crowd.js"),
     js_module!("dom.js"),
     js_module!("format.js"),
     js_module!("list-edit.js"),
