@@ -314,7 +314,7 @@ catalogue! {
         "3D: elevation of scout group 2's preferred direction above the x-y plane, toward +z (0: in the plane)";
     obstacles: Vec<Obstacle> = Vec::new();
         Kind::Shapes, Length, Obstacles, ALL,
-        "circles, rectangles and walls (2D), spheres and boxes (3D) ([[obstacles]] tables) that boids steer around and never enter or cross";
+        "circles, rectangles and walls (2D), spheres and boxes (3D) that boids steer around and never enter or cross (in a TOML file, an array of tables named obstacles)";
     obstacle_lookahead: f64 = 0.0;
         NON_NEGATIVE_FINITE, Length, Obstacles, ALL,
         "how far ahead along its velocity a boid looks for obstacles to steer around (0: no steering, boids only stop at them)";
