@@ -3,11 +3,13 @@
 // few nanoseconds per pixel, so 100,000 small boids take about 10 ms. Large (zoomed-in) darts are
 // drawn as paths. A boid resting on the ground (perching) is a flat bar (REST_MARK) instead of a
 // dart, in its own muted colour. On a torus that a camera follows, each boid is drawn at its
-// image nearest the camera (View.wrap). A flock in three dimensions (a version 3 frame) is drawn
-// projected through the orbit camera by canvas3d.js.
+// image nearest the camera (View.wrap). A flock crowded in the picture is drawn translucent
+// (crowd.js). A flock in three dimensions (a version 3 frame) is drawn projected through the
+// orbit camera by canvas3d.js.
 
 import { drawProjected } from './canvas3d.js';
 import { COLOR, DART, REST_MARK, TAU } from './constants.js';
+import { crowdLayers, crowdOpacity2D } from './crowd.js';
 import { nearestImage } from './view.js';
 import { BOID_BYTES, GROUP_MASK, RESTING_BIT, headingAngle } from './wire.js';
 
@@ -16,12 +18,22 @@ const SPRITE_HEADINGS = 64;
 
 const rgb = (c) => `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 const pack = (c) => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
+/** The packed pixel `under` with the colour `c` ([r, g, b]) laid over it at opacity `a`. */
+function blend(under, c, a) {
+  const over = (shift, v) => {
+    const u = (under >> shift) & 255;
+    return Math.round(u + (v - u) * a) << shift;
+  };
+  return ((255 << 24) | over(16, c[2]) | over(8, c[1]) | over(0, c[0])) >>> 0;
+}
 const mix = (c, a) => c.map((v, k) => Math.round(v * a + COLOR.world[k] * (1 - a)));
 /** Colours by scout group, then of resting boids (index RESTING). */
 const PALETTE = [COLOR.boid, COLOR.scout1, COLOR.scout2, COLOR.resting];
 const RESTING = 3;
-// Per palette colour: packed colours for coverage levels 0..3 (3 = full).
-const SHADES = PALETTE.map((c) => [0.18, 0.4, 0.65, 1].map((a) => pack(mix(c, a))));
+/** The share of a pixel a sprite covers at each of its coverage levels 0..3 (3 = full). */
+const COVERAGE = [0.18, 0.4, 0.65, 1];
+// Per palette colour: packed colours for coverage levels 0..3 over the world's colour.
+const SHADES = PALETTE.map((c) => COVERAGE.map((a) => pack(mix(c, a))));
 // Per heading byte: the direction's cosine and sine.
 const COS = Float32Array.from({ length: 256 }, (_, k) => Math.cos(headingAngle(k)));
 const SIN = Float32Array.from({ length: 256 }, (_, k) => Math.sin(headingAngle(k)));
@@ -103,7 +115,12 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
   let sprites = null;
   let spriteKey = '';
 
-  function drawSprites(frame, byGroup, rad) {
+  /**
+   * Stamps the sprites of `frame`'s boids; at `opacity` under 1 (a crowd) each pixel is blended
+   * over what is there, else a boid's fully covered pixels replace it and its edges only fill
+   * the background.
+   */
+  function drawSprites(frame, byGroup, rad, opacity) {
     const w = canvas.width;
     const h = canvas.height;
     if (!image || image.width !== w || image.height !== h) {
@@ -144,20 +161,26 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
         }
         const at = base + off[k];
         const lv = level[k];
-        if (lv === 3) pixels[at] = shade[3];
+        if (opacity < 1) pixels[at] = blend(pixels[at], PALETTE[colour], COVERAGE[lv] * opacity);
+        else if (lv === 3) pixels[at] = shade[3];
         else if (pixels[at] === world || pixels[at] === bg) pixels[at] = shade[lv];
       }
     }
     ctx.putImageData(image, 0, 0);
   }
 
-  function drawPaths(frame, byGroup, rad) {
+  /**
+   * Fills `frame`'s darts as paths, one a colour; at `opacity` under 1 (a crowd) each colour's
+   * darts are spread over the paths of crowdLayers, filled translucent one after another.
+   */
+  function drawPaths(frame, byGroup, rad, opacity) {
     ctx.fillStyle = rgb(COLOR.bg);
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     const r = frame.world;
     ctx.fillStyle = rgb(COLOR.world);
     ctx.fillRect(view.sx(r.x), view.sy(r.y), r.w * view.scale, r.h * view.scale);
-    const paths = PALETTE.map(() => new Path2D());
+    const layers = crowdLayers(opacity);
+    const paths = PALETTE.map(() => Array.from({ length: layers }, () => new Path2D()));
     const b = frame.boids;
     const { kx, ky, ox, oy, ax, ay, pw, ph } = view.quantToScreen(frame.quant);
     const [nx, lx, ly, cx] = [DART[0] * rad, DART[2] * rad, DART[3] * rad, DART[4] * rad];
@@ -169,7 +192,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
       const y = nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph);
       if (x < -margin || y < -margin || x > w || y > h) continue;
       const colour = paletteIndex(b[o + 5], byGroup);
-      const p = paths[colour];
+      const p = paths[colour][i % layers];
       if (colour === RESTING) {
         p.rect(x + REST_MARK[0] * rad, y + REST_MARK[1] * rad, (REST_MARK[2] - REST_MARK[0]) * rad, (REST_MARK[5] - REST_MARK[1]) * rad);
         continue;
@@ -182,10 +205,12 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
       p.lineTo(x + c * lx + s * ly, y + s * lx - c * ly);
       p.closePath();
     }
+    ctx.globalAlpha = opacity;
     PALETTE.forEach((color, k) => {
       ctx.fillStyle = rgb(color);
-      ctx.fill(paths[k]);
+      for (const path of paths[k]) ctx.fill(path);
     });
+    ctx.globalAlpha = 1;
   }
 
   return {
@@ -206,8 +231,9 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
         return;
       }
       const rad = radius * view.scale;
-      if (rad <= SPRITE_MAX_PX) drawSprites(frame, byGroup, rad);
-      else drawPaths(frame, byGroup, rad);
+      const opacity = crowdOpacity2D(frame, view, canvas, rad);
+      if (rad <= SPRITE_MAX_PX) drawSprites(frame, byGroup, rad, opacity);
+      else drawPaths(frame, byGroup, rad, opacity);
     },
   };
 }

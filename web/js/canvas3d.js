@@ -9,7 +9,7 @@
 // toward the eye and its edges. A flock crowded in the picture is drawn translucent (crowd.js).
 
 import { COLOR, DART, FAR_BRIGHTNESS, MIN_DART_PX, OBSTACLE_ALPHA, PREDATOR_MIN_PX, PREDATOR_SCALE, TAU } from './constants.js';
-import { crowdOpacity } from './crowd.js';
+import { crowdLayers, crowdOpacity3D } from './crowd.js';
 import { pixelRatio } from './dom.js';
 import { BOX_EDGES, Orbit, boxCorners } from './orbit.js';
 import { boxOf, centreOf } from './solids.js';
@@ -17,7 +17,6 @@ import { BOID_BYTES_3D, GROUP_MASK, RESTING_BIT, elevationAngle, headingAngle } 
 import { boxDepths } from './webgl3d.js';
 
 const BANDS = 8; // depth bands, each with its own shade
-const MAX_CROWD_LAYERS = 32; // paths per colour and band of a translucent crowd, at most
 const BOX_COLOR = 'rgb(70, 100, 160)';
 
 const rgb = (c) => `rgb(${c.map(Math.round).join(', ')})`;
@@ -156,10 +155,7 @@ function drawBoxObstacle(ctx, lens, shape, band) {
  * Draws a version 3 `frame` on `ctx` (of `canvas`) through `orbit`, with the obstacles of the
  * list `obstacles` (solids.js); `radius` is a boid's in world units. Darts and obstacles go in
  * depth bands, drawn far bands first, each band's obstacles (far first) before its darts. A
- * crowd's darts (crowd.js) are translucent, and each band's are spread over about as many paths
- * as the darts piled on a spot (one over the opacity, at most MAX_CROWD_LAYERS), filled one
- * after another, so that darts over one another add up: one path's fill covers a pixel once,
- * however many of its darts overlap there.
+ * crowd's darts (crowd.js) are translucent, each band's spread over the paths of crowdLayers.
  */
 export function drawProjected(ctx, canvas, frame, byGroup, radius, orbit, obstacles) {
   ctx.fillStyle = rgb(COLOR.bg);
@@ -167,8 +163,8 @@ export function drawProjected(ctx, canvas, frame, byGroup, radius, orbit, obstac
   const lens = orbit.lens(canvas);
   drawBox(ctx, lens, frame.world);
   const depths = boxDepths(lens, frame.world);
-  const opacity = crowdOpacity(frame, orbit, lens, canvas, radius);
-  const layers = Math.min(MAX_CROWD_LAYERS, Math.ceil(1 / opacity));
+  const opacity = crowdOpacity3D(frame, orbit, lens, canvas, radius);
+  const layers = crowdLayers(opacity);
   const paths = PALETTE.map(() => Array.from({ length: BANDS * layers }, () => new Path2D()));
   const boidColour = (group) => (group & RESTING_BIT ? RESTING : byGroup ? Math.min(group & GROUP_MASK, 2) : 0);
   const boids = { size: radius, minPx: MIN_DART_PX, colourOf: boidColour };

@@ -2,10 +2,12 @@
 // frame's boid bytes themselves (u16 qx, qy, u8 heading, group), uploaded once per frame as
 // they arrive; the vertex shader turns them into world and screen positions. A boid resting on
 // the ground (the group byte's RESTING_BIT) is drawn in the same pass as a flat bar instead. On a
-// torus that a camera follows, each boid is drawn at its image nearest the camera (View.wrap).
+// torus that a camera follows, each boid is drawn at its image nearest the camera (View.wrap). A
+// flock crowded in the picture is drawn translucent (crowd.js).
 // A flock in three dimensions (a version 3 frame) is drawn by webgl3d.js through the orbit camera.
 
 import { COLOR, DART, REST_MARK } from './constants.js';
+import { crowdOpacity2D } from './crowd.js';
 import { createWebGL3D } from './webgl3d.js';
 import { BOID_BYTES, GROUP_MASK, RESTING_BIT } from './wire.js';
 
@@ -45,8 +47,9 @@ const VERTEX_SHADER = `#version 300 es
 const FRAGMENT_SHADER = `#version 300 es
   precision mediump float;
   in vec3 v_color;
+  uniform float u_alpha;
   out vec4 color;
-  void main() { color = vec4(v_color, 1.0); }`;
+  void main() { color = vec4(v_color, u_alpha); }`;
 
 const norm = (c) => c.map((v) => v / 255);
 
@@ -136,7 +139,7 @@ export function createWebGLRenderer(canvas, view, evenInSoftware, orbit) {
   const uni = {
     quant: u('u_quant'), origin: u('u_origin'), scale: u('u_scale'), canvas: u('u_canvas'),
     size: u('u_size'), byGroup: u('u_by_group'), colors: u('u_colors'), restingColor: u('u_resting_color'),
-    anchor: u('u_anchor'), period: u('u_period'),
+    anchor: u('u_anchor'), period: u('u_period'), alpha: u('u_alpha'),
   };
   const boids = gl.createBuffer();
   const vao = boidAttributes(gl, boids);
@@ -195,7 +198,14 @@ export function createWebGLRenderer(canvas, view, evenInSoftware, orbit) {
       const wrap = view.wrap;
       gl.uniform2f(uni.anchor, wrap?.anchor.x ?? 0, wrap?.anchor.y ?? 0);
       gl.uniform2f(uni.period, wrap?.period.w ?? 0, wrap?.period.h ?? 0);
+      const opacity = crowdOpacity2D(frame, view, canvas, radius * view.scale);
+      gl.uniform1f(uni.alpha, opacity);
+      if (opacity < 1) {
+        gl.enable(gl.BLEND);
+        gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+      }
       gl.drawArraysInstanced(gl.TRIANGLES, 0, 6, frame.count);
+      gl.disable(gl.BLEND);
     },
   };
 }

@@ -15,7 +15,7 @@
 // (back faces culled). A box obstacle has its edges drawn too.
 
 import { COLOR, FAR_BRIGHTNESS, MIN_DART_PX, OBSTACLE_ALPHA, PREDATOR_MIN_PX, PREDATOR_SCALE } from './constants.js';
-import { crowdOpacity } from './crowd.js';
+import { crowdOpacity3D } from './crowd.js';
 import { pixelRatio } from './dom.js';
 import { BOX_EDGES, Orbit, boxCorners } from './orbit.js';
 import { boxOf, centreOf } from './solids.js';
@@ -23,31 +23,12 @@ import { BOID_BYTES_3D, GROUP_MASK, RESTING_BIT } from './wire.js';
 
 const BOX_COLOR = [70, 100, 160];
 
-/**
- * A cone in units of the boid radius, nose at +x: a square pyramid (4 sides, 2 base triangles) as
- * triangles of (x, y, z) corners.
- */
-const CONE = (() => {
-  const nose = [2.2, 0, 0];
-  const ring = [[-1, 1, 0], [-1, 0, 1], [-1, -1, 0], [-1, 0, -1]];
-  const sides = ring.flatMap((c, k) => [nose, c, ring[(k + 1) % 4]]);
-  return [...sides, ring[0], ring[2], ring[1], ring[0], ring[3], ring[2]];
-})();
-
 /** The normal of the triangle a, b, c (corners [x, y, z]), not normalised. */
 function triangleNormal(a, b, c) {
   const u = b.map((v, i) => v - a[i]);
   const w = c.map((v, i) => v - a[i]);
   return [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
 }
-
-/** The flat normal of each of CONE's corners (its triangle's). */
-const CONE_NORMALS = CONE.flatMap((_, k, all) => {
-  if (k % 3) return [];
-  const n = triangleNormal(...all.slice(k, k + 3));
-  const l = Math.hypot(...n);
-  return [n, n, n].map((v) => v.map((x) => x / l));
-});
 
 /**
  * Triangles (corners [x, y, z] around the origin, three a triangle) turned to face outward, as
@@ -59,6 +40,26 @@ const outward = (corners) => corners.flatMap((_, k) => {
   const centre = [0, 1, 2].map((i) => a[i] + b[i] + c[i]);
   const n = triangleNormal(a, b, c);
   return n[0] * centre[0] + n[1] * centre[1] + n[2] * centre[2] >= 0 ? [a, b, c] : [a, c, b];
+});
+
+/**
+ * A cone in units of the boid radius, nose at +x: a square pyramid (4 sides, 2 base triangles) as
+ * triangles of (x, y, z) corners, all facing outward, so that culling one side of a translucent
+ * crowd's cones leaves one layer of each.
+ */
+const CONE = (() => {
+  const nose = [2.2, 0, 0];
+  const ring = [[-1, 1, 0], [-1, 0, 1], [-1, -1, 0], [-1, 0, -1]];
+  const sides = ring.flatMap((c, k) => [nose, c, ring[(k + 1) % 4]]);
+  return outward([...sides, ring[0], ring[2], ring[1], ring[0], ring[3], ring[2]]);
+})();
+
+/** The flat normal of each of CONE's corners (its triangle's). */
+const CONE_NORMALS = CONE.flatMap((_, k, all) => {
+  if (k % 3) return [];
+  const n = triangleNormal(...all.slice(k, k + 3));
+  const l = Math.hypot(...n);
+  return [n, n, n].map((v) => v.map((x) => x / l));
 });
 
 /** The unit sphere as triangles (20 slices, 12 stacks); each corner is its own normal. */
@@ -290,7 +291,8 @@ export function createWebGL3D(gl, canvas, compile) {
 
   /**
    * The cones: the boids, then the predators, larger and orange. A crowd (`opacity` under 1) is
-   * blended without writing depth, so every cone along a line of sight adds to the picture.
+   * blended without writing depth, so every cone along a line of sight adds to the picture, and
+   * with one side of each cone culled, so that each adds one layer.
    */
   function drawCones(frame, byGroup, radius, lens, matrix, depths, opacity) {
     gl.useProgram(boidProgram);
@@ -323,9 +325,11 @@ export function createWebGL3D(gl, canvas, compile) {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
       gl.depthMask(false);
+      gl.enable(gl.CULL_FACE);
     }
     gl.drawArraysInstanced(gl.TRIANGLES, 0, CONE.length, frame.count);
     if (crowd) {
+      gl.disable(gl.CULL_FACE);
       gl.depthMask(true);
       gl.disable(gl.BLEND);
     }
@@ -374,7 +378,7 @@ export function createWebGL3D(gl, canvas, compile) {
     const depths = boxDepths(lens, frame.world);
     drawEdges(matrix, [frame.world], BOX_COLOR);
     gl.enable(gl.DEPTH_TEST);
-    drawCones(frame, byGroup, radius, lens, matrix, depths, crowdOpacity(frame, orbit, lens, canvas, radius));
+    drawCones(frame, byGroup, radius, lens, matrix, depths, crowdOpacity3D(frame, orbit, lens, canvas, radius));
     drawEdges(matrix, obstacles.filter((s) => s.shape === 'box').map(boxOf), COLOR.obstacleEdge);
     drawSolids(obstacles, lens, matrix, depths);
     gl.disable(gl.DEPTH_TEST);
