@@ -186,7 +186,7 @@ where
         averaging.visual_below = f32::INFINITY;
     }
     // With k nearest, separation stays metric: the protected boids in view.
-    let (mut members, protected) = interaction_sets(
+    let (members, protected) = interaction_sets(
         params,
         hood,
         i,
@@ -195,9 +195,9 @@ where
         counts,
     );
     counts.neighbors += members.len() as u64;
-    let at = members.partition_point(|&j| j < i as u32);
-    members.insert(at, i as u32);
-    for &j in &members {
+    // The boid itself among them, in id order.
+    let (before, after) = members.split_at(members.partition_point(|&j| j < i as u32));
+    for &j in before.iter().chain(&[i as u32]).chain(after) {
         let j = j as usize;
         acc.add(&averaging, hood.offset(i, j), velocities[j], j == i);
     }

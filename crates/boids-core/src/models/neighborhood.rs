@@ -227,29 +227,45 @@ where
         counts: &mut ScanCounts,
     ) -> (Vec<u32>, Vec<u32>) {
         let mut best: Vec<(f32, u32)> = Vec::with_capacity(k + 1);
+        // The k-th nearest distance once k are found (no candidate farther can enter).
+        let mut farthest = f32::INFINITY;
         let mut within = Vec::new();
         let width = self.geometry.min_cell_width();
         let reach = (f64::from(below).sqrt() / width).ceil();
-        let last = self.max_ring(i);
+        let home = self.home(i);
+        let last = self.max_ring(home);
         let range_rings = if reach.is_finite() {
             (reach as u32).min(last)
         } else {
             last
         };
         for ring in 0..=last {
-            self.for_each_in_ring(i, ring, counts, |j, d| {
+            self.for_each_in_ring(i, home, ring, counts, |j, d| {
                 let d2 = d.length_squared();
                 if d2 < below && self.sees(i, d) {
                     within.push(j);
                 }
-                let candidate = (d2, j);
-                let full = best.len() == k;
-                if k == 0 || (full && !closer(candidate, best[k - 1])) || !self.sees(i, d) {
+                // Most candidates are farther than the k-th nearest so far: one comparison
+                // rules them out before the exact order (distance, then id) is asked.
+                if d2 > farthest || k == 0 {
                     return;
                 }
-                let at = best.partition_point(|&b| closer(b, candidate));
+                let candidate = (d2, j);
+                if (best.len() == k && !closer(candidate, best[k - 1])) || !self.sees(i, d) {
+                    return;
+                }
+                if best.len() == k {
+                    best.pop();
+                }
+                // Inserted from the far end: k is small, and the list stays sorted.
+                let mut at = best.len();
+                while at > 0 && closer(candidate, best[at - 1]) {
+                    at -= 1;
+                }
                 best.insert(at, candidate);
-                best.truncate(k);
+                if best.len() == k {
+                    farthest = best[k - 1].0;
+                }
             });
             let bound = f64::from(ring) * width;
             let nearest_done = k == 0
@@ -282,9 +298,8 @@ where
         }
     }
 
-    /// The last ring that holds a cell for boid `i`.
-    fn max_ring(&self, i: usize) -> u32 {
-        let home = self.home(i);
+    /// The last ring that holds a cell for a boid in the cell at `home`.
+    fn max_ring(&self, home: [i64; D]) -> u32 {
         (0..D)
             .map(|a| {
                 let (lo, hi) = self.window(home[a], a);
@@ -295,18 +310,29 @@ where
     }
 
     /// Calls `f(j, p_i - p_j)` for every boid `j != i` in the distinct cells at Chebyshev
-    /// distance `ring` from boid `i`'s cell, counting those cells and calls into `counts`.
-    /// Cells come layer by layer (z), row by row (y), then along x.
+    /// distance `ring` from boid `i`'s cell, at `home`, counting those cells and calls into
+    /// `counts`. Cells come layer by layer (z), row by row (y), then along x.
     fn for_each_in_ring(
         &self,
         i: usize,
+        home: [i64; D],
         ring: u32,
         counts: &mut ScanCounts,
         mut f: impl FnMut(u32, VecN<D>),
     ) {
-        let home = self.home(i);
         let dims = self.geometry.dims();
         let windows: [(i64, i64); D] = std::array::from_fn(|a| self.window(home[a], a));
+        // A window keeps `home + offset` within one wrap of the grid: a compare, not a division.
+        let wrapped = |a: usize, offset: i64| {
+            let (c, n) = (home[a] + offset, i64::from(dims[a]));
+            (if c < 0 {
+                c + n
+            } else if c >= n {
+                c - n
+            } else {
+                c
+            }) as u32
+        };
         let r = i64::from(ring);
         // Offsets along every axis but x, the last axis slowest; clipped to the windows.
         let clip = |a: usize| (-r).max(windows[a].0)..=r.min(windows[a].1);
@@ -317,21 +343,21 @@ where
         if (1..D).any(|a| clip(a).is_empty()) {
             return;
         }
+        let (x_lo, x_hi) = windows[0];
         loop {
+            // The first cell of this line's row: the row's cells are consecutive along x.
+            let row_start = (1..D)
+                .rev()
+                .fold(0, |cell, a| cell * dims[a] + wrapped(a, offset[a]))
+                * dims[0];
             // A line of cells on a face of the ring's box lies on the ring; inside, its ends.
             let on_face = (1..D).any(|a| offset[a].abs() == r);
             let step = if on_face { 1 } else { (2 * r).max(1) };
-            let (x_lo, x_hi) = windows[0];
             for ox in (-r..=r)
                 .step_by(step as usize)
                 .filter(|ox| (x_lo..=x_hi).contains(ox))
             {
-                offset[0] = ox;
-                let mut cell = 0;
-                for a in (0..D).rev() {
-                    let n = i64::from(dims[a]);
-                    cell = cell * dims[a] + (home[a] + offset[a]).rem_euclid(n) as u32;
-                }
+                let cell = row_start + wrapped(0, ox);
                 counts.cells += 1;
                 for &j in &self.index.order[self.index.span(cell)] {
                     if j as usize != i {
