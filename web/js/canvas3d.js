@@ -11,9 +11,9 @@
 import { COLOR, DART, FAR_BRIGHTNESS, MIN_DART_PX, OBSTACLE_ALPHA, PREDATOR_MIN_PX, PREDATOR_SCALE, TAU } from './constants.js';
 import { crowdLayers, crowdOpacity3D } from './crowd.js';
 import { pixelRatio } from './dom.js';
-import { BOX_EDGES, Orbit, boxCorners } from './orbit.js';
+import { BOX_EDGES, Orbit, boxCorners, forEachProjected } from './orbit.js';
 import { boxOf, centreOf } from './solids.js';
-import { BOID_BYTES_3D, GROUP_MASK, RESTING_BIT, elevationAngle, headingAngle } from './wire.js';
+import { GROUP_MASK, RESTING_BIT, elevationAngle, headingAngle } from './wire.js';
 import { boxDepths } from './webgl3d.js';
 
 const BANDS = 8; // depth bands, each with its own shade
@@ -67,21 +67,12 @@ const bandOf = (depth, near, far) => Math.min(BANDS - 1, Math.max(0, Math.floor(
  * `colourOf(groupByte)` its PALETTE index.
  */
 function traceDarts(paths, layers, bytes, count, q, lens, canvas, { size, minPx, colourOf }, [near, far]) {
-  const [kx, ky, kz] = [q.w / 65535, q.h / 65535, q.d / 65535];
-  const { eye, forward: f, right: r, up: u, focal, cx, cy } = lens;
+  const { right: r, up: u, focal } = lens;
   const [nose, back, wing] = [DART[0], DART[2], DART[3]];
   const b = bytes;
-  for (let i = 0, o = 0; i < count; i++, o += BOID_BYTES_3D) {
-    const dx = q.x + (b[o] | (b[o + 1] << 8)) * kx - eye[0];
-    const dy = q.y + (b[o + 2] | (b[o + 3] << 8)) * ky - eye[1];
-    const dz = q.z + (b[o + 4] | (b[o + 5] << 8)) * kz - eye[2];
-    const depth = dx * f[0] + dy * f[1] + dz * f[2];
-    if (depth <= lens.near) continue;
-    const k = focal / depth;
-    const x = cx + (dx * r[0] + dy * r[1] + dz * r[2]) * k;
-    const y = cy - (dx * u[0] + dy * u[1] + dz * u[2]) * k;
-    const px = Math.max(size * k, minPx);
-    if (x < -4 * px || y < -4 * px || x > canvas.width + 4 * px || y > canvas.height + 4 * px) continue;
+  forEachProjected(bytes, count, q, lens, (i, o, x, y, depth) => {
+    const px = Math.max((size * focal) / depth, minPx);
+    if (x < -4 * px || y < -4 * px || x > canvas.width + 4 * px || y > canvas.height + 4 * px) return;
     // The heading on screen: the direction's right and up components (its depth only shortens it).
     const [ce, se] = [COS_UP[b[o + 7]], SIN_UP[b[o + 7]]];
     const h = [COS[b[o + 6]] * ce, SIN[b[o + 6]] * ce, se];
@@ -95,7 +86,7 @@ function traceDarts(paths, layers, bytes, count, q, lens, canvas, { size, minPx,
     p.lineTo(x + sx * back * length - sy * wing * px, y + sy * back * length + sx * wing * px);
     p.lineTo(x + sx * back * length + sy * wing * px, y + sy * back * length - sx * wing * px);
     p.closePath();
-  }
+  });
 }
 
 /** `colour` ([r, g, b]) faded toward the world's for depth band `band`, as a CSS colour. */

@@ -9,8 +9,9 @@
 // dart covers.
 
 import { DART, MIN_DART_PX } from './constants.js';
+import { forEachProjected } from './orbit.js';
 import { nearestImage } from './view.js';
-import { BOID_BYTES, BOID_BYTES_3D } from './wire.js';
+import { BOID_BYTES } from './wire.js';
 
 /** The least opacity of a dart in a crowd: a single boid stays visible. */
 const LEAST_OPACITY = 8 / 255;
@@ -77,21 +78,9 @@ export function crowdOpacity2D(frame, view, canvas, rad) {
  * `canvas`; `radius` is a boid's in world units.
  */
 export function crowdOpacity3D(frame, orbit, lens, canvas, radius) {
-  const q = frame.quant;
-  const [kx, ky, kz] = [q.w / 65535, q.h / 65535, q.d / 65535];
-  const { eye, forward: f, right: r, up: u, focal, cx, cy } = lens;
-  const b = frame.boids;
-  const dartPx = DART_LENGTH * Math.max((radius * focal) / orbit.distance, MIN_DART_PX);
+  const dartPx = DART_LENGTH * Math.max((radius * lens.focal) / orbit.distance, MIN_DART_PX);
   return opacityOf(canvas, dartPx, (add) => {
-    for (let i = 0, o = 0; i < frame.count; i++, o += BOID_BYTES_3D) {
-      const dx = q.x + (b[o] | (b[o + 1] << 8)) * kx - eye[0];
-      const dy = q.y + (b[o + 2] | (b[o + 3] << 8)) * ky - eye[1];
-      const dz = q.z + (b[o + 4] | (b[o + 5] << 8)) * kz - eye[2];
-      const depth = dx * f[0] + dy * f[1] + dz * f[2];
-      if (depth <= lens.near) continue;
-      const k = focal / depth;
-      add(cx + (dx * r[0] + dy * r[1] + dz * r[2]) * k, cy - (dx * u[0] + dy * u[1] + dz * u[2]) * k);
-    }
+    forEachProjected(frame.boids, frame.count, frame.quant, lens, (_, __, x, y) => add(x, y));
   });
 }
 

@@ -8,6 +8,7 @@
 // first looks like the flat view with depth.
 
 import { pixelRatio } from './dom.js';
+import { BOID_BYTES_3D } from './wire.js';
 
 const FIELD_OF_VIEW = (40 * Math.PI) / 180; // vertical
 const DEFAULT_YAW = -0.5; // radians about the vertical axis
@@ -33,6 +34,28 @@ export const boxCorners = (box) => Array.from({ length: 8 }, (_, k) => [
 ]);
 
 /** The 12 edges of a box as pairs of corner indices (boxCorners). */
+/**
+ * Calls `visit(i, o, x, y, depth)` for each of the `count` records of `bytes` (a version 3
+ * frame's boids or predators, quantised in `q`; `i` the record's index, `o` its first byte) in
+ * front of `lens`'s eye:
+ * where it draws the record's position, canvas px (x, y), and its depth. Orbit.project for a
+ * whole frame, without an object a boid.
+ */
+export function forEachProjected(bytes, count, q, lens, visit) {
+  const [kx, ky, kz] = [q.w / 65535, q.h / 65535, q.d / 65535];
+  const { eye, forward: f, right: r, up: u, focal, cx, cy } = lens;
+  const b = bytes;
+  for (let i = 0, o = 0; i < count; i++, o += BOID_BYTES_3D) {
+    const dx = q.x + (b[o] | (b[o + 1] << 8)) * kx - eye[0];
+    const dy = q.y + (b[o + 2] | (b[o + 3] << 8)) * ky - eye[1];
+    const dz = q.z + (b[o + 4] | (b[o + 5] << 8)) * kz - eye[2];
+    const depth = dx * f[0] + dy * f[1] + dz * f[2];
+    if (depth <= lens.near) continue;
+    const k = focal / depth;
+    visit(i, o, cx + (dx * r[0] + dy * r[1] + dz * r[2]) * k, cy - (dx * u[0] + dy * u[1] + dz * u[2]) * k, depth);
+  }
+}
+
 export const BOX_EDGES = [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]];
 
 /**
