@@ -5,12 +5,13 @@
 //   follow  the largest flock kept in the middle, at the world view's scale;
 //   fit     the whole flock framed with a margin;
 //   null    where the user put it: any pan or zoom by hand leaves the other modes.
-// Follow and fit read the `focus` of the server's metrics messages (the centre and half-extents
-// of the largest flock and of the whole flock, a few times a second, each measured at a step);
-// the centre is carried forward to the step on screen, along every axis, at the pace it moved
-// between the last two messages (a followed flock would otherwise lead the camera by a quarter
-// second's flight). The view moves with the centre at that pace, and glides the rest of the way
-// by exponential smoothing in time: a flock in flight stays where the camera puts it however fast
+// Fit measures the whole flock (its centroid and half-extents) on each frame it draws, and so
+// does follow while the metrics count a single flock. With several flocks follow reads the
+// largest one's `focus` in the server's metrics messages (a few times a second, each measured
+// at a step; a large flock's, less often), carried forward to the step on screen, along every
+// axis, at the pace it moved between the last two messages. Either way the view moves with its
+// goal as far as the goal moved since the last frame, and glides the rest of the way by
+// exponential smoothing in time: a flock in flight stays where the camera puts it however fast
 // the simulation runs, and a jump (another flock became the largest, a mode was chosen) glides
 // at any frame rate. On a torus the centre moves by the minimum-image difference, across a seam
 // rather than back through the world, and stays inside the world; the view then draws things at
