@@ -18,14 +18,27 @@ const SPRITE_HEADINGS = 64;
 
 const rgb = (c) => `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 const pack = (c) => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
-/** The packed pixel `under` with the colour `c` ([r, g, b]) laid over it at opacity `a`. */
-function blend(under, c, a) {
-  const over = (shift, v) => {
-    const u = (under >> shift) & 255;
-    return Math.round(u + (v - u) * a) << shift;
-  };
-  return ((255 << 24) | over(16, c[2]) | over(8, c[1]) | over(0, c[0])) >>> 0;
+/**
+ * Per palette colour and coverage level (index 4 * colour + level), what laying the colour over
+ * a pixel at `opacity` times the level's coverage keeps of the pixel, and what it adds to its
+ * red, green and blue: four numbers each.
+ */
+function tints(opacity) {
+  return Float32Array.from(PALETTE.flatMap((c) => COVERAGE.flatMap((coverage) => {
+    const a = coverage * opacity;
+    return [1 - a, c[0] * a, c[1] * a, c[2] * a];
+  })));
 }
+
+/** The packed pixel `under` with tint `k` of `tint` (see tints) laid over it. */
+function blend(under, tint, k) {
+  const keep = tint[k];
+  const r = ((under & 255) * keep + tint[k + 1] + 0.5) | 0;
+  const g = (((under >> 8) & 255) * keep + tint[k + 2] + 0.5) | 0;
+  const b = (((under >> 16) & 255) * keep + tint[k + 3] + 0.5) | 0;
+  return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+}
+
 const mix = (c, a) => c.map((v, k) => Math.round(v * a + COLOR.world[k] * (1 - a)));
 /** Colours by scout group, then of resting boids (index RESTING). */
 const PALETTE = [COLOR.boid, COLOR.scout1, COLOR.scout2, COLOR.resting];
@@ -143,6 +156,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
     const b = frame.boids;
     const { kx, ky, ox, oy, ax, ay, pw, ph } = view.quantToScreen(frame.quant);
     const reach = sprites.reach;
+    const tint = opacity < 1 ? tints(opacity) : null;
     for (let i = 0, o = 0; i < frame.count; i++, o += BOID_BYTES) {
       const x = Math.round(nearestImage(ox + (b[o] | (b[o + 1] << 8)) * kx, ax, pw));
       const y = Math.round(nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph));
@@ -161,7 +175,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
         }
         const at = base + off[k];
         const lv = level[k];
-        if (opacity < 1) pixels[at] = blend(pixels[at], PALETTE[colour], COVERAGE[lv] * opacity);
+        if (tint) pixels[at] = blend(pixels[at], tint, 4 * (4 * colour + lv));
         else if (lv === 3) pixels[at] = shade[3];
         else if (pixels[at] === world || pixels[at] === bg) pixels[at] = shade[lv];
       }
