@@ -37,9 +37,8 @@ export const boxCorners = (box) => Array.from({ length: 8 }, (_, k) => [
 /**
  * Calls `visit(i, o, x, y, depth)` for each of the `count` records of `bytes` (a version 3
  * frame's boids or predators, quantised in `q`; `i` the record's index, `o` its first byte) in
- * front of `lens`'s eye:
- * where it draws the record's position, canvas px (x, y), and its depth. Orbit.project for a
- * whole frame, without an object a boid.
+ * front of `lens`'s eye, with where it draws the record's position (canvas px x, y) and its
+ * depth: Orbit.project for a whole frame, without an object a boid.
  */
 export function forEachProjected(bytes, count, q, lens, visit) {
   const [kx, ky, kz] = [q.w / 65535, q.h / 65535, q.d / 65535];

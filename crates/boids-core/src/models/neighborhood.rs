@@ -227,8 +227,13 @@ where
         counts: &mut ScanCounts,
     ) -> (Vec<u32>, Vec<u32>) {
         let mut best: Vec<(f32, u32)> = Vec::with_capacity(k + 1);
-        // The k-th nearest distance once k are found (no candidate farther can enter).
-        let mut farthest = f32::INFINITY;
+        // No candidate farther than this can enter the k nearest: none with k = 0, any until k
+        // are found, then none farther than the k-th nearest.
+        let mut farthest = if k == 0 {
+            f32::NEG_INFINITY
+        } else {
+            f32::INFINITY
+        };
         let mut within = Vec::new();
         let width = self.geometry.min_cell_width();
         let reach = (f64::from(below).sqrt() / width).ceil();
@@ -247,7 +252,7 @@ where
                 }
                 // Most candidates are farther than the k-th nearest so far: one comparison
                 // rules them out before the exact order (distance, then id) is asked.
-                if d2 > farthest || k == 0 {
+                if d2 > farthest {
                     return;
                 }
                 let candidate = (d2, j);
@@ -268,8 +273,7 @@ where
                 }
             });
             let bound = f64::from(ring) * width;
-            let nearest_done = k == 0
-                || (best.len() == k && f64::from(best[k - 1].0) * BOUND_SLACK < bound * bound);
+            let nearest_done = f64::from(farthest) * BOUND_SLACK < bound * bound;
             if nearest_done && ring >= range_rings {
                 break;
             }
