@@ -15,6 +15,7 @@ use std::sync::{Mutex, MutexGuard, Once};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
+use tempfile::TempDir;
 
 /// The temporary directories that a signal must remove.
 static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -24,11 +25,17 @@ pub fn unfinished() -> MutexGuard<'static, Vec<PathBuf>> {
     UNFINISHED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Lists `dir` for removal on a signal (and starts listening for signals, once).
-pub fn register(dir: &Path) {
+/// Makes a temporary directory with `make` and lists it for removal on a signal (starting to
+/// listen for signals, once), holding the list's lock throughout: a signal waits until the
+/// directory is listed, so it never finds one made and not yet listed, which it would leave
+/// behind.
+pub fn make_listed<E>(make: impl FnOnce() -> Result<TempDir, E>) -> Result<TempDir, E> {
     static LISTEN: Once = Once::new();
     LISTEN.call_once(listen);
-    unfinished().push(dir.to_owned());
+    let mut list = unfinished();
+    let dir = make()?;
+    list.push(dir.path().to_owned());
+    Ok(dir)
 }
 
 /// Takes `dir` off the list (it was committed or removed).

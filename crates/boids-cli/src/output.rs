@@ -273,19 +273,17 @@ impl WorkDir {
             Dest::File(path) => parent_of(path).to_owned(),
             Dest::Stream(_) | Dest::Stdout => std::env::temp_dir(),
         };
-        let dir = tempfile::Builder::new()
-            .prefix(".boids-")
-            .tempdir_in(&base)
-            .map_err(|e| {
-                // The error names the temporary path; the user knows the target instead.
-                anyhow::anyhow!(
-                    "{}: cannot create a temporary directory in {}: {}",
-                    target.label(),
-                    base.display(),
-                    io::Error::from(e.kind())
-                )
-            })?;
-        interrupt::register(dir.path());
+        let dir =
+            interrupt::make_listed(|| tempfile::Builder::new().prefix(".boids-").tempdir_in(&base))
+                .map_err(|e| {
+                    // The error names the temporary path; the user knows the target instead.
+                    anyhow::anyhow!(
+                        "{}: cannot create a temporary directory in {}: {}",
+                        target.label(),
+                        base.display(),
+                        io::Error::from(e.kind())
+                    )
+                })?;
         Ok(Self(Some(dir)))
     }
 
