@@ -36,7 +36,7 @@ const PINNED: [(&str, &str); 10] = [
 const PINNED_3D: [(&str, &[&str], &str); 3] = [
     ("cornell", &["--set", "dimensions=3"], "e9ada623dec26f72"),
     ("vicsek3d", &[], "4987d603925b6027"),
-    ("murmuration", &["--set", "count=2000"], "39a284b68cc9fa41"),
+    ("murmuration", &["--set", "count=2000"], "cb22ac70df4ea364"),
 ];
 
 fn saved_state_hash(preset: &str, set: &[&str], threads: &str) -> String {

@@ -38,8 +38,8 @@ const BOUND_SLACK: f64 = 1.0 + 1e-5;
 
 /// A k-nearest cell's side over that of a cube holding k boids at the flock's mean density.
 /// Narrower cells mean more rings to search, wider ones more candidates per cell: 0.75 stops
-/// most searches after the first ring around a boid's cell (measured on `murmuration`, 60 steps
-/// on one thread: 0.5 takes 11% longer, 1.0 20%).
+/// most searches after the first ring around a boid's cell (measured on `murmuration` before
+/// it had a blind cone, 60 steps on one thread: 0.5 takes 11% longer, 1.0 20%).
 const CELL_SCALE: f64 = 0.75;
 
 /// Most cells a k-nearest grid may have per boid (a metric grid has two). Its cells are sized
@@ -57,8 +57,9 @@ const K_NEAREST_MAX_CELLS: usize = 1 << 26;
 /// peregrine example (the `murmuration` preset of 4,000 birds, stragglers scattered over its
 /// airspace by a predator; 400 steps, one thread): 31.0 s with cells sized by the box's mean
 /// density, 11.5 s with two refinements and 16 cells a boid at most, 6.7 s with 64
-/// ([`K_NEAREST_CELLS_PER_BOID`]). The full murmuration without a predator, 200 steps on two
-/// threads: 5.98 s against 5.45 s with the refinements, the same again with 64 cells a boid.
+/// ([`K_NEAREST_CELLS_PER_BOID`]). The full murmuration without a predator (nor, then, its
+/// blind cone), 200 steps on two threads: 5.98 s against 5.45 s with the refinements, the
+/// same again with 64 cells a boid.
 const DENSITY_REFINEMENTS: usize = 2;
 
 /// Which neighbours a boid sees: the blind sector (2D) or cone (3D) behind it.
