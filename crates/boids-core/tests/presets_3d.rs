@@ -173,6 +173,9 @@ fn a_murmuration_shows_dense_bands_that_its_blind_cone_makes() {
         blind_angle: 0.0,
         ..murmuration(10_000)
     });
+    println!(
+        "band contrast, mean and every 10 s: with the blind cone {banded:?}, without {even:?}"
+    );
     assert!(banded.0 > 1.8, "with the blind cone: {banded:?}");
     assert!(even.0 < 1.7, "without it: {even:?}");
 }
