@@ -1,6 +1,6 @@
 // The camera: what the view shows, chosen with the camera buttons of the world tool bar (or
 // keys F, L, Z) and, when a flock starts or the world changes, by the `camera` parameter (the
-// couzin preset's is follow). Modes:
+// couzin preset's is follow, the murmuration's fit). Modes:
 //   world   the whole world fitted to the stage;
 //   follow  the largest flock kept in the middle, at the world view's scale;
 //   fit     the whole flock framed with a margin;

@@ -47,7 +47,7 @@ pub struct RenderArgs {
     pub fps: u32,
     /// What the frames show: the whole world, the whole flock fitted (refitted every frame),
     /// or the largest flock followed at the world view's scale (default: the `camera`
-    /// parameter, `follow` in the couzin preset).
+    /// parameter: `follow` in the couzin preset, `fit` in murmuration).
     #[arg(long, value_name = "CAMERA", value_parser = parse_camera)]
     pub camera: Option<Camera>,
     /// Draw seed 000's debug overlays: visual radius, velocity, cohesion (red), separation
