@@ -19,7 +19,7 @@ const SPRITE_HEADINGS = 64;
 const rgb = (c) => `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 const pack = (c) => ((255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
 /**
- * Per palette colour and coverage level (index 4 * colour + level), what laying the colour over
+ * Per palette colour and coverage level (in that order), what laying the colour over
  * a pixel at `opacity` times the level's coverage keeps of the pixel, and what it adds to its
  * red, green and blue: four numbers each.
  */
@@ -30,8 +30,10 @@ function tints(opacity) {
   })));
 }
 
-/** The packed pixel `under` with tint `k` of `tint` (see tints) laid over it. */
-function blend(under, tint, k) {
+/** The packed pixel `under` with palette colour `colour` laid over it at coverage `level`, from
+ * `tint` (made by tints). */
+function blend(under, tint, colour, level) {
+  const k = 4 * (COVERAGE.length * colour + level);
   const keep = tint[k];
   const r = ((under & 255) * keep + tint[k + 1] + 0.5) | 0;
   const g = (((under >> 8) & 255) * keep + tint[k + 2] + 0.5) | 0;
@@ -175,7 +177,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
         }
         const at = base + off[k];
         const lv = level[k];
-        if (tint) pixels[at] = blend(pixels[at], tint, 4 * (4 * colour + lv));
+        if (tint) pixels[at] = blend(pixels[at], tint, colour, lv);
         else if (lv === 3) pixels[at] = shade[3];
         else if (pixels[at] === world || pixels[at] === bg) pixels[at] = shade[lv];
       }
