@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use boids_core::{
-    Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core, WorldStep,
+    Dim, Dimension, EngineKind, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core,
     with_dimensions,
 };
 use boids_io::state_csv;
@@ -149,7 +149,8 @@ impl Simulation {
         let flock = with_dimensions!(dimensions, D, {
             let loaded = state_csv::read::<D>(std::io::BufReader::new(file), &name)
                 .map_err(errors::state_file)?;
-            let start = || loaded.start(layers.clone(), seed, start_step, &name);
+            let engine = EngineKind::Cpu.build();
+            let start = || loaded.start(layers.clone(), (seed, start_step), engine, &name);
             Flock::from(on_pool(pool.as_deref(), start).map_err(errors::state_file)?)
         });
         Ok(Self {
@@ -373,7 +374,6 @@ fn step_forced<const D: usize>(
 ) -> PyResult<()>
 where
     Dim<D>: Dimension<D>,
-    Core<D>: WorldStep<D>,
 {
     for _ in 0..n {
         let positions = frames::array2(py, frames::positions(sim));
@@ -447,7 +447,6 @@ fn run_recorded<'py, const D: usize>(
 ) -> PyResult<Bound<'py, PyAny>>
 where
     Dim<D>: Scene<D>,
-    Core<D>: WorldStep<D>,
 {
     let n = sim.len();
     let recording = py.detach(|| {

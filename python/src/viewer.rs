@@ -7,8 +7,8 @@
 
 use std::net::{IpAddr, SocketAddr};
 
+use boids_core::Dim;
 use boids_core::Simulation as Core;
-use boids_core::{Dim, WorldStep};
 use boids_render::{GifWriter, ImageSize, Palette, Renderer, Scene};
 use boids_server::budget::DEFAULT_MAX_PAIRS;
 use boids_server::engine::Flock;
@@ -72,7 +72,6 @@ fn record<const D: usize>(
 ) -> PyResult<Vec<u8>>
 where
     Dim<D>: Scene<D>,
-    Core<D>: WorldStep<D>,
 {
     let failed = |e: boids_render::RenderError| PyValueError::new_err(e.to_string());
     let mut renderer = Renderer::<D>::new(sim.params(), size, false);

@@ -1,7 +1,7 @@
 //! `boids bench`: times the step on workload W3 (a preset's rules on a torus sized for a mean of
 //! K neighbours, uniform random start; see `boids_core::workload`) and reports what a reader
 //! needs to judge the figure: the workload as measured (count, mean neighbours at the start and
-//! at the end), the step time as a median with its spread, throughput, the split by phase, the
+//! at the end), the step time as a median with its spread, throughput, the split by stage, the
 //! neighbour scan's work, peak memory per boid, and optionally the ratio to the brute-force
 //! reference on the same state.
 //!
@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use boids_core::{
-    Dim, Dimension, Params, ScanCounts, Simulation, StepStats, WorldStep, reference,
-    with_dimensions, workload,
+    Dim, Dimension, Params, ScanCounts, Simulation, Stage, StepStats, reference, with_dimensions,
+    workload,
 };
 use clap::Args;
 use serde_json::json;
@@ -160,9 +160,9 @@ struct Timing {
 fn time_steps<const D: usize>(params: &Params, seed: u64, args: &BenchArgs) -> Result<Timing>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
-    let mut sim = Simulation::<D>::new(params.clone(), seed)?;
+    let engine = args.flock.engine.build();
+    let mut sim = Simulation::<D>::with_engine(params.clone(), seed, engine)?;
     let built_peak = Memory::peak();
     Memory::reset_peak();
     let mut first_step = None;
@@ -333,14 +333,17 @@ impl Report<'_> {
         self.count() as f64 / self.median().as_secs_f64()
     }
 
-    /// Median time of each phase over the measured steps.
-    fn phases(&self) -> Vec<(&'static str, Duration)> {
-        let named: Vec<_> = self.measured.iter().map(|s| s.times.named()).collect();
-        let Some(first) = named.first() else {
-            return Vec::new();
-        };
-        (0..first.len())
-            .map(|k| (first[k].0, median(named.iter().map(|p| p[k].1).collect())))
+    /// Median time of each stage that ran over the measured steps (a step that did not run
+    /// it counts zero).
+    fn stages(&self) -> Vec<(&'static str, Duration)> {
+        Stage::ALL
+            .into_iter()
+            .filter(|&stage| self.measured.iter().any(|s| s.times.get(stage).is_some()))
+            .map(|stage| {
+                let times = self.measured.iter();
+                let times = times.map(|s| s.times.get(stage).unwrap_or_default());
+                (stage.name(), median(times.collect()))
+            })
             .collect()
     }
 
@@ -397,7 +400,7 @@ impl Report<'_> {
             "ms_per_step": { "median": ms(median), "min": ms(min), "max": ms(max) },
             "boid_steps_per_second": self.boid_steps_per_second(),
             "ns_per_boid_step": median.as_secs_f64() * 1e9 / self.count() as f64,
-            "phases_ms": self.phases().iter().map(|(name, d)| (name.to_string(), json!(ms(*d))))
+            "stages_ms": self.stages().iter().map(|(name, d)| (name.to_string(), json!(ms(*d))))
                 .collect::<serde_json::Map<_, _>>(),
             "scan": {
                 "neighbors_per_boid": scan.neighbors_per_boid,
@@ -467,10 +470,10 @@ impl Report<'_> {
                 median.as_secs_f64() * 1e9 / self.count() as f64
             ),
         );
-        let phases = self.phases();
+        let stages = self.stages();
         row(
-            "phases (median ms)",
-            phases
+            "stages (median ms)",
+            stages
                 .iter()
                 .map(|(name, d)| format!("{name} {:.3}", ms(*d)))
                 .collect::<Vec<_>>()

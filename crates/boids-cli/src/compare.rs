@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use boids_core::Stage;
 use serde_json::{Value, json};
 
 use crate::bench_child;
@@ -19,13 +20,10 @@ use crate::bench_child;
 /// The flags of `boids bench` that only the comparing process reads: they are not passed on.
 const OWN_FLAGS: [&str; 2] = ["--compare", "--rounds"];
 
-/// The phases of a step in the order it runs them (a report lists them by name).
-const STEP_ORDER: [&str; 3] = ["bin", "sort", "interact"];
-
-/// One build's report in one round: the median step time and the phases' medians (ms).
+/// One build's report in one round: the median step time and the stages' medians (ms).
 struct Timed {
     median_ms: f64,
-    phases_ms: Vec<(String, f64)>,
+    stages_ms: Vec<(String, f64)>,
 }
 
 /// Runs the comparison: `rounds` rounds of this binary against `other`, each run with the bench
@@ -90,15 +88,17 @@ fn check_runs(other: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The step-time median and phases of `report`, printed by `binary`.
+/// The step-time median and stages of `report`, printed by `binary` (a build older than the
+/// named stages reports its three as `phases_ms`).
 fn timed(binary: &Path, report: &Value) -> Result<Timed> {
     let median_ms = report["ms_per_step"]["median"]
         .as_f64()
         .with_context(|| format!("{}'s report has no ms_per_step.median", binary.display()))?;
-    let phases_ms = report["phases_ms"]
+    let stages_ms = report["stages_ms"]
         .as_object()
-        .map(|phases| {
-            phases
+        .or_else(|| report["phases_ms"].as_object())
+        .map(|stages| {
+            stages
                 .iter()
                 .filter_map(|(name, ms)| Some((name.clone(), ms.as_f64()?)))
                 .collect()
@@ -106,7 +106,7 @@ fn timed(binary: &Path, report: &Value) -> Result<Timed> {
         .unwrap_or_default();
     Ok(Timed {
         median_ms,
-        phases_ms,
+        stages_ms,
     })
 }
 
@@ -147,19 +147,19 @@ impl Comparison {
         timed.iter().map(|t| t.median_ms).collect()
     }
 
-    /// Each phase's median over the rounds, in the step's order.
-    fn phases(timed: &[Timed]) -> Vec<(String, f64)> {
+    /// Each stage's median over the rounds, in the step's order.
+    fn stages(timed: &[Timed]) -> Vec<(String, f64)> {
         let Some(first) = timed.first() else {
             return Vec::new();
         };
-        let mut names: Vec<&String> = first.phases_ms.iter().map(|(name, _)| name).collect();
-        names.sort_by_key(|name| STEP_ORDER.iter().position(|p| p == name));
+        let mut names: Vec<&String> = first.stages_ms.iter().map(|(name, _)| name).collect();
+        names.sort_by_key(|name| Stage::ALL.iter().position(|stage| stage.name() == *name));
         names
             .into_iter()
             .map(|name| {
                 let values: Vec<f64> = timed
                     .iter()
-                    .filter_map(|t| t.phases_ms.iter().find(|(n, _)| n == name).map(|p| p.1))
+                    .filter_map(|t| t.stages_ms.iter().find(|(n, _)| n == name).map(|p| p.1))
                     .collect();
                 (name.clone(), spread(&values)[0])
             })
@@ -173,7 +173,7 @@ impl Comparison {
                 "binary": path.display().to_string(),
                 "ms_per_step": { "median": median, "min": min, "max": max },
                 "per_round_ms": Self::medians(timed),
-                "phases_ms": Self::phases(timed)
+                "stages_ms": Self::stages(timed)
                     .into_iter()
                     .map(|(name, ms)| (name, json!(ms)))
                     .collect::<serde_json::Map<_, _>>(),
@@ -206,8 +206,8 @@ impl Comparison {
             w["steps"],
             self.mine.len()
         );
-        let phase_list = |timed: &[Timed]| {
-            Self::phases(timed)
+        let stage_list = |timed: &[Timed]| {
+            Self::stages(timed)
                 .iter()
                 .map(|(name, ms)| format!("{name} {ms:.3}"))
                 .collect::<Vec<_>>()
@@ -219,8 +219,8 @@ impl Comparison {
         ] {
             let [median, min, max] = spread(&Self::medians(timed));
             out.push_str(&format!(
-                "{label:<6} {median:.3} ms/step median of rounds (min {min:.3}, max {max:.3}); phases {}  [{}]\n",
-                phase_list(timed),
+                "{label:<6} {median:.3} ms/step median of rounds (min {min:.3}, max {max:.3}); stages {}  [{}]\n",
+                stage_list(timed),
                 path.display()
             ));
         }

@@ -1,11 +1,12 @@
 //! The flags that choose a flock, shared by every command that runs one: preset, then config
-//! file, then `--set` and `--count`, merged into one validated `Params`.
+//! file, then `--set` and `--count`, merged into one validated `Params`; and the engine that
+//! steps it.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 use boids_core::params::Value;
-use boids_core::{DEFAULT_PRESET, Params, ParamsBuilder, Source};
+use boids_core::{DEFAULT_PRESET, EngineKind, Params, ParamsBuilder, Source};
 use clap::Args;
 
 use crate::input;
@@ -28,6 +29,10 @@ pub struct FlockArgs {
     /// Seed of the random streams: the same seed and parameters give the same run.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Engine that steps the flock's grid path (`cpu`: every core, bit-identical on any
+    /// thread count).
+    #[arg(long, value_name = "NAME", default_value_t = EngineKind::Cpu)]
+    pub engine: EngineKind,
 }
 
 impl FlockArgs {

@@ -43,7 +43,7 @@ enum Command {
     Params(info::ParamsArgs),
     /// Render a flock to a PNG (last frame), looping GIF or MP4 (by extension), with overlays.
     Render(render::RenderArgs),
-    /// Time the step on workload W3 (torus sized for K neighbours): ms per step, phases, memory.
+    /// Time the step on workload W3 (torus sized for K neighbours): ms per step, stages, memory.
     Bench(bench::BenchArgs),
     /// Run a published experiment (couzin-accuracy, couzin-conflict, predator, scouts,
     /// vicsek): CSV + PNG.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use boids_core::params::{Camera, Value};
-use boids_core::{Dim, Params, Simulation, Source, WorldStep, with_dimensions};
+use boids_core::{Dim, Params, Simulation, Source, with_dimensions};
 use boids_render::{
     CameraAngle, Canvas, Format, GifWriter, ImageSize, Mp4Writer, Orbit, Palette, Renderer, Scene,
     write_png,
@@ -172,7 +172,7 @@ pub fn render(args: &RenderArgs) -> Result<()> {
     let orbit = orbit(args, &params, format)?;
     let seed = args.flock.seed;
     let recorded = with_dimensions!(params.dimensions, D, {
-        let sim = Simulation::<D>::new(params, seed)?;
+        let sim = Simulation::<D>::with_engine(params, seed, args.flock.engine.build())?;
         record(args, format, &target, sim, orbit)?
     });
     println!(
@@ -245,7 +245,6 @@ fn record<const D: usize>(
 ) -> Result<Recorded>
 where
     Dim<D>: Scene<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let mut renderer = Renderer::<D>::new(sim.params(), args.size, args.overlay).orbiting(orbit);
     let mut sink = Sink::create(format, target, args, Palette::for_style(renderer.style()))?;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use boids_core::{
-    Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, WorldStep, with_dimensions,
+    Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, with_dimensions,
 };
 use boids_io::state_csv;
 use boids_server::events::{EventLog, Replay};
@@ -178,7 +178,6 @@ where
 impl<const D: usize> Changes<D> for Replay
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     fn apply_due(&mut self, sim: &mut Simulation<D>) -> Result<()> {
         Ok(Replay::apply_due(self, sim)?)
@@ -203,7 +202,6 @@ fn execute<const D: usize>(
 ) -> Result<()>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let frames = args.steps / args.every + 1;
     let info = RunInfo {
@@ -321,16 +319,19 @@ where
 fn build_simulation<const D: usize>(args: &RunArgs, builder: ParamsBuilder) -> Result<Simulation<D>>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
-    let seed = args.flock.seed;
+    let (seed, engine) = (args.flock.seed, args.flock.engine.build());
     let Some(path) = &args.init else {
-        return Ok(Simulation::<D>::new(builder.build()?, seed)?);
+        return Ok(Simulation::<D>::with_engine(
+            builder.build()?,
+            seed,
+            engine,
+        )?);
     };
     let name = format!("{INIT} {}", path.display());
     let loaded = state_csv::read::<D>(input::open(INIT, path)?, &name)?;
     let file = path.display().to_string();
-    Ok(loaded.start(builder, seed, args.start_step, &file)?)
+    Ok(loaded.start(builder, (seed, args.start_step), engine, &file)?)
 }
 
 /// The flag that names a state file to start from.

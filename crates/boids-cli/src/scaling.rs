@@ -4,7 +4,7 @@
 //! Each point is one `boids bench` run in a child process ([`crate::bench_child`]) with this
 //! process's other flags: W3 at that size, so the mean number of neighbours stays the same and
 //! the cost per boid-step shows what the size itself costs (caches, memory). The table keeps each
-//! run's step-time median and spread, its phases and scan counts, and the parallel capacity read
+//! run's step-time median and spread, its stages and scan counts, and the parallel capacity read
 //! at the time; the plot draws nanoseconds per boid-step against log10 N, one line per
 //! dimension and thread count.
 
@@ -30,9 +30,9 @@ const COLUMNS: [(&str, &[&str]); 12] = [
     ("ms_per_step_median", &["ms_per_step", "median"]),
     ("ms_per_step_min", &["ms_per_step", "min"]),
     ("ms_per_step_max", &["ms_per_step", "max"]),
-    ("bin_ms", &["phases_ms", "bin"]),
-    ("sort_ms", &["phases_ms", "sort"]),
-    ("interact_ms", &["phases_ms", "interact"]),
+    ("bin_ms", &["stages_ms", "bin"]),
+    ("sort_ms", &["stages_ms", "sort"]),
+    ("interact_ms", &["stages_ms", "interact"]),
     ("candidates_per_boid", &["scan", "candidates_per_boid"]),
     (
         "bytes_per_boid_stepping",

@@ -49,7 +49,7 @@ fn json_report_describes_the_measured_workload() {
     assert!(scan["cells_per_step"].as_f64().unwrap() >= 1.0, "{scan}");
     let median = report["ms_per_step"]["median"].as_f64().unwrap();
     assert!(median > 0.0 && median <= report["ms_per_step"]["max"].as_f64().unwrap());
-    let phases = report["phases_ms"].as_object().unwrap();
+    let phases = report["stages_ms"].as_object().unwrap();
     for phase in ["bin", "sort", "interact"] {
         assert!(phases.contains_key(phase), "{phase} missing: {phases:?}");
     }
@@ -135,7 +135,7 @@ fn compare_interleaves_two_builds_and_reports_the_ratio() {
         ratio["max"].as_f64().unwrap(),
     );
     assert!(min <= median && median <= max, "{ratio}");
-    assert!(report["this"]["phases_ms"]["interact"].as_f64().unwrap() > 0.0);
+    assert!(report["this"]["stages_ms"]["interact"].as_f64().unwrap() > 0.0);
 }
 
 #[test]

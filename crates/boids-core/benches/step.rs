@@ -1,6 +1,6 @@
 //! Wall-clock benchmarks of the step on workload W3 (the `cornell` rules on a torus sized for a
 //! mean of 25 neighbours, uniform random start; see `boids_core::workload`) at 10k, 100k and 1M
-//! boids: the whole step, and each phase as timed inside real steps (`Simulation::phase_times`).
+//! boids: the whole step, and each stage as timed inside real steps (`Simulation::stage_times`).
 //!
 //! Every measured step starts from the same flock (10 steps after the start, cloned outside the
 //! timing), so the work does not drift as the flock clusters. Criterion reports time per step
@@ -29,10 +29,10 @@ fn steps(c: &mut Criterion) {
             .sample_size(10)
             .warm_up_time(Duration::from_millis(500))
             .measurement_time(Duration::from_secs(2));
-        // Each phase (and "step", the whole) summed over `iters` fresh steps of the warm flock.
-        let phases = warm.phase_times().named().map(|(name, _)| name);
-        for phase in std::iter::once("step").chain(phases) {
-            group.bench_function(BenchmarkId::from_parameter(phase), |b| {
+        // Each stage (and "step", the whole) summed over `iters` fresh steps of the warm flock.
+        let stages: Vec<&str> = warm.stage_times().named().map(|(name, _)| name).collect();
+        for stage in std::iter::once("step").chain(stages) {
+            group.bench_function(BenchmarkId::from_parameter(stage), |b| {
                 b.iter_custom(|iters| {
                     let mut total = Duration::ZERO;
                     for _ in 0..iters {
@@ -40,14 +40,13 @@ fn steps(c: &mut Criterion) {
                         let start = Instant::now();
                         sim.step();
                         let whole = start.elapsed();
-                        total += match phase {
+                        total += match stage {
                             "step" => whole,
                             name => sim
-                                .phase_times()
+                                .stage_times()
                                 .named()
-                                .iter()
                                 .find(|(n, _)| *n == name)
-                                .map_or(Duration::ZERO, |(_, d)| *d),
+                                .map_or(Duration::ZERO, |(_, d)| d),
                         };
                     }
                     total

@@ -47,21 +47,10 @@ pub use crate::simd::LANES;
 use crate::simd::{Arrays, Build, Pack, Simd};
 use crate::space::{Dim, Dimension, VecN};
 use crate::stats::ScanCounts;
+use crate::world::Pull;
 
 /// Column of an unused lane: no cell is within reach of it.
 const NO_COLUMN: i32 = -1 << 30;
-
-/// What pulls on boids in a world of `D` dimensions: predators to flee and attractors
-/// ([`crate::world::WorldSteer`] in 2D), and a force given from outside the model
-/// ([`crate::sim::Simulation::step_with_force`]).
-pub trait Pull<const D: usize>: Sync {
-    /// Whether the pull may be other than zero somewhere in the box `[lo, hi]`.
-    fn reaches(&self, lo: [f32; D], hi: [f32; D]) -> bool;
-    /// The change of velocity of boid `id` at `p`.
-    fn pull(&self, id: u32, p: [f32; D]) -> [f32; D];
-    /// Whether a predator frightens a boid at `p` (a resting boid takes off).
-    fn threatens(&self, p: [f32; D]) -> bool;
-}
 
 /// The previous frame in cell order. A candidate's position and velocity share one entry
 /// (16 bytes in 2D, 24 in 3D), so the scan reads each candidate from one place. Both arrays
@@ -96,7 +85,10 @@ impl<const D: usize> Frame<D> {
 }
 
 /// Everything the phase reads.
-pub(crate) struct Interaction<'a, const D: usize> {
+pub(crate) struct Interaction<'a, const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
     pub prev: &'a Frame<D>,
     pub geometry: &'a GridGeometry<D>,
     /// `cell_start[c]..cell_start[c + 1]`: the boids of cell `c` in `prev`.
@@ -106,8 +98,8 @@ pub(crate) struct Interaction<'a, const D: usize> {
     pub ids: &'a [u32],
     pub kernel: &'a Kernel<D>,
     pub wander: [f32; D],
-    /// What predators and attractors do to boids this step (`None`: nothing).
-    pub world: Option<&'a dyn Pull<D>>,
+    /// What pulls on the boids this step: predators, attractors, a force (`None`: nothing).
+    pub world: Option<&'a Pull<'a, D>>,
 }
 
 impl<const D: usize> Interaction<'_, D>
@@ -274,7 +266,10 @@ struct Group<const D: usize> {
     position: [[f32; LANES]; D],
 }
 
-impl<const D: usize> Group<D> {
+impl<const D: usize> Group<D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The group starting at boid `first`: as many boids as fit, stopping at `end` and at the
     /// end of the row.
     #[inline(always)]
@@ -357,9 +352,10 @@ impl<const D: usize> Group<D> {
                 }
             }
             // Most groups are far from every predator: their pull is zero, as `pull` gives it.
-            if steer.reaches(lo, hi) {
+            if steer.reaches(lo.into(), hi.into()) {
                 for l in 0..self.len {
-                    let lane = steer.pull(job.ids[self.first + l], self.position_of(l));
+                    let at = self.position_of(l).into();
+                    let lane: [f32; D] = steer.pull(job.ids[self.first + l], at).into();
                     for (axis, value) in pull.iter_mut().zip(lane) {
                         axis[l] = value;
                     }
@@ -382,7 +378,10 @@ struct Sums<S: Simd, const D: usize> {
     separation: [S::F; D],
 }
 
-impl<S: Simd, const D: usize> Sums<S, D> {
+impl<S: Simd, const D: usize> Sums<S, D>
+where
+    Dim<D>: Dimension<D>,
+{
     /// The neighbour sums of every boid of `group`, counting the scan's work into `counts`:
     /// per run of cells, its cells and its boids tested against each boid of the group, and
     /// once at the end the group's neighbours.
@@ -538,7 +537,10 @@ struct Lanes<S: Simd, const D: usize> {
     wrap: [f32; D],
 }
 
-impl<S: Simd, const D: usize> Lanes<S, D> {
+impl<S: Simd, const D: usize> Lanes<S, D>
+where
+    Dim<D>: Dimension<D>,
+{
     #[inline(always)]
     fn new(job: &Interaction<D>, group: &Group<D>) -> Self {
         let mut position = group.position;

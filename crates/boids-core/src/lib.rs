@@ -22,10 +22,14 @@
 //!   buffer. Seeds 001 and 002 update boids in place while they loop, so there a boid sees
 //!   earlier boids' new state; we do not, on purpose: the result is then independent of boid
 //!   order and the step can run in parallel.
-//! - **Determinism.** The same parameters and seed give bit-identical states after any number of
-//!   steps on any thread count: neighbour sums run in a canonical order (cells in a fixed order,
-//!   ids ascending within a cell) and random numbers come from counter-based streams keyed by
-//!   `(seed, step, boid id)` ([`rng`]).
+//! - **Determinism, per engine.** The same parameters and seed give the same states run after
+//!   run: neighbour sums run in a canonical order (cells in a fixed order, ids ascending within
+//!   a cell) and random numbers come from counter-based streams keyed by `(seed, step, boid
+//!   id)` ([`rng`]). What an engine promises beyond that is its own ([`engine`]): the CPU engine,
+//!   the reference, gives bit-identical states on any thread count and any CPU build; another
+//!   engine may promise less (a GPU engine: bit-identical run to run on one adapter and driver,
+//!   and within float tolerance of the CPU engine, whose divisions, square roots and fused
+//!   multiply-adds round differently).
 //! - **Exact neighbour search.** A uniform grid with cells a visual range high and half of one
 //!   wide, rebuilt each step by counting sort, with boid data moved into cell order ([`grid`]). It
 //!   finds exactly the neighbours a brute-force scan finds, across torus seams too
@@ -38,11 +42,17 @@
 //! The debug overlays (seed 000's view of why each boid turns) are data computed here too
 //! ([`overlay`]), so the renderer and the live viewer show the same thing.
 //!
+//! A step is a short list of named, timed stages ([`sim`], [`Stage`]): the world's steer and
+//! hunt, the engine's grid path (bin, sort, interact) or the general path of the other models,
+//! then the world's obstacle pass and catch. The world is one object ([`world::World`]); the
+//! grid path runs behind one seam ([`Engine`]), the door for a second engine.
+//!
 //! The rules themselves are documented in [`rules`]; the Vicsek and Couzin models, topological
 //! (k-nearest) neighbours and the blind angle in [`models`]. Experiments that reproduce published
 //! results and parameter sweeps live apart, in the `boids-lab` crate.
 
 pub mod camera;
+pub mod engine;
 pub mod error;
 pub mod grid;
 pub mod interact;
@@ -67,6 +77,7 @@ mod simd;
 pub mod workload;
 pub mod world;
 
+pub use engine::{Engine, EngineKind};
 pub use error::{ParamsError, StateError};
 pub use glam::{Vec2, Vec3};
 pub use metrics::{METRIC_COLUMNS, Metrics};
@@ -76,10 +87,10 @@ pub use params::{
 };
 pub use presets::{DEFAULT_PRESET, PRESETS, Preset};
 pub use rules::{RuleVectors, group};
-pub use sim::{Simulation, WorldStep};
+pub use sim::Simulation;
 pub use space::{Coordinates, Dim, Dimension, VecN};
 pub use state::FlockState;
-pub use stats::{PhaseTimes, ScanCounts, StepStats};
+pub use stats::{ScanCounts, Stage, StageTimes, StepStats};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[doc = include_str!("../../../README.md")]

@@ -3,15 +3,16 @@
 //!
 //! It sits apart from [`crate::sim`] so that the modules that take or return a flock
 //! ([`crate::models`], [`crate::reference`], [`crate::metrics`]) need not depend on the
-//! simulation, which itself calls [`crate::models`]: no module cycle.
+//! simulation, which itself calls [`crate::models`]: no module cycle. The check a state passes
+//! before a simulation continues from it lives here too ([`check_state`]).
 
+use crate::error::StateError;
 use crate::par;
-use crate::params::Params;
-use crate::rng::Stream;
+use crate::params::{MAX_COUNT, Params};
 use crate::rng::{self, Purpose};
 use crate::rules::{Kernel, group};
 use crate::space::{Coordinates, Dim, Dimension, VecN};
-use crate::world::{ObstacleIndex, Predator};
+use crate::world::{ObstacleIndex, Predator, predator_start, start};
 
 /// A flock of `D` dimensions in boid-id order: what is saved, loaded and measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -51,7 +52,7 @@ where
     /// The initial flock of `params` for `seed`: boid `id` draws its position and velocity from
     /// its own stream, uniformly from the `init_*` intervals.
     ///
-    /// A position inside an obstacle is drawn again from the same stream ([`free_position`]).
+    /// A position inside an obstacle is drawn again from the same stream ([`crate::world::free_position`]).
     /// Predators start from streams of their own; perching boids start flying.
     pub fn initial(params: &Params, seed: u64) -> Self
     where
@@ -83,63 +84,6 @@ where
     }
 }
 
-/// A boid's start drawn from `s`: a free position ([`free_position`]) and a velocity uniform
-/// in the `init_v*` intervals. The random start and a caught boid's new start share it.
-pub fn start<const D: usize, P: Coordinates<D>>(
-    params: &Params,
-    obstacles: &ObstacleIndex<D>,
-    s: &mut Stream,
-) -> (P, P)
-where
-    Dim<D>: Dimension<D>,
-{
-    let position = free_position(params, obstacles, s);
-    let intervals = [params.init_vx, params.init_vy, params.init_vz];
-    let velocity = std::array::from_fn(|a| s.uniform(intervals[a]) as f32);
-    (position, velocity.into())
-}
-
-/// A position drawn uniformly from the `init_x`, `init_y` region, drawn again from the same
-/// stream while it is inside an obstacle once wrapped into the world, as it will be stored (the
-/// parameter checks make sure the region has free space), so without obstacles one draw is all.
-/// Coordinates are drawn x, y, then z.
-pub fn free_position<const D: usize, P: Coordinates<D>>(
-    params: &Params,
-    obstacles: &ObstacleIndex<D>,
-    s: &mut Stream,
-) -> P
-where
-    Dim<D>: Dimension<D>,
-{
-    let intervals = [params.init_x, params.init_y, params.init_z];
-    loop {
-        let p: [f32; D] = std::array::from_fn(|a| s.uniform(intervals[a]) as f32);
-        if !obstacles.contains(obstacles.as_stored(p.into())) {
-            return p.into();
-        }
-    }
-}
-
-/// Predator `index`'s start: a random free place in the start region, heading a random way at
-/// `predator_speed`.
-pub fn predator_start<const D: usize>(
-    params: &Params,
-    obstacles: &ObstacleIndex<D>,
-    seed: u64,
-    index: usize,
-) -> Predator<D>
-where
-    Dim<D>: Dimension<D>,
-{
-    let mut s = rng::stream(seed, Purpose::PredatorStart, 0, index as u64);
-    let position = free_position::<D, VecN<D>>(params, obstacles, &mut s);
-    let heading = Dim::<D>::random_direction(&mut s);
-    Predator {
-        position,
-        velocity: heading * params.predator_speed as f32,
-    }
-}
-
 /// Scout groups by id: the first `scout_group1_fraction` of ids scout toward +x, the next
 /// `scout_group2_fraction` toward -x. (Positions are independent of ids, so this is as random as
 /// a draw, and the counts are exact.)
@@ -154,4 +98,114 @@ pub fn scout_groups(params: &Params) -> Vec<u8> {
             _ => group::NONE,
         })
         .collect()
+}
+
+/// Refuses parameters of another dimension than the simulation's `D`.
+pub(crate) fn check_dimensions<const D: usize>(params: &Params) -> Result<(), StateError> {
+    match params.dimensions == D {
+        true => Ok(()),
+        false => Err(StateError::Dimensions {
+            params: params.dimensions,
+            simulation: D,
+        }),
+    }
+}
+
+/// Refuses a state that is ragged, holds a value no boid can have, or predators that do not
+/// match `predator_count`; completes what a state may leave out (predators drawn afresh when
+/// it has none, no boid resting when it has no countdowns).
+pub(crate) fn check_state<const D: usize>(
+    params: &Params,
+    state: &mut FlockState<D>,
+    seed: u64,
+) -> Result<(), StateError>
+where
+    Dim<D>: Dimension<D>,
+{
+    check_dimensions::<D>(params)?;
+    let n = state.len();
+    if state.predators.is_empty() && params.predator_count > 0 {
+        let obstacles = ObstacleIndex::of(params);
+        state.predators = (0..params.predator_count)
+            .map(|index| predator_start(params, &obstacles, seed, index))
+            .collect();
+    }
+    if state.predators.len() != params.predator_count {
+        return Err(StateError::PredatorCount {
+            found: state.predators.len(),
+            expected: params.predator_count,
+        });
+    }
+    for (index, predator) in state.predators.iter().enumerate() {
+        for (field, value) in [
+            ("position", predator.position),
+            ("velocity", predator.velocity),
+        ] {
+            if !value.to_array().iter().all(|c| c.is_finite()) {
+                let value = format!("{value}");
+                return Err(StateError::BadPredator {
+                    index,
+                    field,
+                    value,
+                });
+            }
+        }
+    }
+    match (params.perch, state.resting.len()) {
+        (false, _) => state.resting.clear(),
+        (true, 0) => state.resting = vec![0; n],
+        _ => {}
+    }
+    if n == 0 || n > MAX_COUNT {
+        return Err(StateError::Count {
+            count: n,
+            max: MAX_COUNT,
+        });
+    }
+    let lengths = [
+        state.velocities.len(),
+        state.groups.len(),
+        state.biases.len(),
+        if params.perch { state.resting.len() } else { n },
+    ];
+    if lengths.iter().any(|&l| l != n) {
+        return Err(StateError::Ragged {
+            what: format!(
+                "positions {n}, velocities {}, groups {}, biases {}, resting {}",
+                lengths[0],
+                lengths[1],
+                lengths[2],
+                state.resting.len()
+            ),
+        });
+    }
+    let bad = |index, field, value: String, allowed: &str| {
+        Err(StateError::BadValue {
+            index,
+            field,
+            value,
+            allowed: allowed.to_owned(),
+        })
+    };
+    for i in 0..n {
+        let (p, v) = (state.positions[i], state.velocities[i]);
+        if !p.to_array().iter().all(|c| c.is_finite()) {
+            return bad(i, "position", format!("{p}"), "finite numbers");
+        }
+        if !v.to_array().iter().all(|c| c.is_finite()) {
+            return bad(i, "velocity", format!("{v}"), "finite numbers");
+        }
+        if state.groups[i] > group::LEFT {
+            return bad(
+                i,
+                "group",
+                state.groups[i].to_string(),
+                "0 (none), 1 (+x) or 2 (-x)",
+            );
+        }
+        if !(0.0..=1.0).contains(&state.biases[i]) {
+            return bad(i, "bias", state.biases[i].to_string(), "a number in [0, 1]");
+        }
+    }
+    Ok(())
 }

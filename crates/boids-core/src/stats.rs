@@ -1,4 +1,4 @@
-//! What a step reports about itself: how long each phase took and how much neighbour work it
+//! What a step reports about itself: how long each named stage took and how much neighbour work it
 //! did. A benchmark then describes its workload (neighbours per boid, candidates tested, cells
 //! visited) from the very steps it timed instead of recounting on the side, and a change to the
 //! scan shows up in these counts as well as in the times.
@@ -8,32 +8,109 @@
 //! come out the same whatever order they are added in.
 
 use std::ops::{Add, AddAssign};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// Wall-clock time of each phase of a step.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PhaseTimes {
-    /// Cell of every boid and the boid count of every cell.
-    pub bin: Duration,
+/// A named stage of the step, in the order the step runs them. The step times each stage that
+/// runs ([`StageTimes`]), so `boids bench` books every part of a step under its own name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The world's pull on the boids from the state at the step's start (predators to flee,
+    /// attractors, a force from outside).
+    Steer,
+    /// The predators' next move, from the state at the step's start.
+    Hunt,
+    /// Cell of every boid and the boid count of every cell (the engine's grid path).
+    Bin,
     /// Moving boids and their data into cell order, by id within a cell.
-    pub sort: Duration,
-    /// Neighbour sums, rules and the move.
-    pub interact: Duration,
+    Sort,
+    /// Neighbour sums, rules and the move (the engine's grid path).
+    Interact,
+    /// A step of a model off the grid path: Vicsek, Couzin, k nearest, a blind angle, perching.
+    General,
+    /// Steering around obstacles and keeping out of them, after the move.
+    Obstacles,
+    /// Predators catching the boids they reach.
+    Catch,
 }
 
-impl PhaseTimes {
-    /// Every phase with its name, in step order.
-    pub fn named(&self) -> [(&'static str, Duration); 3] {
-        [
-            ("bin", self.bin),
-            ("sort", self.sort),
-            ("interact", self.interact),
-        ]
+impl Stage {
+    /// Every stage, in step order.
+    pub const ALL: [Stage; 8] = [
+        Stage::Steer,
+        Stage::Hunt,
+        Stage::Bin,
+        Stage::Sort,
+        Stage::Interact,
+        Stage::General,
+        Stage::Obstacles,
+        Stage::Catch,
+    ];
+
+    /// The stage's name, as `boids bench` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Steer => "steer",
+            Stage::Hunt => "hunt",
+            Stage::Bin => "bin",
+            Stage::Sort => "sort",
+            Stage::Interact => "interact",
+            Stage::General => "general",
+            Stage::Obstacles => "obstacles",
+            Stage::Catch => "catch",
+        }
+    }
+}
+
+/// Wall-clock time of each stage of a step; a stage the step did not run has none.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StageTimes([Option<Duration>; Stage::ALL.len()]);
+
+impl StageTimes {
+    /// Runs `work` as `stage`, adding its time to the stage's, and returns what it returns.
+    pub fn time<T>(&mut self, stage: Stage, work: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let out = work();
+        self.add(stage, start.elapsed());
+        out
     }
 
-    /// The whole step.
+    /// Runs `work` as `stage`; its time counts only when `ran` says of what `work` returned that
+    /// the stage ran (a world with no predators has no hunt).
+    pub fn time_if<T>(
+        &mut self,
+        stage: Stage,
+        ran: impl Fn(&T) -> bool,
+        work: impl FnOnce() -> T,
+    ) -> T {
+        let start = Instant::now();
+        let out = work();
+        if ran(&out) {
+            self.add(stage, start.elapsed());
+        }
+        out
+    }
+
+    /// Adds `elapsed` to `stage`'s time (which then counts as run).
+    pub fn add(&mut self, stage: Stage, elapsed: Duration) {
+        let slot = &mut self.0[stage as usize];
+        *slot = Some(slot.unwrap_or_default() + elapsed);
+    }
+
+    /// The time of `stage`, if it ran.
+    pub fn get(&self, stage: Stage) -> Option<Duration> {
+        self.0[stage as usize]
+    }
+
+    /// Every stage that ran, with its name and time, in step order.
+    pub fn named(&self) -> impl Iterator<Item = (&'static str, Duration)> + '_ {
+        Stage::ALL
+            .iter()
+            .filter_map(|&stage| self.get(stage).map(|d| (stage.name(), d)))
+    }
+
+    /// The whole step: the sum of its stages.
     pub fn total(&self) -> Duration {
-        self.named().iter().map(|(_, d)| *d).sum()
+        self.named().map(|(_, d)| d).sum()
     }
 }
 
@@ -86,8 +163,8 @@ impl std::iter::Sum for ScanCounts {
 /// Everything a step reports about itself ([`crate::Simulation::stats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepStats {
-    /// Time of each phase.
-    pub times: PhaseTimes,
+    /// Time of each stage.
+    pub times: StageTimes,
     /// Neighbour work.
     pub counts: ScanCounts,
 }

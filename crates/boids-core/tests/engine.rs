@@ -4,9 +4,7 @@
 use boids_core::neighbors::NeighborSearch;
 use boids_core::reference;
 use boids_core::rules::Kernel;
-use boids_core::{
-    Coordinates, Dim, Dimension, FlockState, Params, Simulation, VecN, WorldStep, group,
-};
+use boids_core::{Coordinates, Dim, Dimension, FlockState, Params, Simulation, VecN, group};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -169,7 +167,6 @@ fn grid_finds_exactly_the_brute_force_neighbours_in_3d() {
 fn grid_step_equals_brute_force_step<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     for (case, p) in worlds(D).iter().enumerate() {
         let state = stress_state::<D>(p, 100 + case as u64);
@@ -224,7 +221,6 @@ fn a_grid_step_equals_the_brute_force_step_in_3d() {
 fn run_bits<const D: usize>(p: &Params, seed: u64, steps: usize) -> Vec<u32>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let mut sim = Simulation::<D>::new(p.clone(), seed).unwrap();
     for _ in 0..steps {
@@ -250,7 +246,6 @@ where
 fn bit_identical_for_any_thread_count<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let d = format!("dimensions={D}");
     let cases = [
@@ -299,7 +294,6 @@ fn same_seed_same_run_other_seed_other_run() {
 fn resume_continues_bit_identically<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     for preset in ["cornell", "functional", "canvas", "allegheny", "occoids"] {
         let p = params(preset, &["dynamic_bias=true", &format!("dimensions={D}")]);

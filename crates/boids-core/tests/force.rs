@@ -2,9 +2,7 @@
 //! world's pull is, before the speed limits; by boid id, so bit-identical on any thread count;
 //! refused, leaving the flock as it was, when it does not fit the flock.
 
-use boids_core::{
-    Coordinates, Dim, Dimension, FlockState, Simulation, StateError, VecN, WorldStep,
-};
+use boids_core::{Coordinates, Dim, Dimension, FlockState, Simulation, StateError, VecN};
 
 mod common;
 use common::params;
@@ -14,7 +12,6 @@ use common::params;
 fn lone_boid<const D: usize>() -> Simulation<D>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let dimensions = format!("dimensions={D}");
     let p = params("cornell", &["count=1", &dimensions]);
@@ -33,7 +30,6 @@ where
 fn a_force_adds_before_the_speed_limits<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let push = |dv: f32| std::array::from_fn(|a| if a == D - 1 { dv } else { 0.0 });
     // Along the last axis: 4 px a frame along x and 0.5 across, within the limits [3, 6].

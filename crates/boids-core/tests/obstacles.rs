@@ -5,9 +5,7 @@
 mod common;
 
 use boids_core::world::{Obstacle, Shape};
-use boids_core::{
-    Coordinates, Dim, Dimension, Metrics, Params, Simulation, Vec2, Vec3, VecN, WorldStep,
-};
+use boids_core::{Coordinates, Dim, Dimension, Metrics, Params, Simulation, Vec2, Vec3, VecN};
 use common::params;
 
 /// The obstacles of the crowded world: in 2D a circle and a rectangle that straddle the torus
@@ -154,7 +152,6 @@ where
 fn never_inside<const D: usize>() -> usize
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let mut boid_steps = 0;
     for preset in ["cornell", "vicsek", "couzin"] {
@@ -202,7 +199,6 @@ fn no_boid_ever_ends_a_step_inside_a_sphere_or_a_box() {
 fn bit_identical_on_any_thread_count<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     for preset in ["cornell", "couzin"] {
         let params = crowded::<D>(preset, "torus", &[]);
@@ -307,7 +303,6 @@ fn ball_on_the_flock(dimensions: usize) -> Obstacle {
 fn placed_obstacles_push_boids_out<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let mut params = crowded::<D>("cornell", "torus", &[]);
     let obstacles = std::mem::take(&mut params.obstacles);

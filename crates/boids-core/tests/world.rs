@@ -6,14 +6,13 @@ mod common;
 
 use boids_core::world::{Obstacle, Predator, Shape, captures};
 use boids_core::{
-    Coordinates, Dim, Dimension, FlockState, Metrics, Params, Simulation, Vec2, VecN, WorldStep,
+    Coordinates, Dim, Dimension, FlockState, Metrics, Params, Simulation, Vec2, VecN,
 };
 use common::{on_threads, params};
 
 fn run<const D: usize>(params: &Params, seed: u64, steps: u64) -> Simulation<D>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let mut sim = Simulation::<D>::new(params.clone(), seed).unwrap();
     for _ in 0..steps {
@@ -100,7 +99,6 @@ fn worlds<const D: usize>() -> Vec<Params> {
 fn bit_identical_on_one_and_two_threads<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     for p in worlds::<D>() {
         let state = |threads| on_threads(threads, || run::<D>(&p, 5, 150).state());
@@ -119,7 +117,6 @@ fn world_runs_are_bit_identical_on_one_and_two_threads() {
 fn resumed_equals_uninterrupted<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     for p in worlds::<D>() {
         let whole = run::<D>(&p, 8, 200).state();
@@ -199,7 +196,6 @@ fn boids_that_flee_keep_farther_from_predators_and_are_caught_less() {
 fn predator_turns_and_catches<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let p = lifted::<D>(params(
         "predator",
@@ -272,7 +268,6 @@ fn two_predators_never_catch_the_same_boid() {
 fn flock_seeks_its_attractor<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let p = lifted::<D>(params(
         "cornell",
@@ -311,7 +306,6 @@ fn a_flock_seeks_its_attractor() {
 fn attractor_leads_a_couzin_group<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     // No informed individuals: only the attractor far along +y sets the group's direction.
     let p = lifted::<D>(params(
@@ -342,7 +336,6 @@ fn an_attractor_leads_a_couzin_group_like_an_informed_direction() {
 fn perched_boids_rest_and_take_off<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let p = lifted::<D>(params("perching", &["count=300"]));
     let ground = (p.world_y_min + p.world_height - p.perch_height) as f32;
@@ -392,7 +385,6 @@ fn perched_boids_rest_below_the_ground_line_and_take_off_again() {
 fn predators_stay_out_of_obstacles<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let p = lifted::<D>(params(
         "pillars",
@@ -426,7 +418,6 @@ fn predators_never_end_a_step_inside_an_obstacle() {
 fn predator_edits<const D: usize>()
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let p = lifted::<D>(params("cornell", &["count=1000"]));
     let mut sim = Simulation::<D>::new(p.clone(), 3).unwrap();

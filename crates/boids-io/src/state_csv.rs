@@ -26,8 +26,8 @@ use boids_core::params::{Value, edit_distance};
 use boids_core::sim::scout_groups;
 use boids_core::world::Predator;
 use boids_core::{
-    Coordinates, Dim, Dimension, FlockState, Params, ParamsBuilder, Simulation, Source, StateError,
-    VecN, WorldStep, rules::Kernel,
+    Coordinates, Dim, Dimension, Engine, FlockState, Params, ParamsBuilder, Simulation, Source,
+    StateError, VecN, rules::Kernel,
 };
 
 use crate::StateFileError;
@@ -524,17 +524,16 @@ where
 impl<const D: usize> LoadedState<D>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     /// The simulation that continues this state at `start_step`: the state's numbers of boids
     /// and predators set `count` and `predator_count` of `builder`'s layers (as coming from
     /// the file `name`) unless a flag or keyword gave another value, which is refused; a boid
-    /// or predator inside an obstacle is refused with its line.
+    /// or predator inside an obstacle is refused with its line. `engine` steps it.
     pub fn start(
         mut self,
         mut builder: ParamsBuilder,
-        seed: u64,
-        start_step: u64,
+        (seed, start_step): (u64, u64),
+        engine: Box<dyn Engine<D>>,
         name: &str,
     ) -> Result<Simulation<D>> {
         count_from_file(&mut builder, "count", self.len(), name, "boids")?;
@@ -545,7 +544,8 @@ where
         let params = builder.build()?;
         let lines = std::mem::take(&mut self.lines);
         let state = self.into_flock(&params);
-        Simulation::<D>::from_state(params, seed, state, start_step).map_err(|error| match error {
+        let resumed = Simulation::<D>::resume(params, seed, state, start_step, engine);
+        resumed.map_err(|error| match error {
             StateError::InsideObstacle { agent, index, .. } => {
                 let line = lines.line_of(agent, index).unwrap_or(0);
                 StateFileError::Invalid(format!("{name}, line {line}: {error}"))

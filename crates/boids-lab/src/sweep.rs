@@ -13,7 +13,7 @@ use boids_core::error::ParamsError;
 use boids_core::metrics::{METRIC_COLUMNS, Metrics};
 use boids_core::params::{Kind, ParamsBuilder, Raw, Source, Value, param_info, parse_value};
 use boids_core::sim::Simulation;
-use boids_core::{Dim, Dimension, Params, WorldStep, with_dimensions};
+use boids_core::{Dim, Dimension, Params, with_dimensions};
 
 use crate::experiments;
 
@@ -190,7 +190,6 @@ fn sampled_metrics<const D: usize>(
 ) -> Vec<[f64; METRIC_COLUMNS.len()]>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let mut samples = Vec::new();
     for k in 0..=steps {

@@ -53,7 +53,6 @@ use axum::body::Bytes;
 use boids_core::params::Raw;
 use boids_core::{
     Dim, Dimension, Params, ParamsBuilder, ParamsError, Simulation, Source, StateError, VecN,
-    WorldStep,
 };
 use serde::{Deserialize, Serialize};
 
@@ -221,7 +220,6 @@ pub fn apply_edit<const D: usize>(
 ) -> Result<ParamsBuilder, EditError>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let count_layer = |count: usize| {
         let count = Raw::Integer(i64::try_from(count).unwrap_or(i64::MAX));
@@ -550,7 +548,6 @@ impl EventLog {
     ) -> Result<(Simulation<D>, Replay), EventsError>
     where
         Dim<D>: Dimension<D>,
-        Simulation<D>: WorldStep<D>,
     {
         let invalid = |message: String| EventsError::Invalid {
             origin: origin.to_owned(),
@@ -647,7 +644,6 @@ impl Replay {
     pub fn apply_due<const D: usize>(&mut self, sim: &mut Simulation<D>) -> Result<(), EventsError>
     where
         Dim<D>: Dimension<D>,
-        Simulation<D>: WorldStep<D>,
     {
         while let Some(event) = self.pending.front().filter(|e| e.step <= sim.step_count()) {
             if event.step < sim.step_count() {
@@ -718,7 +714,6 @@ impl Replay {
     ) -> Result<(), EventsError>
     where
         Dim<D>: Dimension<D>,
-        Simulation<D>: WorldStep<D>,
     {
         self.apply_due(sim)?;
         while sim.step_count() < step {

@@ -46,7 +46,6 @@ pub mod couzin;
 pub mod neighborhood;
 pub mod vicsek;
 
-use crate::interact::Pull;
 use crate::par;
 use crate::params::{Model, Params};
 use crate::rng::{self, Purpose, Stream};
@@ -54,7 +53,7 @@ use crate::rules::{self, Accum, BoidState, Kernel, group};
 use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 use crate::stats::ScanCounts;
-use crate::world::Perch;
+use crate::world::{Perch, Pull};
 use neighborhood::Neighborhood;
 
 /// One synchronous step of `state` (id order) at step number `step`, on the general path, and
@@ -67,7 +66,7 @@ pub fn step<const D: usize>(
     seed: u64,
     step: u64,
     state: &FlockState<D>,
-    world: Option<&dyn Pull<D>>,
+    world: Option<&Pull<'_, D>>,
 ) -> (FlockState<D>, ScanCounts)
 where
     Dim<D>: Dimension<D>,
@@ -83,10 +82,10 @@ where
         };
         let resting = state.resting.get(i).copied().unwrap_or(0);
         if let (Some(perch), true) = (&perch, resting > 0) {
-            let threatened = world.is_some_and(|w| w.threatens(boid.position.to_array()));
+            let threatened = world.is_some_and(|w| w.threatens(boid.position));
             return (perch.rest(kernel, boid, resting, threatened), counts);
         }
-        let pull = world.map(|w| VecN::<D>::from(w.pull(i as u32, boid.position.to_array())));
+        let pull = world.map(|w| w.pull(i as u32, boid.position));
         let g = state.groups[i];
         let next = match params.model {
             Model::Boids => {

@@ -284,7 +284,6 @@ fn scout_bias_toward_any_preferred_direction() {
 fn run_in_pool<const D: usize>(threads: usize, params: &Params, steps: u64) -> FlockState<D>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: crate::sim::WorldStep<D>,
 {
     let run = || {
         let mut sim = Simulation::<D>::new(params.clone(), 42).unwrap();
@@ -340,7 +339,6 @@ fn noisy_models_are_bit_identical_across_thread_counts_and_restarts() {
 fn same_on_any_thread_count_and_resumed<const D: usize>(p: &Params)
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: crate::sim::WorldStep<D>,
 {
     let one = run_in_pool::<D>(1, p, 3);
     for threads in [2, 3] {

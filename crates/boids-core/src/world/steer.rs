@@ -18,7 +18,6 @@
 //! sums hold in 2D and 3D (an attractor is then a point `[x, y, z]`).
 
 use super::Predator;
-use crate::interact::Pull;
 use crate::params::{Model, Params};
 use crate::rules::{self, box_reaches, image_within};
 use crate::space::{Coordinates, Dim, Dimension, VecN};
@@ -144,25 +143,6 @@ where
             Some(to) => to * self.attract,
             None => VecN::<D>::ZERO,
         }
-    }
-}
-
-impl<const D: usize> Pull<D> for WorldSteer<D>
-where
-    Dim<D>: Dimension<D>,
-{
-    #[inline]
-    fn reaches(&self, lo: [f32; D], hi: [f32; D]) -> bool {
-        WorldSteer::reaches(self, lo.into(), hi.into())
-    }
-
-    #[inline]
-    fn pull(&self, _: u32, p: [f32; D]) -> [f32; D] {
-        WorldSteer::pull(self, p.into()).into()
-    }
-
-    fn threatens(&self, p: [f32; D]) -> bool {
-        WorldSteer::threatens(self, p.into())
     }
 }
 

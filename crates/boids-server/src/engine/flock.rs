@@ -5,7 +5,7 @@
 //! [`Flock`], one of the two, and reaches it through [`on_flock!`], which runs the same generic
 //! code on either: one code path for both dimensions, and the dimension picked once, here.
 
-use boids_core::{Params, PhaseTimes, Simulation, StateError};
+use boids_core::{Params, Simulation, StageTimes, StateError};
 
 use crate::budget::Extent;
 
@@ -106,9 +106,9 @@ impl Flock {
         on_flock!(self, sim => sim.captures())
     }
 
-    /// The last step's phase times.
-    pub fn phase_times(&self) -> PhaseTimes {
-        on_flock!(self, sim => sim.phase_times())
+    /// The last step's stage times.
+    pub fn stage_times(&self) -> StageTimes {
+        on_flock!(self, sim => sim.stage_times())
     }
 
     /// The box the boids occupy.

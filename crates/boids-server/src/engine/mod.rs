@@ -48,9 +48,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use boids_core::params::Value;
-use boids_core::{
-    Coordinates, Dim, Dimension, Params, ParamsBuilder, Simulation, Source, VecN, WorldStep,
-};
+use boids_core::{Coordinates, Dim, Dimension, Params, ParamsBuilder, Simulation, Source, VecN};
 use serde_json::json;
 use tokio::sync::{oneshot, watch};
 
@@ -558,7 +556,6 @@ impl EngineState {
     fn frame_header<const D: usize>(&self, sim: &Simulation<D>) -> FrameHeader<D>
     where
         Dim<D>: Dimension<D>,
-        Simulation<D>: WorldStep<D>,
     {
         let p = sim.params();
         let mut bits = 0;
@@ -616,7 +613,7 @@ impl EngineState {
                 "run": self.run,
                 "count": self.sim.len(),
                 "steps_per_second": if self.running { self.rate.steps_per_second() } else { 0.0 },
-                "step_ms": self.sim.phase_times().total().as_secs_f64() * 1000.0,
+                "step_ms": self.sim.stage_times().total().as_secs_f64() * 1000.0,
                 "frame_bytes": self.frame_bytes,
                 "publish_ms": self.publish_time.as_secs_f64() * 1000.0,
             }),
@@ -681,7 +678,6 @@ impl EngineState {
 fn state_json<const D: usize>(sim: &Simulation<D>) -> serde_json::Value
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     let state = sim.state();
     let points = |v: &[VecN<D>]| v.iter().map(|p| p.to_array().to_vec()).collect::<Vec<_>>();
@@ -706,7 +702,6 @@ where
 fn hunters<const D: usize>(sim: &Simulation<D>) -> Vec<Hunter<D>>
 where
     Dim<D>: Dimension<D>,
-    Simulation<D>: WorldStep<D>,
 {
     sim.predators()
         .iter()

@@ -1,0 +1,199 @@
+//! The door for a second engine: the boids model's grid path (bin, sort into cell order,
+//! neighbour sums, rules, move) behind one seam, [`Engine`], so another engine (a GPU's) steps
+//! the same model without the simulation knowing which runs.
+//!
+//! The simulation keeps the flock in storage order ([`FlockBuffers`]) and runs every other
+//! stage itself (the world's steer and hunt before the move, its obstacle pass and catch after
+//! it, the general path of the other models); an engine is handed what it reads as data (the
+//! kernel's constants, the step number, the world's [`Pull`] as arrays), never a callback.
+//!
+//! What an engine promises about its results is its own: [`CpuEngine`] gives bit-identical
+//! states on any thread count and any CPU build (the model contract in the crate docs); an
+//! engine that cannot keep that promise says what it keeps instead.
+
+mod cpu;
+
+use std::collections::TryReserveError;
+use std::fmt;
+use std::str::FromStr;
+
+pub(crate) use cpu::geometry;
+pub use cpu::{BYTES_PER_BOID, COLUMNS_PER_RANGE, CpuEngine};
+
+use crate::params::Params;
+use crate::rules::Kernel;
+use crate::space::{Dim, Dimension, VecN};
+use crate::stats::{ScanCounts, StageTimes};
+use crate::world::Pull;
+
+/// One step of the grid path, as an engine is asked for it.
+pub struct GridStep<'a, const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// The parameters in force.
+    pub params: &'a Params,
+    /// The model's constants under them.
+    pub kernel: &'a Kernel<D>,
+    /// The number of the step being taken (keys the wandering bias).
+    pub step: u64,
+    /// What pulls on the boids this step (predators, attractors, a force), if anything.
+    pub pull: Option<&'a Pull<'a, D>>,
+}
+
+/// The flock in storage order: what the accessors show and an engine's step rewrites (in the
+/// order the engine chooses: the CPU engine leaves it in cell order). Entry `k` of every array
+/// is one boid, whose id is `id[k]`.
+#[derive(Clone, Debug, Default)]
+pub struct FlockBuffers<const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// Positions.
+    pub pos: Vec<VecN<D>>,
+    /// Velocities.
+    pub vel: Vec<VecN<D>>,
+    /// Scout biases.
+    pub bias: Vec<f32>,
+    /// Scout groups.
+    pub group: Vec<u8>,
+    /// Boid ids.
+    pub id: Vec<u32>,
+}
+
+impl<const D: usize> FlockBuffers<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// Number of boids.
+    pub fn len(&self) -> usize {
+        self.id.len()
+    }
+
+    /// Whether there is no boid.
+    pub fn is_empty(&self) -> bool {
+        self.id.is_empty()
+    }
+}
+
+/// Where each boid stored at `k` was before the last step, as the obstacle pass asks: an
+/// engine's own copy of the previous frame, or the previous state in id order (the general
+/// path, whose storage order is id order).
+#[derive(Clone, Copy)]
+pub enum Before<'a, const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// Position, then velocity, of each boid, in storage order.
+    Frame(&'a [[[f32; D]; 2]]),
+    /// Positions in storage order.
+    Positions(&'a [VecN<D>]),
+}
+
+impl<const D: usize> Before<'_, D>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// Where the boid stored at `k` was.
+    #[inline]
+    pub fn position(&self, k: usize) -> VecN<D> {
+        match self {
+            Before::Frame(boids) => boids[k][0].into(),
+            Before::Positions(positions) => positions[k],
+        }
+    }
+}
+
+/// An engine that steps the boids model's grid path.
+pub trait Engine<const D: usize>: fmt::Debug + Send + Sync
+where
+    Dim<D>: Dimension<D>,
+{
+    /// Which engine this is.
+    fn kind(&self) -> EngineKind;
+
+    /// Reserves the engine's own per-boid memory for `n` boids up front, so a flock too big for
+    /// memory fails when it is made, not mid-run.
+    fn reserve(&mut self, n: usize) -> Result<(), TryReserveError>;
+
+    /// One step of `flock` (its new state replaces the old), timing each stage into `times`
+    /// and returning the neighbour work.
+    fn step(
+        &mut self,
+        job: &GridStep<'_, D>,
+        flock: &mut FlockBuffers<D>,
+        times: &mut StageTimes,
+    ) -> ScanCounts;
+
+    /// Where each boid, in the storage order the last step left, was before that step.
+    fn before(&self) -> Before<'_, D>;
+
+    /// A copy of the engine and its state (a cloned simulation steps on its own).
+    fn boxed_clone(&self) -> Box<dyn Engine<D>>;
+}
+
+impl<const D: usize> Clone for Box<dyn Engine<D>>
+where
+    Dim<D>: Dimension<D>,
+{
+    fn clone(&self) -> Self {
+        self.boxed_clone()
+    }
+}
+
+/// The engines this build has; the faces (`--engine`, the Python `engine=`) name one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineKind {
+    /// The CPU engine: grid, vector lanes, every core ([`CpuEngine`]).
+    #[default]
+    Cpu,
+}
+
+impl EngineKind {
+    /// Every engine this build has.
+    pub const ALL: [EngineKind; 1] = [EngineKind::Cpu];
+
+    /// The engine's name, as the faces take it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Cpu => "cpu",
+        }
+    }
+
+    /// A fresh engine of this kind for a flock of `D` dimensions.
+    pub fn build<const D: usize>(self) -> Box<dyn Engine<D>>
+    where
+        Dim<D>: Dimension<D>,
+    {
+        match self {
+            EngineKind::Cpu => Box::new(CpuEngine::<D>::default()),
+        }
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An engine name this build does not have.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown engine {name:?}: this build has {}", EngineKind::ALL.map(EngineKind::name).join(", "))]
+pub struct UnknownEngine {
+    /// The name given.
+    pub name: String,
+}
+
+impl FromStr for EngineKind {
+    type Err = UnknownEngine;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        EngineKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .ok_or_else(|| UnknownEngine {
+                name: name.to_owned(),
+            })
+    }
+}
