@@ -7,8 +7,8 @@
 use crate::neighbors::Neighbors;
 use crate::par;
 use crate::params::Params;
-use crate::rules::minimum_image;
 use crate::sim::Simulation;
+use crate::space::minimum_image;
 use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 use crate::world::ObstacleIndex;

@@ -24,7 +24,7 @@ use crate::par;
 use crate::params::Params;
 use crate::rules::{self, Accum, Kernel, RuleVectors};
 use crate::sim::Simulation;
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 
 /// An exact neighbour search over positions in any order. The hot loop of
@@ -61,7 +61,7 @@ where
             let shift = VecN::<D>::from(near.shift);
             for &j in self.grid.boids_in(near.cell) {
                 let j = j as usize;
-                f(j, rules::minimum_image(p - positions[j] - shift, wrap));
+                f(j, space::minimum_image(p - positions[j] - shift, wrap));
             }
         }
     }
@@ -90,7 +90,7 @@ where
             rings.for_each_cell(ring, |cell| {
                 for &j in self.grid.boids_in(cell) {
                     let j = j as usize;
-                    let d2 = rules::minimum_image(p - positions[j], wrap).length_squared();
+                    let d2 = space::minimum_image(p - positions[j], wrap).length_squared();
                     let nearer = best.is_none_or(|(k, b)| (d2, j) < (b, k));
                     if Some(j) != skip && d2 <= limit2 && nearer {
                         best = Some((j, d2));
@@ -288,7 +288,7 @@ where
         let p = self.params;
         let point = if p.is_torus() {
             let (min, size) = p.world_box::<D>();
-            rules::wrap(point, min.into(), size.into())
+            space::wrap(point, min.into(), size.into())
         } else {
             point
         };
@@ -359,7 +359,7 @@ mod tests {
         }
         if p.is_torus() {
             for q in &mut positions {
-                *q = rules::wrap(*q, min, size);
+                *q = space::wrap(*q, min, size);
             }
         }
         let velocities = (0..n)

@@ -133,7 +133,7 @@ fn crosses_a_wall<const D: usize>(params: &Params, from: VecN<D>, to: VecN<D>) -
 where
     Dim<D>: Dimension<D>,
 {
-    let d = boids_core::rules::minimum_image(to - from, params.periods::<D>().into());
+    let d = boids_core::space::minimum_image(to - from, params.periods::<D>().into());
     let shifts = shifts::<D>(params);
     params
         .obstacles

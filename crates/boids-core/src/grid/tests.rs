@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use super::{CellIndex, GridGeometry, GridIndex};
 
 /// `x` as the minimum image on an axis of size `w` (`w = 0`: no wrap), with the arithmetic of
-/// [`crate::rules::minimum_image`].
+/// [`crate::space::minimum_image`].
 fn image(x: f32, w: f32) -> f32 {
     if w > 0.0 { x - w * (x / w).round() } else { x }
 }

@@ -30,8 +30,7 @@
 
 use crate::grid::{GridGeometry, GridIndex, Rings, bounding_box};
 use crate::params::Params;
-use crate::rules;
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 use crate::stats::ScanCounts;
 
 /// A k-nearest cell's side over that of a cube holding k boids at the flock's mean density.
@@ -169,7 +168,7 @@ where
     #[inline]
     pub fn offset(&self, i: usize, j: usize) -> VecN<D> {
         let positions = self.grid.positions();
-        rules::minimum_image(positions[i] - positions[j], self.wrap)
+        space::minimum_image(positions[i] - positions[j], self.wrap)
     }
 
     /// Unit heading of boid `i` (zero at rest).

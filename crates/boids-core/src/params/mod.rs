@@ -48,7 +48,7 @@ impl Params {
         (min.map(|c| c as f32), size.map(|c| c as f32))
     }
 
-    /// The periods of a world of `D` dimensions for [`crate::rules::minimum_image`]: its
+    /// The periods of a world of `D` dimensions for [`crate::space::minimum_image`]: its
     /// extent on a torus, zero (no wrapping) otherwise.
     pub fn periods<const D: usize>(&self) -> [f32; D] {
         match self.is_torus() {

@@ -19,7 +19,7 @@ use crate::interact::{Frame, Interaction, LANES, Pull};
 use crate::par::{self, Split};
 use crate::params::{MAX_COUNT, Params};
 use crate::rules::{self, Kernel, group};
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 use crate::stats::{PhaseTimes, ScanCounts, StepStats};
 use crate::world::{Hunt, ObstaclePass, Predator};
@@ -264,9 +264,9 @@ where
         if self.params.is_torus() {
             let (min, size) = self.params.world_box::<D>();
             let (min, size) = (VecN::<D>::from(min), VecN::<D>::from(size));
-            par::for_each_indexed(&mut state.positions, |_, p| *p = rules::wrap(*p, min, size));
+            par::for_each_indexed(&mut state.positions, |_, p| *p = space::wrap(*p, min, size));
             for predator in &mut state.predators {
-                predator.position = rules::wrap(predator.position, min, size);
+                predator.position = space::wrap(predator.position, min, size);
             }
         }
         self.predators = state.predators;

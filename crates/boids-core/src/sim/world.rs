@@ -12,8 +12,7 @@ use crate::interact::Pull;
 use crate::par;
 use crate::params::Params;
 use crate::rng::{self, Purpose};
-use crate::rules;
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 use crate::stats::{PhaseTimes, ScanCounts};
 use crate::world::{ObstacleIndex, ObstaclePass, Predator, WorldSteer};
@@ -250,7 +249,7 @@ where
             Some(position) => {
                 let position = self.placeable(position, "predator", self.predators.len())?;
                 let velocity = self.pointer.map_or(VecN::<D>::ZERO, |old| {
-                    let moved = rules::minimum_image(
+                    let moved = space::minimum_image(
                         position - old.position,
                         self.params.periods::<D>().into(),
                     );
@@ -280,7 +279,7 @@ where
         }
         let position = if self.params.is_torus() {
             let (min, size) = self.params.world_box::<D>();
-            rules::wrap(position, min.into(), size.into())
+            space::wrap(position, min.into(), size.into())
         } else {
             position
         };

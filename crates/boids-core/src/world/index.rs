@@ -117,7 +117,7 @@ where
     /// inside an obstacle is asked of this point.
     pub fn as_stored(&self, p: VecN<D>) -> VecN<D> {
         match self.torus {
-            Some((min, size)) => crate::rules::wrap(p, min, size),
+            Some((min, size)) => crate::space::wrap(p, min, size),
             None => p,
         }
     }

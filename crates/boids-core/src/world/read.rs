@@ -213,7 +213,7 @@ where
 
 /// A wall's point as coordinates of `D` dimensions (walls exist in 2D only).
 fn in_d<const D: usize>(p: Vec2) -> [f32; D] {
-    crate::rules::in_plane(p)
+    crate::space::in_plane(p)
 }
 
 #[cfg(test)]

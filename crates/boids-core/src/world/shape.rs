@@ -12,8 +12,7 @@
 
 use glam::Vec2;
 
-use crate::rules;
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 
 /// One obstacle's geometry in `D` dimensions, in world units.
 #[derive(Clone, Debug, PartialEq)]
@@ -192,7 +191,7 @@ where
                     (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
                     |(lo, hi), &p| (lo.min(p), hi.max(p)),
                 );
-                (rules::in_plane(lo).into(), rules::in_plane(hi).into())
+                (space::in_plane(lo).into(), space::in_plane(hi).into())
             }
         }
     }
@@ -275,7 +274,7 @@ where
                 .min_by(|a, b| a.t.total_cmp(&b.t))
                 .map(|hit| Hit {
                     t: hit.t,
-                    normal: rules::in_plane(hit.normal).into(),
+                    normal: space::in_plane(hit.normal).into(),
                 }),
         }
     }
