@@ -49,6 +49,7 @@ pub mod interact;
 pub mod metrics;
 pub mod models;
 pub mod neighbors;
+pub mod obstacles;
 pub mod overlay;
 mod par;
 pub mod params;

@@ -5,13 +5,14 @@
 //! ([`crate::models`], [`crate::reference`], [`crate::metrics`]) need not depend on the
 //! simulation, which itself calls [`crate::models`]: no module cycle.
 
+use crate::obstacles::ObstacleIndex;
 use crate::par;
 use crate::params::Params;
 use crate::rng::Stream;
 use crate::rng::{self, Purpose};
 use crate::rules::{Kernel, group};
 use crate::space::{Coordinates, Dim, Dimension, VecN};
-use crate::world::{ObstacleIndex, Predator};
+use crate::world::Predator;
 
 /// A flock of `D` dimensions in boid-id order: what is saved, loaded and measured.
 #[derive(Clone, Debug, Default, PartialEq)]

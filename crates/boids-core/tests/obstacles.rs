@@ -4,7 +4,7 @@
 
 mod common;
 
-use boids_core::world::{Obstacle, Shape};
+use boids_core::obstacles::{Obstacle, Shape};
 use boids_core::{
     Coordinates, Dim, Dimension, Metrics, Params, Simulation, Vec2, Vec3, VecN, WorldStep,
 };

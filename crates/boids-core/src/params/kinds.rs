@@ -8,7 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::world::{Obstacle, read_shapes};
+use super::obstacles::read_shapes;
+use crate::obstacles::Obstacle;
 
 /// Declares an enum whose variants are chosen by name in a config, with its list of names.
 macro_rules! choices {

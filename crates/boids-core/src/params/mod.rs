@@ -14,6 +14,7 @@ mod builder;
 pub mod catalogue;
 mod checks;
 pub mod kinds;
+mod obstacles;
 mod toml;
 
 pub use builder::{ParamsBuilder, Source, edit_distance};
@@ -22,6 +23,7 @@ pub use kinds::{
     Boundary, Camera, Field, Kind, Model, NoiseDistribution, Raw, Section, Unit, Value,
     describe_range, show_number,
 };
+pub use obstacles::{read_shapes, shape_entries};
 pub use toml::parse_value;
 
 impl Params {

@@ -610,7 +610,7 @@ where
     check_dimensions::<D>(params)?;
     let n = state.len();
     if state.predators.is_empty() && params.predator_count > 0 {
-        let obstacles = crate::world::ObstacleIndex::of(params);
+        let obstacles = crate::obstacles::ObstacleIndex::of(params);
         state.predators = (0..params.predator_count)
             .map(|index| crate::state::predator_start(params, &obstacles, seed, index))
             .collect();

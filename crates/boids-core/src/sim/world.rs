@@ -9,13 +9,14 @@ use std::borrow::Cow;
 use super::{Buffers, Simulation};
 use crate::error::StateError;
 use crate::interact::Pull;
+use crate::obstacles::ObstacleIndex;
 use crate::par;
 use crate::params::Params;
 use crate::rng::{self, Purpose};
 use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 use crate::stats::{PhaseTimes, ScanCounts};
-use crate::world::{ObstacleIndex, ObstaclePass, Predator, WorldSteer};
+use crate::world::{ObstaclePass, Predator, WorldSteer};
 
 /// The world's part of a step in `D` dimensions.
 pub trait WorldStep<const D: usize>: Sized

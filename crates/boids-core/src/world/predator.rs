@@ -16,7 +16,7 @@
 //! Everything is written once over the dimension; the turns are [`Dimension`]'s.
 
 use super::ObstaclePass;
-use super::shape::{splat, zip_axes};
+use crate::obstacles::{splat, zip_axes};
 use crate::par;
 use crate::params::{NoiseDistribution, Params};
 use crate::rng::{self, Purpose};

@@ -94,7 +94,7 @@ where
 }
 
 /// `f` applied axis by axis to `a` and `b`.
-pub(super) fn zip_axes<const D: usize>(
+pub(crate) fn zip_axes<const D: usize>(
     a: VecN<D>,
     b: VecN<D>,
     f: impl Fn(f32, f32) -> f32,
@@ -107,7 +107,7 @@ where
 }
 
 /// The vector with every coordinate `x`.
-pub(super) fn splat<const D: usize>(x: f32) -> VecN<D>
+pub(crate) fn splat<const D: usize>(x: f32) -> VecN<D>
 where
     Dim<D>: Dimension<D>,
 {
@@ -115,7 +115,7 @@ where
 }
 
 /// Whether `test` holds on every axis of `a` and `b`.
-pub(super) fn all_axes<const D: usize>(
+pub(crate) fn all_axes<const D: usize>(
     a: VecN<D>,
     b: VecN<D>,
     test: impl Fn(f32, f32) -> bool,
