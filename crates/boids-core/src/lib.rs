@@ -43,6 +43,7 @@
 //! results and parameter sweeps live apart, in the `boids-lab` crate.
 
 pub mod camera;
+mod choice;
 pub mod error;
 pub mod grid;
 pub mod interact;

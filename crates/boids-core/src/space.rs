@@ -42,9 +42,19 @@ use std::ops::{Add, Mul, Neg, Sub};
 
 use glam::{Vec2, Vec3};
 
-use crate::params::NoiseDistribution;
+use crate::choice::choices;
 use crate::real::{Real, Vector};
 use crate::rng::Stream;
+
+choices! {
+    /// Shape of the angular noise of the Vicsek and Couzin models.
+    pub enum NoiseDistribution {
+        /// Uniform in `[-noise/2, noise/2]` (Vicsek's eta).
+        Uniform = "uniform",
+        /// Normal with standard deviation `noise` (Couzin's sigma), wrapped onto the circle.
+        Gaussian = "gaussian",
+    }
+}
 
 /// The dimension `D` as a type, for [`Dimension`].
 #[derive(Clone, Copy, Debug, Default)]
