@@ -23,12 +23,23 @@
 //!
 //! The accumulation is branch-free (comparisons become 0/1 weights), so the compiler keeps the
 //! neighbour loop free of unpredictable jumps.
+//!
+//! Three concerns, three files: the rules themselves and the sums they read (here), the
+//! constants they run with (`kernel.rs`, [`Kernel`]), and the limits after them: boundary turn
+//! or push, speed clamp, move, wrap or bounce (`limits.rs`).
+
+mod kernel;
+mod limits;
 
 use glam::Vec2;
 
-use crate::params::{Boundary, Params};
+pub use kernel::Kernel;
+pub use limits::{boundary_steer, limit_speed, move_boid};
+use limits::{boundary_steer_lanes, clamp_speed, move_lanes};
+
+use crate::params::Params;
 use crate::real::{Real, Vector};
-use crate::space::{Coordinates, Dim, Dimension, VecN, in_plane, preferred_direction, wrap_axis};
+use crate::space::{Coordinates, Dim, Dimension, VecN, in_plane};
 
 /// Scout group of a boid (seed 001).
 pub mod group {
@@ -38,115 +49,6 @@ pub mod group {
     pub const RIGHT: u8 = 1;
     /// Biased toward -x.
     pub const LEFT: u8 = 2;
-}
-
-/// The model's constants in the hot loop's precision, for a world of `D` dimensions.
-#[derive(Clone, Copy, Debug)]
-pub struct Kernel<const D: usize = 2> {
-    /// Strict upper bound on squared distance for the visual range.
-    pub visual_below: f32,
-    /// Strict upper bound on squared distance for the protected range.
-    pub protected_below: f32,
-    include_self: bool,
-    exclude_protected: bool,
-    centering: f32,
-    matching: f32,
-    avoid: f32,
-    gain: f32,
-    boost: f32,
-    min_speed: f32,
-    max_speed: f32,
-    dt: f32,
-    boundary: Boundary,
-    world_min: [f32; D],
-    world_size: [f32; D],
-    margin: f32,
-    turnfactor: f32,
-    wall_buffer: f32,
-    boid_size: f32,
-    bias_base: f32,
-    max_bias: f32,
-    bias_increment: f32,
-    dynamic_bias: bool,
-    wander_weight: f32,
-    /// Preferred direction of each scout group (unit vectors, indexed by group).
-    pub goal: [[f32; D]; 3],
-}
-
-impl<const D: usize> Kernel<D> {
-    /// Converts validated parameters to the kernel's constants.
-    pub fn new(p: &Params) -> Self {
-        let squared_bound = |range: f64| {
-            let r2 = (range * range) as f32;
-            if p.inclusive_ranges { r2.next_up() } else { r2 }
-        };
-        let (world_min, world_size) = p.world_box::<D>();
-        Self {
-            visual_below: squared_bound(p.visual_range),
-            protected_below: squared_bound(p.protected_range),
-            include_self: p.include_self,
-            exclude_protected: p.exclude_protected,
-            centering: p.centering_factor as f32,
-            matching: p.matching_factor as f32,
-            avoid: p.avoid_factor as f32,
-            gain: p.steering_gain as f32,
-            boost: p.speed_boost as f32,
-            min_speed: p.min_speed as f32,
-            max_speed: p.max_speed as f32,
-            dt: p.dt as f32,
-            boundary: p.boundary,
-            world_min,
-            world_size,
-            margin: p.margin as f32,
-            turnfactor: p.turnfactor as f32,
-            wall_buffer: p.wall_buffer as f32,
-            boid_size: p.boid_size as f32,
-            bias_base: p.bias as f32,
-            max_bias: p.max_bias as f32,
-            bias_increment: p.bias_increment as f32,
-            dynamic_bias: p.dynamic_bias,
-            wander_weight: p.wander_weight as f32,
-            goal: [
-                [0.0; D],
-                preferred_direction(p.preferred_angle1, p.preferred_elevation1),
-                preferred_direction(p.preferred_angle2, p.preferred_elevation2),
-            ],
-        }
-    }
-
-    /// Which sums a candidate at squared distance `d2` joins: the averaging set (cohesion,
-    /// alignment) and the separation set. `is_self`: the candidate is the boid itself.
-    #[inline(always)]
-    pub fn joins(&self, d2: f32, is_self: bool) -> (bool, bool) {
-        let averaged =
-            (d2 < self.visual_below) & (d2 >= self.unseen_below()) & (self.include_self | !is_self);
-        (averaged, d2 < self.protected_below)
-    }
-
-    /// Squared distance below which a neighbour is left out of the averages: the protected
-    /// range's bound if protected neighbours are, else zero (no squared distance is below it).
-    pub fn unseen_below(&self) -> f32 {
-        if self.exclude_protected {
-            self.protected_below
-        } else {
-            0.0
-        }
-    }
-
-    /// Whether a boid would land in its own averaging set unless told apart from the others:
-    /// it is left out of it, and its distance, zero, is not below [`Kernel::unseen_below`].
-    pub fn must_skip_self(&self) -> bool {
-        !self.include_self && self.unseen_below() <= 0.0
-    }
-
-    /// The bias a boid of `group` starts with.
-    pub fn initial_bias(&self, group: u8) -> f32 {
-        if group == group::NONE {
-            0.0
-        } else {
-            self.bias_base
-        }
-    }
 }
 
 /// Whether the offset `d` (squared length `d2`) puts a boid in the visual range.
@@ -405,46 +307,6 @@ where
     }
 }
 
-/// Velocity change from the margins (turn) or walls (push inward); zero on a torus.
-#[inline(always)]
-pub fn boundary_steer<const D: usize, P: Coordinates<D>>(k: &Kernel<D>, p: P) -> P {
-    boundary_steer_lanes::<f32, D>(k, Vector(p.into())).0.into()
-}
-
-/// [`boundary_steer`] for every lane.
-#[inline(always)]
-fn boundary_steer_lanes<T: Real, const D: usize>(k: &Kernel<D>, p: Vector<T, D>) -> Vector<T, D> {
-    let mut dv = Vector::zero();
-    // Direct calls, not a function pointer chosen by the match: a call through a pointer is
-    // not inlined, and costs the vector loop a call per group.
-    for a in 0..D {
-        let (lo, hi) = (k.world_min[a], k.world_min[a] + k.world_size[a]);
-        dv.0[a] = match k.boundary {
-            Boundary::Torus => return Vector::zero(),
-            Boundary::Margins => margin_turn(k, p.0[a], lo, hi),
-            Boundary::Walls => wall_push(k, p.0[a], lo, hi),
-        };
-    }
-    dv
-}
-
-/// Seed 001's margins along one axis: turn inward within `margin` of either edge.
-#[inline(always)]
-fn margin_turn<T: Real, const D: usize>(k: &Kernel<D>, x: T, lo: f32, hi: f32) -> T {
-    let (zero, margin, turn) = (T::splat(0.0), T::splat(k.margin), T::splat(k.turnfactor));
-    let dv = T::select(x.lt(T::splat(lo) + margin), zero + turn, zero);
-    T::select(x.gt(T::splat(hi) - margin), dv - turn, dv)
-}
-
-/// Seed 002's avoidWalls along one axis: the later (far-wall) test wins when both apply.
-#[inline(always)]
-fn wall_push<T: Real, const D: usize>(k: &Kernel<D>, x: T, lo: f32, hi: f32) -> T {
-    let (zero, buffer) = (T::splat(0.0), T::splat(k.wall_buffer));
-    let (lo, hi) = (T::splat(lo), T::splat(hi));
-    let d = T::select((x - lo).lt(buffer), x - lo, zero);
-    T::select((hi - x).lt(buffer), x - hi, d) * T::splat(k.avoid)
-}
-
 /// Seed 001's dynamic bias: grows while the scout moves its preferred way (a positive component
 /// along its preferred direction), shrinks otherwise.
 #[inline(always)]
@@ -462,85 +324,6 @@ fn scout_bias<T: Real, const D: usize>(
     let shrunk = increment.max(bias - increment);
     let updated = T::select(v.dot(scouts.goal).gt(T::splat(0.0)), grown, shrunk);
     T::select(scouts.scout, updated, bias)
-}
-
-/// Raises speeds below `min_speed`, then lowers speeds above `max_speed`, from the same measured
-/// speed (seed 001's order). A boid at rest stays at rest: it has no direction to speed up in.
-#[inline(always)]
-fn clamp_speed<T: Real, const D: usize>(k: &Kernel<D>, v: Vector<T, D>) -> Vector<T, D> {
-    let speed = v.length();
-    let (min, max) = (T::splat(k.min_speed), T::splat(k.max_speed));
-    let slow = speed.lt(min) & speed.gt(T::splat(0.0));
-    let v = Vector::select(slow, v.div(speed).scale(min), v);
-    Vector::select(speed.gt(max), v.div(speed).scale(max), v)
-}
-
-/// `clamp_speed` for one boid (the obstacle pass re-applies the limits after it steers).
-pub fn limit_speed<const D: usize, P: Coordinates<D>>(k: &Kernel<D>, v: P) -> P {
-    clamp_speed::<f32, D>(k, Vector(v.into())).0.into()
-}
-
-/// Moves by `v dt`, then wraps (torus) or bounces (walls, seed 002's isCollided: a boid whose
-/// disc would cross a wall is placed against it with that velocity component reflected, and
-/// does not move that step).
-#[inline(always)]
-pub fn move_boid<const D: usize, P: Coordinates<D>>(k: &Kernel<D>, p: P, v: P) -> (P, P) {
-    let (p, v) = move_lanes::<f32, D>(k, Vector(p.into()), Vector(v.into()));
-    (p.0.into(), v.0.into())
-}
-
-/// [`move_boid`] for every lane.
-#[inline(always)]
-fn move_lanes<T: Real, const D: usize>(
-    k: &Kernel<D>,
-    p: Vector<T, D>,
-    mut v: Vector<T, D>,
-) -> (Vector<T, D>, Vector<T, D>) {
-    let mut moved = p + v.scale(T::splat(k.dt));
-    match k.boundary {
-        Boundary::Margins => {}
-        Boundary::Torus => {
-            for a in 0..D {
-                moved.0[a] = wrap_axis(moved.0[a], k.world_min[a], k.world_size[a]);
-            }
-        }
-        Boundary::Walls => {
-            let mut against = p;
-            let (x, vx, mut collided) = bounce(k, p.0[0], v.0[0], moved.0[0], 0);
-            (against.0[0], v.0[0]) = (x, vx);
-            for a in 1..D {
-                let (x, vx, hit) = bounce(k, p.0[a], v.0[a], moved.0[a], a);
-                (against.0[a], v.0[a], collided) = (x, vx, collided | hit);
-            }
-            moved = Vector::select(collided, against, moved);
-        }
-    }
-    (moved, v)
-}
-
-/// Seed 002's isCollided along axis `a`: the position against the wall and the reflected
-/// velocity where the disc would cross it, and whether it would.
-#[inline(always)]
-fn bounce<T: Real, const D: usize>(
-    k: &Kernel<D>,
-    p: T,
-    v: T,
-    moved: T,
-    a: usize,
-) -> (T, T, T::Mask) {
-    let (lo, hi) = (k.world_min[a], k.world_min[a] + k.world_size[a]);
-    let r = k.boid_size;
-    let below = (moved - T::splat(r)).lt(T::splat(lo));
-    let (p, v) = (
-        T::select(below, T::splat(lo + r), p),
-        T::select(below, v.abs(), v),
-    );
-    let above = (moved + T::splat(r)).gt(T::splat(hi));
-    let (p, v) = (
-        T::select(above, T::splat(hi - r), p),
-        T::select(above, -v.abs(), v),
-    );
-    (p, v, below | above)
 }
 
 #[cfg(test)]
