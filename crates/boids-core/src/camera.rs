@@ -18,8 +18,7 @@
 use crate::metrics;
 use crate::neighbors::Neighbors;
 use crate::params::Params;
-use crate::rules;
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 
 /// Where a group of boids is: its centroid and how far it reaches from it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -137,12 +136,12 @@ where
     /// `to - from` as the minimum image.
     fn difference(self, to: VecN<D>, from: VecN<D>) -> VecN<D> {
         let wrap = self.0.map_or(VecN::<D>::ZERO, |(_, size)| size);
-        rules::minimum_image(to - from, wrap)
+        space::minimum_image(to - from, wrap)
     }
 
     /// `p` wrapped into the world.
     fn into_world(self, p: VecN<D>) -> VecN<D> {
-        self.0.map_or(p, |(min, size)| rules::wrap(p, min, size))
+        self.0.map_or(p, |(min, size)| space::wrap(p, min, size))
     }
 }
 

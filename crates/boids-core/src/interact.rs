@@ -45,7 +45,7 @@ use crate::real::{Real, Vector};
 use crate::rules::{self, Boids, Kernel, Scouts, group};
 pub use crate::simd::LANES;
 use crate::simd::{Arrays, Build, Pack, Simd};
-use crate::space::{Dim, Dimension, VecN};
+use crate::space::{self, Dim, Dimension, VecN};
 use crate::stats::ScanCounts;
 use crate::world::Pull;
 
@@ -560,12 +560,12 @@ where
         }
     }
 
-    /// [`rules::minimum_image`] in every lane.
+    /// [`space::minimum_image`] in every lane.
     #[inline(always)]
     fn minimum_image(&self, mut d: [S::F; D]) -> [S::F; D] {
         for (c, wrap) in d.iter_mut().zip(self.wrap) {
             let lanes = S::to_array(*c);
-            *c = S::load(lanes.map(|x| rules::minimum_image_axis(x, wrap)));
+            *c = S::load(lanes.map(|x| space::minimum_image_axis(x, wrap)));
         }
         d
     }

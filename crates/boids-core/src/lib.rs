@@ -52,6 +52,7 @@
 //! results and parameter sweeps live apart, in the `boids-lab` crate.
 
 pub mod camera;
+mod choice;
 pub mod engine;
 pub mod error;
 pub mod grid;
@@ -59,6 +60,7 @@ pub mod interact;
 pub mod metrics;
 pub mod models;
 pub mod neighbors;
+pub mod obstacles;
 pub mod overlay;
 mod par;
 pub mod params;

@@ -5,13 +5,13 @@
 //! a scout group's share when the group is empty; nearest-neighbour distance of a lone boid).
 
 use crate::neighbors::Neighbors;
+use crate::obstacles::ObstacleIndex;
 use crate::par;
 use crate::params::Params;
-use crate::rules::minimum_image;
 use crate::sim::Simulation;
+use crate::space::minimum_image;
 use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
-use crate::world::ObstacleIndex;
 
 /// Column names of [`Metrics::values`], as written to metrics files.
 pub const METRIC_COLUMNS: [&str; 13] = [
@@ -480,7 +480,8 @@ mod tests {
 
     #[test]
     fn in_3d_world_metrics_measure_predators_spheres_and_rest() {
-        use crate::world::{Obstacle, Predator, Shape};
+        use crate::obstacles::{Obstacle, Shape};
+        use crate::world::Predator;
         use glam::Vec3;
         let mut params = Params::preset("functional").unwrap();
         params.dimensions = 3;

@@ -19,17 +19,13 @@
 //!   neighbours are seen across a seam (the "ghosts" of the debug view), the boid's weighted rule
 //!   vectors, the distance to its nearest boid, and which boid is nearest a point.
 
-use crate::grid::{CellIndex, GridGeometry};
+use crate::grid::GridIndex;
 use crate::par;
 use crate::params::Params;
 use crate::rules::{self, Accum, Kernel, RuleVectors};
 use crate::sim::Simulation;
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
-
-/// Slack on the ring search's stopping bound, far above `f32` rounding of squared distances:
-/// a boid in a cell not yet searched is never taken for farther than it is.
-const BOUND_SLACK: f64 = 1.0 + 1e-5;
 
 /// An exact neighbour search over positions in any order. The hot loop of
 /// [`Simulation::step`] does the same scan on the boids' data moved into cell order instead.
@@ -37,9 +33,7 @@ pub struct NeighborSearch<'a, const D: usize = 2>
 where
     Dim<D>: Dimension<D>,
 {
-    geometry: GridGeometry<D>,
-    index: CellIndex,
-    positions: &'a [VecN<D>],
+    grid: GridIndex<'a, D, VecN<D>>,
 }
 
 impl<'a, const D: usize> NeighborSearch<'a, D>
@@ -49,12 +43,8 @@ where
     /// Indexes `positions` (with their `ids`, for the canonical order) under `params`.
     pub fn new(params: &Params, positions: &'a [VecN<D>], ids: &[u32]) -> Self {
         let geometry = Simulation::geometry(params, positions);
-        let mut index = CellIndex::default();
-        index.rebuild(&geometry, positions, ids);
         Self {
-            geometry,
-            index,
-            positions,
+            grid: GridIndex::new(geometry, positions, ids),
         }
     }
 
@@ -64,13 +54,14 @@ where
     /// is among them; the caller applies the range test.
     #[inline]
     pub fn for_each_candidate(&self, i: usize, mut f: impl FnMut(usize, VecN<D>)) {
-        let p = self.positions[i];
-        let wrap = VecN::<D>::from(self.geometry.pairwise_wrap());
-        for near in self.geometry.cells_near(self.geometry.cell_of(p)) {
+        let (geometry, positions) = (self.grid.geometry(), self.grid.positions());
+        let p = positions[i];
+        let wrap = VecN::<D>::from(geometry.pairwise_wrap());
+        for near in geometry.cells_near(geometry.cell_of(p)) {
             let shift = VecN::<D>::from(near.shift);
-            for &j in &self.index.order[self.index.span(near.cell)] {
+            for &j in self.grid.boids_in(near.cell) {
                 let j = j as usize;
-                f(j, rules::minimum_image(p - self.positions[j] - shift, wrap));
+                f(j, space::minimum_image(p - positions[j] - shift, wrap));
             }
         }
     }
@@ -78,7 +69,7 @@ where
     /// Distance from boid `i` to its nearest other boid (minimum image on a torus), or infinity
     /// when it is alone.
     pub fn nearest_distance(&self, i: usize) -> f32 {
-        self.nearest(self.positions[i], Some(i), f32::INFINITY)
+        self.nearest(self.grid.positions()[i], Some(i), f32::INFINITY)
             .map_or(f32::INFINITY, |(_, d2)| d2.sqrt())
     }
 
@@ -87,28 +78,26 @@ where
     /// of boids equally near, the lowest index. Searches rings of cells outward from `p`'s
     /// cell until no cell left could hold a boid as near.
     fn nearest(&self, p: VecN<D>, skip: Option<usize>, limit2: f32) -> Option<(usize, f32)> {
+        let positions = self.grid.positions();
         let wrap = self
-            .geometry
+            .grid
+            .geometry()
             .torus_size()
             .map_or(VecN::<D>::ZERO, From::from);
-        let home = self.geometry.cell_of(p);
-        let width = self.geometry.min_cell_width();
+        let rings = self.grid.rings_around(p);
         let mut best: Option<(usize, f32)> = None;
-        for ring in 0..=self.geometry.max_ring() {
-            self.geometry.for_each_cell_in_ring(home, ring, |cell| {
-                for &j in &self.index.order[self.index.span(cell)] {
+        for ring in 0..=rings.last() {
+            rings.for_each_cell(ring, |cell| {
+                for &j in self.grid.boids_in(cell) {
                     let j = j as usize;
-                    let d2 = rules::minimum_image(p - self.positions[j], wrap).length_squared();
+                    let d2 = space::minimum_image(p - positions[j], wrap).length_squared();
                     let nearer = best.is_none_or(|(k, b)| (d2, j) < (b, k));
                     if Some(j) != skip && d2 <= limit2 && nearer {
                         best = Some((j, d2));
                     }
                 }
             });
-            // Cells beyond this ring lie at least `ring` cell widths from `p`'s cell.
-            let searched = f64::from(ring) * width;
-            let wanted = best.map_or(limit2, |(_, d2)| d2);
-            if f64::from(wanted) * BOUND_SLACK < searched * searched {
+            if rings.done(ring, best.map_or(limit2, |(_, d2)| d2)) {
                 break;
             }
         }
@@ -259,7 +248,7 @@ where
     /// Neighbour `j` of boid `i` at minimum-image offset `d = p_i - p_j`, as `i` sees it.
     fn seen(&self, i: usize, j: usize, d: VecN<D>) -> Seen<D> {
         let at = self.positions[j];
-        let Some(size) = self.search.geometry.torus_size() else {
+        let Some(size) = self.search.grid.geometry().torus_size() else {
             return Seen {
                 index: j,
                 seam: [0; D],
@@ -299,7 +288,7 @@ where
         let p = self.params;
         let point = if p.is_torus() {
             let (min, size) = p.world_box::<D>();
-            rules::wrap(point, min.into(), size.into())
+            space::wrap(point, min.into(), size.into())
         } else {
             point
         };
@@ -370,7 +359,7 @@ mod tests {
         }
         if p.is_torus() {
             for q in &mut positions {
-                *q = rules::wrap(*q, min, size);
+                *q = space::wrap(*q, min, size);
             }
         }
         let velocities = (0..n)

@@ -13,8 +13,8 @@
 use crate::error::ParamsError;
 use glam::Vec2;
 
+use crate::obstacles::{Obstacle, Shape};
 use crate::params::{Boundary, Camera, Model, NoiseDistribution, Params, ParamsBuilder, Source};
-use crate::world::{Obstacle, Shape};
 
 /// A named parameter set reproducing one seed document.
 #[derive(Clone, Copy, Debug)]

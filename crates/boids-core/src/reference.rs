@@ -6,12 +6,12 @@ use crate::models::neighborhood::FieldOfView;
 use crate::par;
 use crate::params::Params;
 use crate::rules::{self, Accum, BoidState, Kernel};
-use crate::space::{Coordinates, Dim, Dimension};
+use crate::space::{self, Coordinates, Dim, Dimension};
 use crate::state::FlockState;
 
 /// Minimum-image offset `p_i - p_j` under `params` (plain difference in an open world).
 pub fn offset<const D: usize, P: Coordinates<D>>(params: &Params, pi: P, pj: P) -> P {
-    rules::minimum_image(pi - pj, params.periods::<D>().into())
+    space::minimum_image(pi - pj, params.periods::<D>().into())
 }
 
 /// For every boid, the indices of the other boids whose squared offset is below `below`, in

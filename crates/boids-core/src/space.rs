@@ -10,6 +10,12 @@
 //! operations the 2D code always performed, so 2D results are bit for bit those of a 2D-only
 //! engine.
 //!
+//! The plane's directions (a unit vector at an angle, snapped on the axes; a rotation; a scout's
+//! preferred direction) and the torus's arithmetic (wrapping a position into the world, the
+//! minimum image of an offset, the quick range tests before it) live here too, below the rules,
+//! the world, the grid and the parameters that all use them, so that none of those imports
+//! another for a vector helper.
+//!
 //! ## Turns
 //!
 //! In 2D the noise and the limited turn are rotations by a signed angle. In 3D a direction has two degrees of freedom, so
@@ -36,10 +42,19 @@ use std::ops::{Add, Mul, Neg, Sub};
 
 use glam::{Vec2, Vec3};
 
-use crate::params::NoiseDistribution;
+use crate::choice::choices;
 use crate::real::{Real, Vector};
 use crate::rng::Stream;
-use crate::rules;
+
+choices! {
+    /// Shape of the angular noise of the Vicsek and Couzin models.
+    pub enum NoiseDistribution {
+        /// Uniform in `[-noise/2, noise/2]` (Vicsek's eta).
+        Uniform = "uniform",
+        /// Normal with standard deviation `noise` (Couzin's sigma), wrapped onto the circle.
+        Gaussian = "gaussian",
+    }
+}
 
 /// The dimension `D` as a type, for [`Dimension`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -192,16 +207,16 @@ impl Dimension<2> for Dim<2> {
                 }
             },
         };
-        rules::rotate(d, angle)
+        rotate(d, angle)
     }
 
     fn turn_toward(from: Vec2, to: Vec2, limit: f64) -> Vec2 {
-        rules::turn_toward(from, to, limit)
+        turn_toward(from, to, limit)
     }
 
-    /// At an angle uniform in `[0, 2 pi)` ([`rules::unit_at`], so the axes are exact).
+    /// At an angle uniform in `[0, 2 pi)` ([`unit_at`], so the axes are exact).
     fn random_direction(stream: &mut Stream) -> Vec2 {
-        rules::unit_at(TAU * stream.unit())
+        unit_at(TAU * stream.unit())
     }
 }
 
@@ -300,4 +315,287 @@ macro_rules! with_dimensions {
             }
         }
     };
+}
+
+/// A direction of the x-y plane in `D` dimensions (z = 0 in 3D).
+pub fn in_plane<const D: usize>(v: Vec2) -> [f32; D] {
+    let mut out = [0.0; D];
+    out[..2].copy_from_slice(&[v.x, v.y]);
+    out
+}
+
+/// The unit vector at `angle` (radians), with components within 1e-15 of 0 or ±1 snapped there,
+/// so that the axis directions (seed 001's +x and -x) are exact and the scout bias along them
+/// touches only vx, as the seed's rule does.
+pub fn unit_at(angle: f64) -> Vec2 {
+    Vec2::new(snap_unit(angle.cos()) as f32, snap_unit(angle.sin()) as f32)
+}
+
+/// A scout group's preferred direction in `D` dimensions: [`unit_at`] `angle` in 2D; in 3D
+/// the direction at azimuth `angle` raised by `elevation` toward +z,
+/// `(cos e cos a, cos e sin a, sin e)`, its components snapped as [`unit_at`]'s (so an
+/// elevation of 0 gives exactly [`unit_at`]'s direction with z = 0).
+pub fn preferred_direction<const D: usize>(angle: f64, elevation: f64) -> [f32; D] {
+    if D == 2 {
+        return in_plane(unit_at(angle));
+    }
+    let (sin_e, cos_e) = elevation.sin_cos();
+    let unit = [cos_e * angle.cos(), cos_e * angle.sin(), sin_e];
+    std::array::from_fn(|a| snap_unit(unit[a]) as f32)
+}
+
+/// A unit vector's component `c`, snapped to 0 or ±1 within 1e-15 of it.
+fn snap_unit(c: f64) -> f64 {
+    if c.abs() < 1e-15 {
+        0.0
+    } else if (c.abs() - 1.0).abs() < 1e-15 {
+        c.signum()
+    } else {
+        c
+    }
+}
+
+/// Rotates `v` by `angle` radians (counter-clockwise in x-right, y-up axes).
+#[inline]
+pub fn rotate(v: Vec2, angle: f64) -> Vec2 {
+    let (sin, cos) = angle.sin_cos();
+    Vec2::new(cos as f32, sin as f32).rotate(v)
+}
+
+/// Turns unit vector `from` toward unit vector `to` by at most `limit` radians.
+pub fn turn_toward(from: Vec2, to: Vec2, limit: f64) -> Vec2 {
+    let angle = f64::from(from.angle_to(to));
+    if angle.abs() <= limit {
+        to
+    } else {
+        rotate(from, limit.copysign(angle))
+    }
+}
+
+/// Wraps a position into `[min, min + size)`, never returning the upper edge itself.
+#[inline(always)]
+pub fn wrap<const D: usize, P: Coordinates<D>>(p: P, min: P, size: P) -> P {
+    let (mut p, min, size) = (p.to_array(), min.to_array(), size.to_array());
+    for a in 0..D {
+        p[a] = wrap_axis(p[a], min[a], size[a]);
+    }
+    p.into()
+}
+
+/// [`wrap`] along one axis.
+#[inline(always)]
+pub(crate) fn wrap_axis<T: Real>(x: T, lo: f32, extent: f32) -> T {
+    let (lo_t, extent_t) = (T::splat(lo), T::splat(extent));
+    let r = wrap_offset(x - lo_t, extent);
+    let r = T::select(r.ge(extent_t), T::splat(0.0), r);
+    let w = lo_t + r;
+    // lo + r can round up to the upper edge when lo is large; fold it back.
+    T::select(w.ge(T::splat(lo + extent)), lo_t, w)
+}
+
+/// `t.rem_euclid(extent)` for a positive `extent`, bit for bit, without the `fmodf` call when
+/// `t` is less than one extent outside `[0, extent)` (a boid moves far less than a world per
+/// step). On that range the remainder is exact and the fast paths compute it exactly too:
+/// `fmod(t, e)` is `t` for `|t| < e` (then `rem_euclid` adds `e` to a negative remainder, as
+/// here), and `t - e` for `e <= t < 2e`, where the subtraction is exact (Sterbenz). `-0.0`
+/// stays `-0.0` as in `rem_euclid`; `t == -e`, NaN and far-out values take the library path.
+#[inline(always)]
+fn wrap_offset<T: Real>(t: T, extent: f32) -> T {
+    let (zero, e) = (T::splat(0.0), T::splat(extent));
+    let inside = t.ge(zero) & t.lt(e);
+    let below = t.lt(zero) & t.gt(-e);
+    let above = t.ge(e) & t.lt(T::splat(2.0 * extent));
+    let far = if T::any(!(inside | below | above)) {
+        t.map_lanes(|t| t.rem_euclid(extent))
+    } else {
+        t
+    };
+    let r = T::select(above, t - e, far);
+    let r = T::select(below, t + e, r);
+    T::select(inside, t, r)
+}
+
+/// The minimum image of an offset `x` along an axis of period `w` (none when `w` is zero).
+#[inline(always)]
+pub fn minimum_image_axis(x: f32, w: f32) -> f32 {
+    if w > 0.0 { x - w * (x / w).round() } else { x }
+}
+
+/// Minimum-image offset along axes whose `wrap` is non-zero.
+#[inline(always)]
+pub fn minimum_image<const D: usize, P: Coordinates<D>>(d: P, wrap: P) -> P {
+    let (mut d, wrap) = (d.to_array(), wrap.to_array());
+    for a in 0..D {
+        d[a] = minimum_image_axis(d[a], wrap[a]);
+    }
+    d.into()
+}
+
+/// The minimum image of `d` when it lies within `range` of zero along every axis, else `None`.
+/// `d` must be the difference of two points stored in the world (so `|d| < wrap` on a torus):
+/// then a far pair is ruled out by a comparison per axis, without the divisions of
+/// [`minimum_image`], which gives the exact offset of the pairs that remain.
+#[inline]
+pub fn image_within<const D: usize, P: Coordinates<D>>(d: P, wrap: P, range: f32) -> Option<P> {
+    let axis = |x: f32, w: f32| {
+        let a = x.abs();
+        if w > 0.0 { a.min(w - a) } else { a }
+    };
+    // A hair of slack, so the quick test never refuses a pair the exact offset keeps.
+    let reach = range * (1.0 + 1e-5);
+    let (da, wa) = (d.to_array(), wrap.to_array());
+    if (0..D).any(|a| axis(da[a], wa[a]) > reach) {
+        return None;
+    }
+    Some(minimum_image(d, wrap))
+}
+
+/// Whether some point of the box `[lo, hi]` may lie within `range` of `q` along every axis (on
+/// a torus, of any image of `q`): a test that rules a whole group of boids out at once before
+/// [`image_within`] tests each. It never refuses a box holding a point that test would keep.
+#[inline]
+pub fn box_reaches<const D: usize, P: Coordinates<D>>(
+    lo: P,
+    hi: P,
+    q: P,
+    wrap: P,
+    range: f32,
+) -> bool {
+    let axis = |lo: f32, hi: f32, q: f32, w: f32| {
+        let gap = |q: f32| (lo - q).max(q - hi).max(0.0);
+        if w > 0.0 {
+            gap(q).min(gap(q - w)).min(gap(q + w))
+        } else {
+            gap(q)
+        }
+    };
+    let reach = range * (1.0 + 1e-5);
+    let [lo, hi, q, wrap] = [lo, hi, q, wrap].map(Coordinates::to_array);
+    (0..D).all(|a| axis(lo[a], hi[a], q[a], wrap[a]) <= reach)
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec2;
+
+    use super::*;
+
+    #[test]
+    fn image_within_keeps_exactly_the_pairs_within_range() {
+        let wrap = Vec2::new(100.0, 50.0);
+        let points = (0..400).map(|k| {
+            let t = k as f32 * 0.618_034;
+            Vec2::new((t * 97.0).rem_euclid(100.0), (t * 53.0).rem_euclid(50.0))
+        });
+        let points: Vec<Vec2> = points.collect();
+        for &p in &points {
+            for &q in &points {
+                for w in [wrap, Vec2::ZERO] {
+                    let exact = minimum_image(p - q, w);
+                    let inside = exact.x.abs() <= 10.0 && exact.y.abs() <= 10.0;
+                    match image_within(p - q, w, 10.0) {
+                        Some(d) => assert_eq!(d, exact),
+                        None => assert!(!inside, "{p} {q} {w}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn box_reaches_every_point_image_within_keeps() {
+        let wrap = Vec2::new(100.0, 50.0);
+        let points: Vec<Vec2> = (0..300)
+            .map(|k| {
+                let t = k as f32 * 0.618_034;
+                Vec2::new((t * 97.0).rem_euclid(100.0), (t * 53.0).rem_euclid(50.0))
+            })
+            .collect();
+        for group in points.chunks(8) {
+            let lo = group.iter().fold(Vec2::INFINITY, |a, &p| a.min(p));
+            let hi = group.iter().fold(Vec2::NEG_INFINITY, |a, &p| a.max(p));
+            for &q in &points {
+                for w in [wrap, Vec2::ZERO] {
+                    let kept = group.iter().any(|&p| image_within(p - q, w, 6.0).is_some());
+                    assert!(!kept || box_reaches(lo, hi, q, w, 6.0), "{lo} {hi} {q} {w}");
+                }
+            }
+        }
+        assert!(!box_reaches(
+            Vec2::ZERO,
+            Vec2::ONE,
+            Vec2::new(20.0, 0.5),
+            Vec2::ZERO,
+            6.0
+        ));
+        assert!(box_reaches(
+            Vec2::ZERO,
+            Vec2::ONE,
+            Vec2::new(99.0, 0.5),
+            wrap,
+            6.0
+        ));
+    }
+
+    #[test]
+    fn wrap_stays_inside_the_world() {
+        let (min, size) = (Vec2::new(-8.0, -8.0), Vec2::splat(16.0));
+        assert_eq!(wrap(Vec2::new(8.0, -8.5), min, size), Vec2::new(-8.0, 7.5));
+        let w = wrap(Vec2::new(-8.0 - 1e-7, 0.0), min, size);
+        assert!(w.x >= -8.0 && w.x < 8.0);
+        // Less than one world outside: the fast path, same answers as rem_euclid.
+        assert_eq!(
+            wrap(Vec2::new(8.25, -9.0), min, size),
+            Vec2::new(-7.75, 7.0)
+        );
+        // Far outside: the rem_euclid fallback.
+        assert_eq!(
+            wrap(Vec2::new(40.5, -41.0), min, size),
+            Vec2::new(-7.5, 7.0)
+        );
+        assert_eq!(
+            minimum_image(Vec2::new(15.0, 1.0), Vec2::new(16.0, 0.0)),
+            Vec2::new(-1.0, 1.0)
+        );
+    }
+
+    #[test]
+    fn wrap_offset_is_rem_euclid_bit_for_bit() {
+        use rand::{Rng, SeedableRng};
+        let extents = [16.0f32, 600.0, 1000.0, 3162.2776, 1.0e-3, 7.0e6];
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0x2545_f491);
+        for &e in &extents {
+            let check = |t: f32| {
+                assert_eq!(
+                    wrap_offset(t, e).to_bits(),
+                    t.rem_euclid(e).to_bits(),
+                    "t={t:e} e={e:e}"
+                );
+            };
+            for t in [
+                0.0,
+                -0.0,
+                e,
+                -e,
+                2.0 * e,
+                -2.0 * e,
+                e.next_down(),
+                e.next_up(),
+                (-e).next_up(),
+                (-e).next_down(),
+                (2.0 * e).next_down(),
+                f32::MIN_POSITIVE,
+                -f32::MIN_POSITIVE,
+                1e-45,
+                -1e-45,
+                3.0 * e,
+                -3.5 * e,
+            ] {
+                check(t);
+            }
+            for _ in 0..200_000 {
+                check((rng.random::<f32>() * 4.0 - 1.5) * e);
+            }
+        }
+    }
 }

@@ -7,12 +7,13 @@
 //! before a simulation continues from it lives here too ([`check_state`]).
 
 use crate::error::StateError;
+use crate::obstacles::ObstacleIndex;
 use crate::par;
 use crate::params::{MAX_COUNT, Params};
 use crate::rng::{self, Purpose};
 use crate::rules::{Kernel, group};
 use crate::space::{Coordinates, Dim, Dimension, VecN};
-use crate::world::{ObstacleIndex, Predator, predator_start, start};
+use crate::world::{Predator, predator_start, start};
 
 /// A flock of `D` dimensions in boid-id order: what is saved, loaded and measured.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -57,7 +57,7 @@ where
     if params.is_torus() {
         let (min, size) = (min.into(), size.into());
         for p in &mut positions {
-            *p = boids_core::rules::wrap(*p, min, size);
+            *p = boids_core::space::wrap(*p, min, size);
         }
     }
     let speed = params.max_speed.min(10.0) as f32;

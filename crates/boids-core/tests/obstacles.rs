@@ -4,7 +4,7 @@
 
 mod common;
 
-use boids_core::world::{Obstacle, Shape};
+use boids_core::obstacles::{Obstacle, Shape};
 use boids_core::{Coordinates, Dim, Dimension, Metrics, Params, Simulation, Vec2, Vec3, VecN};
 use common::params;
 
@@ -131,7 +131,7 @@ fn crosses_a_wall<const D: usize>(params: &Params, from: VecN<D>, to: VecN<D>) -
 where
     Dim<D>: Dimension<D>,
 {
-    let d = boids_core::rules::minimum_image(to - from, params.periods::<D>().into());
+    let d = boids_core::space::minimum_image(to - from, params.periods::<D>().into());
     let shifts = shifts::<D>(params);
     params
         .obstacles

@@ -4,7 +4,8 @@
 
 mod common;
 
-use boids_core::world::{Obstacle, Predator, Shape, captures};
+use boids_core::obstacles::{Obstacle, Shape};
+use boids_core::world::{Predator, captures};
 use boids_core::{
     Coordinates, Dim, Dimension, FlockState, Metrics, Params, Simulation, Vec2, VecN,
 };
@@ -396,7 +397,7 @@ where
         ],
     ));
     let mut sim = Simulation::<D>::new(p.clone(), 2).unwrap();
-    let obstacles = boids_core::world::ObstacleIndex::<D>::of(&p);
+    let obstacles = boids_core::obstacles::ObstacleIndex::<D>::of(&p);
     for _ in 0..1500 {
         sim.step();
         for predator in sim.predators() {

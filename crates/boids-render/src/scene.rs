@@ -26,8 +26,9 @@
 //! longer than twice that. Lengths compare within a kind, not across kinds.
 
 use boids_core::camera::{Focus, Torus};
+use boids_core::obstacles::{Obstacle, Shape};
 use boids_core::overlay::{Overlay, OverlayBoid};
-use boids_core::world::{Obstacle, Perch, Shape};
+use boids_core::world::Perch;
 use boids_core::{Boundary, Coordinates, Dim, Dimension, Params, Simulation, Vec2, VecN};
 
 use crate::draw::{Color, DebugDraw};

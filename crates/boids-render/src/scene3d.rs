@@ -21,8 +21,9 @@
 //! projection ([`crate::projection`]).
 
 use boids_core::camera::Torus;
+use boids_core::obstacles::{Obstacle, Shape};
 use boids_core::overlay::Overlay;
-use boids_core::world::{Obstacle, Perch, Shape};
+use boids_core::world::Perch;
 use boids_core::{Params, Simulation, Vec2, Vec3};
 
 use crate::draw::{Color, DebugDraw};

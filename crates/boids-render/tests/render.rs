@@ -254,7 +254,7 @@ fn a_gif_decodes_to_its_frames_size_rate_and_loop() {
 /// without them; a circle straddling a torus seam shows on both sides.
 #[test]
 fn obstacles_are_drawn_where_they_are() {
-    use boids_core::world::{Obstacle, Shape};
+    use boids_core::obstacles::{Obstacle, Shape};
     let style = Style::default();
     let mut params = Params::preset("vicsek").unwrap();
     params.world_width = 100.0;
@@ -732,7 +732,8 @@ fn the_3d_fit_camera_frames_a_small_flock_larger_than_the_world_camera() {
 /// A 3D world seen straight on: a sphere in the middle with a boid behind it, a box, a
 /// predator, an attractor and the ground plane of perching.
 fn world_3d() -> Simulation<3> {
-    use boids_core::world::{Obstacle, Predator, Shape};
+    use boids_core::obstacles::{Obstacle, Shape};
+    use boids_core::world::Predator;
     let hidden = Vec3::new(320.0, 240.0, 400.0);
     let state = FlockState::<3> {
         positions: vec![hidden, Vec3::new(600.0, 40.0, 240.0)],

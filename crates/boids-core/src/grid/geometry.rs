@@ -23,8 +23,8 @@
 //! come in as anything that converts to `[f32; D]` ([`Position`]: glam's `Vec2` and `Vec3`), and
 //! shifts go out as `[f32; D]`. The axes other than x always reach one cell each way, so the
 //! rows near a cell are the (2·reach_y + 1)·(2·reach_z + 1) lines around it, listed by one
-//! odometer ([`Rows`]) that also walks the rings of [`GridGeometry::for_each_cell_in_ring`]: a
-//! 3D torus so has 26 neighbour images, each a combination of per-axis shifts.
+//! odometer ([`Rows`]): a 3D torus so has 26 neighbour images, each a combination of per-axis
+//! shifts.
 
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -205,33 +205,6 @@ impl<const D: usize> GridGeometry<D> {
             row: None,
             column: first,
         }
-    }
-
-    /// Calls `f` for every cell at Chebyshev distance `ring` from `cell`: wrapped (possibly
-    /// more than once) on a torus, clipped in an open world; in ascending order of the
-    /// unwrapped block, as [`GridGeometry::cells_near`].
-    pub fn for_each_cell_in_ring(&self, cell: u32, ring: u32, mut f: impl FnMut(u32)) {
-        let centre = self.coords(cell).map(i64::from);
-        let r = i64::from(ring);
-        let rows = Rows::new(centre.map(|c| c - r), centre.map(|c| c + r));
-        for row in rows {
-            let Some((start, _)) = self.wrap_row(row) else {
-                continue;
-            };
-            // A row on a face of the ring's box lies on the ring; inside it, only its two ends.
-            let on_face = (1..D).any(|a| (row[a] - centre[a]).abs() == r);
-            let step = if on_face { 1 } else { (2 * r).max(1) as usize };
-            for x in (centre[0] - r..=centre[0] + r).step_by(step) {
-                if let Some((x, _)) = self.wrap_axis(0, x) {
-                    f(start + x);
-                }
-            }
-        }
-    }
-
-    /// Rings needed to reach every cell from any cell.
-    pub fn max_ring(&self) -> u32 {
-        self.dims.into_iter().max().unwrap_or(1)
     }
 
     /// The volume (in 2D the area) of a cell.

@@ -23,16 +23,21 @@
 //! bounding box, and its cell count is capped so a straggler far away cannot blow up memory
 //! (cells just get wider: still exact).
 //!
-//! The grid is two concerns, in two files: its geometry (`geometry.rs`, [`GridGeometry`]: cells,
-//! their neighbours, torus shifts) and the counting sort that fills it each step (`sort.rs`,
-//! [`CellIndex`]). `tests.rs` holds both to a brute-force neighbour search in 2D and 3D.
+//! The grid is three concerns, in three files: its geometry (`geometry.rs`, [`GridGeometry`]:
+//! cells, their neighbours, torus shifts), the counting sort that fills it each step (`sort.rs`,
+//! [`CellIndex`]), and positions in any order indexed on it with the one ring-by-ring walk of
+//! the searches that grow until they are done (`search.rs`, [`GridIndex`] and [`Rings`]: the
+//! nearest boid, the k nearest). `tests.rs` holds them to a brute-force neighbour search in 2D
+//! and 3D.
 
 mod geometry;
+mod search;
 mod sort;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use geometry::bounding_box;
 pub use geometry::{GridGeometry, NearCell, NearRun, Position, RunsNear};
+pub use search::{GridIndex, Rings};
 pub use sort::CellIndex;
 pub(crate) use sort::{Destination, reserve_to, warm};

@@ -6,10 +6,10 @@
 use glam::Vec3;
 use rand::{Rng, SeedableRng};
 
-use super::{CellIndex, GridGeometry};
+use super::{CellIndex, GridGeometry, GridIndex};
 
 /// `x` as the minimum image on an axis of size `w` (`w = 0`: no wrap), with the arithmetic of
-/// [`crate::rules::minimum_image`].
+/// [`crate::space::minimum_image`].
 fn image(x: f32, w: f32) -> f32 {
     if w > 0.0 { x - w * (x / w).round() } else { x }
 }
@@ -227,28 +227,36 @@ fn cells_near_in_3d_are_the_block_around_with_26_images() {
 }
 
 /// Rings in 3D: in an open grid, ring `r` is every cell at Chebyshev distance `r`, each once;
-/// on a torus the rings up to [`GridGeometry::max_ring`] reach every cell.
+/// on a torus the rings up to [`super::Rings::last`] reach every cell, each once.
 #[test]
 fn rings_in_3d() {
     let pts = [Vec3::ZERO, Vec3::new(5.5, 3.5, 4.5)];
-    let open = GridGeometry::bounding(&pts, 1.0, 1, usize::MAX);
-    let home = open.cell_of(Vec3::new(2.0, 1.0, 3.0));
-    let centre = open.coords(home).map(i64::from);
-    for ring in 0..=open.max_ring() {
+    let open = GridIndex::new(
+        GridGeometry::bounding(&pts, 1.0, 1, usize::MAX),
+        &pts,
+        &[0, 1],
+    );
+    let at = Vec3::new(2.0, 1.0, 3.0);
+    let grid = open.geometry();
+    let centre = grid.coords(grid.cell_of(at)).map(i64::from);
+    let rings = open.rings_around(at);
+    for ring in 0..=rings.last() + 1 {
         let mut got = vec![];
-        open.for_each_cell_in_ring(home, ring, |c| got.push(c));
-        let want: Vec<u32> = (0..open.cell_count() as u32)
+        rings.for_each_cell(ring, |c| got.push(c));
+        let want: Vec<u32> = (0..grid.cell_count() as u32)
             .filter(|&c| {
-                let at = open.coords(c).map(i64::from);
+                let at = grid.coords(c).map(i64::from);
                 (0..3).map(|a| (at[a] - centre[a]).abs()).max() == Some(i64::from(ring))
             })
             .collect();
         assert_eq!(got, want, "ring {ring}");
     }
     let torus = GridGeometry::torus([0.0; 3], [5.5, 3.5, 4.5], 1.0, 1, usize::MAX);
-    let mut seen = vec![false; torus.cell_count()];
-    for ring in 0..=torus.max_ring() {
-        torus.for_each_cell_in_ring(7, ring, |c| seen[c as usize] = true);
+    let torus = GridIndex::new(torus, &pts, &[0, 1]);
+    let mut seen = vec![0; torus.geometry().cell_count()];
+    let rings = torus.rings_around(Vec3::new(1.5, 1.5, 0.5));
+    for ring in 0..=rings.last() {
+        rings.for_each_cell(ring, |c| seen[c as usize] += 1);
     }
-    assert!(seen.iter().all(|&s| s));
+    assert!(seen.iter().all(|&s| s == 1), "{seen:?}");
 }

@@ -13,9 +13,10 @@
 //!   distance any unscanned cell could hold: cells at Chebyshev ring `r + 1` lie at least `r`
 //!   cell widths away.
 //!
-//! On a torus each distinct cell is visited once: ring offsets are limited, per axis, to a
-//! window of as many offsets as there are cells, and distances are minimum images taken per
-//! pair. Results are lists of ids in ascending order, the canonical order every model sums in.
+//! The grid index and its rings are the ones [`crate::neighbors`] searches too
+//! ([`crate::grid::GridIndex`]: on a torus each distinct cell once); distances are minimum
+//! images taken per pair. Results are lists of ids in ascending order, the canonical order
+//! every model sums in.
 //!
 //! **Field of view.** A boid sees a neighbour unless the neighbour lies in the blind region of
 //! angular width `blind_angle` centred straight behind it: seen when the angle between its
@@ -25,16 +26,12 @@
 //! the same point are always seen.
 //!
 //! Everything here is generic over the dimension: the rings of cells are the shells of cubes in
-//! 3D as of squares in 2D, visited by one loop over the axes.
+//! 3D as of squares in 2D.
 
-use crate::grid::{CellIndex, GridGeometry, bounding_box};
+use crate::grid::{GridGeometry, GridIndex, Rings, bounding_box};
 use crate::params::Params;
-use crate::rules;
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 use crate::stats::ScanCounts;
-
-/// Slack on the ring-search stopping bound, far above `f32` rounding of squared distances.
-const BOUND_SLACK: f64 = 1.0 + 1e-5;
 
 /// A k-nearest cell's side over that of a cube holding k boids at the flock's mean density.
 /// Narrower cells mean more rings to search, wider ones more candidates per cell: 0.75 stops
@@ -98,9 +95,7 @@ pub struct Neighborhood<'a, const D: usize = 2>
 where
     Dim<D>: Dimension<D>,
 {
-    geometry: GridGeometry<D>,
-    index: CellIndex,
-    positions: &'a [VecN<D>],
+    grid: GridIndex<'a, D, VecN<D>>,
     headings: Vec<VecN<D>>,
     wrap: VecN<D>,
     view: FieldOfView,
@@ -159,15 +154,11 @@ where
                 geometry = grid(cell_width(occupied_volume(&geometry, positions)));
             }
         }
-        let mut index = CellIndex::default();
-        index.rebuild(&geometry, positions, &ids);
         Self {
             wrap: geometry
                 .torus_size()
                 .map_or(VecN::<D>::ZERO, VecN::<D>::from),
-            geometry,
-            index,
-            positions,
+            grid: GridIndex::new(geometry, positions, &ids),
             headings: velocities.iter().map(|v| v.normalize_or_zero()).collect(),
             view: FieldOfView::new(params.blind_angle),
         }
@@ -176,7 +167,8 @@ where
     /// Minimum-image offset `p_i - p_j`.
     #[inline]
     pub fn offset(&self, i: usize, j: usize) -> VecN<D> {
-        rules::minimum_image(self.positions[i] - self.positions[j], self.wrap)
+        let positions = self.grid.positions();
+        space::minimum_image(positions[i] - positions[j], self.wrap)
     }
 
     /// Unit heading of boid `i` (zero at rest).
@@ -236,17 +228,17 @@ where
             f32::INFINITY
         };
         let mut within = Vec::new();
-        let width = self.geometry.min_cell_width();
+        let width = self.grid.geometry().min_cell_width();
         let reach = (f64::from(below).sqrt() / width).ceil();
-        let home = self.home(i);
-        let last = self.max_ring(home);
+        let rings = self.grid.rings_around(self.grid.positions()[i]);
+        let last = rings.last();
         let range_rings = if reach.is_finite() {
             (reach as u32).min(last)
         } else {
             last
         };
         for ring in 0..=last {
-            self.for_each_in_ring(i, home, ring, counts, |j, d| {
+            self.for_each_in_ring(i, &rings, ring, counts, |j, d| {
                 let d2 = d.length_squared();
                 if d2 < below && self.sees(i, d) {
                     within.push(j);
@@ -273,9 +265,7 @@ where
                     farthest = best[k - 1].0;
                 }
             });
-            let bound = f64::from(ring) * width;
-            let nearest_done = f64::from(farthest) * BOUND_SLACK < bound * bound;
-            if nearest_done && ring >= range_rings {
+            if rings.done(ring, farthest) && ring >= range_rings {
                 break;
             }
         }
@@ -285,106 +275,25 @@ where
         (ids, within)
     }
 
-    /// Cell coordinates of boid `i`'s cell.
-    fn home(&self, i: usize) -> [i64; D] {
-        self.geometry
-            .coords(self.geometry.cell_of(self.positions[i]))
-            .map(i64::from)
-    }
-
-    /// The offsets along axis `a` that reach each distinct cell once from cell coordinate
-    /// `home`: a centred window on a torus, the cells inside the grid in an open world.
-    fn window(&self, home: i64, a: usize) -> (i64, i64) {
-        let n = i64::from(self.geometry.dims()[a]);
-        if self.geometry.torus_size().is_some() {
-            (-((n - 1) / 2), n / 2)
-        } else {
-            (-home, n - 1 - home)
-        }
-    }
-
-    /// The last ring that holds a cell for a boid in the cell at `home`.
-    fn max_ring(&self, home: [i64; D]) -> u32 {
-        (0..D)
-            .map(|a| {
-                let (lo, hi) = self.window(home[a], a);
-                lo.abs().max(hi) as u32
-            })
-            .max()
-            .unwrap_or(0)
-    }
-
-    /// Calls `f(j, p_i - p_j)` for every boid `j != i` in the distinct cells at Chebyshev
-    /// distance `ring` from boid `i`'s cell, at `home`, counting those cells and calls into
-    /// `counts`. Cells come layer by layer (z), row by row (y), then along x.
+    /// Calls `f(j, p_i - p_j)` for every boid `j != i` in the cells of ring `ring` around boid
+    /// `i`'s cell, counting those cells and calls into `counts`.
     fn for_each_in_ring(
         &self,
         i: usize,
-        home: [i64; D],
+        rings: &Rings<D>,
         ring: u32,
         counts: &mut ScanCounts,
         mut f: impl FnMut(u32, VecN<D>),
     ) {
-        let dims = self.geometry.dims();
-        let windows: [(i64, i64); D] = std::array::from_fn(|a| self.window(home[a], a));
-        // A window keeps `home + offset` within one wrap of the grid: a compare, not a division.
-        let wrapped = |a: usize, offset: i64| {
-            let (c, n) = (home[a] + offset, i64::from(dims[a]));
-            (if c < 0 {
-                c + n
-            } else if c >= n {
-                c - n
-            } else {
-                c
-            }) as u32
-        };
-        let r = i64::from(ring);
-        // Offsets along every axis but x, the last axis slowest; clipped to the windows.
-        let clip = |a: usize| (-r).max(windows[a].0)..=r.min(windows[a].1);
-        let mut offset: [i64; D] = std::array::from_fn(|a| match a {
-            0 => 0,
-            _ => *clip(a).start(),
+        rings.for_each_cell(ring, |cell| {
+            counts.cells += 1;
+            for &j in self.grid.boids_in(cell) {
+                if j as usize != i {
+                    counts.candidates += 1;
+                    f(j, self.offset(i, j as usize));
+                }
+            }
         });
-        if (1..D).any(|a| clip(a).is_empty()) {
-            return;
-        }
-        let (x_lo, x_hi) = windows[0];
-        loop {
-            // The first cell of this line's row: the row's cells are consecutive along x.
-            let row_start = (1..D)
-                .rev()
-                .fold(0, |cell, a| cell * dims[a] + wrapped(a, offset[a]))
-                * dims[0];
-            // A line of cells on a face of the ring's box lies on the ring; inside, its ends.
-            let on_face = (1..D).any(|a| offset[a].abs() == r);
-            let step = if on_face { 1 } else { (2 * r).max(1) };
-            for ox in (-r..=r)
-                .step_by(step as usize)
-                .filter(|ox| (x_lo..=x_hi).contains(ox))
-            {
-                let cell = row_start + wrapped(0, ox);
-                counts.cells += 1;
-                for &j in &self.index.order[self.index.span(cell)] {
-                    if j as usize != i {
-                        counts.candidates += 1;
-                        f(j, self.offset(i, j as usize));
-                    }
-                }
-            }
-            // The next line: count up along y, carrying into z.
-            let mut a = 1;
-            loop {
-                if a == D {
-                    return;
-                }
-                if offset[a] < *clip(a).end() {
-                    offset[a] += 1;
-                    break;
-                }
-                offset[a] = *clip(a).start();
-                a += 1;
-            }
-        }
     }
 }
 

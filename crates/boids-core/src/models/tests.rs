@@ -1,7 +1,7 @@
 //! Update rules against hand-worked values, and determinism of the general path, in two and
 //! three dimensions.
 
-use crate::rules::turn_toward;
+use crate::space::turn_toward;
 use glam::{Vec2, Vec3};
 
 use super::*;

@@ -9,7 +9,7 @@
 //! parameter is one line here, plus the code that uses it.
 
 use super::kinds::{Boundary, Camera, Field, Kind, Model, NoiseDistribution, Section, Unit, Value};
-use crate::world::Obstacle;
+use crate::obstacles::Obstacle;
 
 /// Largest flock the engine accepts. At roughly 60 bytes per boid this is about 3 GB of state,
 /// a sane ceiling for one process; bigger runs should be split.

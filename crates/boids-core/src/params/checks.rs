@@ -6,8 +6,8 @@ use super::catalogue::{PARAMS, Params};
 
 use super::kinds::{Boundary, Value};
 use crate::error::ParamsError;
+use crate::obstacles::{Obstacle, ObstacleIndex};
 use crate::space::{Dim, Dimension};
-use crate::world::{Obstacle, ObstacleIndex};
 
 /// Checks `params`; `source_of` names where a parameter's value came from.
 pub(super) fn check<'a, S: std::fmt::Display + 'a>(

@@ -1,66 +1,15 @@
 //! The vocabulary of the catalogue: what a parameter holds ([`Value`]), what an edge read before
 //! a parameter's kind has checked it ([`Raw`]), the kind itself with its allowed values
-//! ([`Kind`]), units, sections, and the named choices (boundary, model, noise distribution).
+//! ([`Kind`]), units, sections, and the named choices (boundary, model, camera; the noise
+//! distribution is declared in `space.rs`, with the noise it shapes).
 //!
 //! Values are typed inside the core; files, flags and messages spell them in TOML or JSON, and
 //! each edge turns its spelling into a [`Raw`] that [`Kind::read`] checks, the one place where a
 //! value's type is decided.
 
-use serde::{Deserialize, Serialize};
-
-use crate::world::{Obstacle, read_shapes};
-
-/// Declares an enum whose variants are chosen by name in a config, with its list of names.
-macro_rules! choices {
-    (
-        $(#[$meta:meta])*
-        pub enum $name:ident {
-            $( $(#[$variant_meta:meta])* $variant:ident = $text:literal, )+
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "lowercase")]
-        pub enum $name {
-            $( $(#[$variant_meta])* $variant, )+
-        }
-
-        impl $name {
-            /// Every variant, in the order of [`Self::NAMES`].
-            pub const ALL: &[Self] = &[$(Self::$variant),+];
-            /// Every name accepted in a config.
-            pub const NAMES: &[&str] = &[$($text),+];
-
-            /// The name used in configs.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $text,)+
-                }
-            }
-
-            /// The variant of a config name.
-            pub fn from_name(name: &str) -> Option<Self> {
-                match name {
-                    $($text => Some(Self::$variant),)+
-                    _ => None,
-                }
-            }
-        }
-
-        impl Field for $name {
-            fn to_value(&self) -> Value {
-                Value::Choice(self.name())
-            }
-
-            fn from_value(value: &Value) -> Option<Self> {
-                match value {
-                    Value::Choice(name) => Self::from_name(name),
-                    _ => None,
-                }
-            }
-        }
-    };
-}
+use super::obstacles::read_shapes;
+use crate::choice::{Choice, choices};
+use crate::obstacles::Obstacle;
 
 choices! {
     /// What happens at the edges of the world.
@@ -101,15 +50,8 @@ choices! {
     }
 }
 
-choices! {
-    /// Shape of the angular noise of the Vicsek and Couzin models.
-    pub enum NoiseDistribution {
-        /// Uniform in `[-noise/2, noise/2]` (Vicsek's eta).
-        Uniform = "uniform",
-        /// Normal with standard deviation `noise` (Couzin's sigma), wrapped onto the circle.
-        Gaussian = "gaussian",
-    }
-}
+/// Declared with the noise it shapes, below the parameters.
+pub use crate::space::NoiseDistribution;
 
 /// The value of one parameter, typed by its [`Kind`].
 #[derive(Clone, Debug, PartialEq)]
@@ -155,6 +97,19 @@ pub trait Field: Sized {
     fn to_value(&self) -> Value;
     /// The field from a value of its kind (`None` for a value of another kind).
     fn from_value(value: &Value) -> Option<Self>;
+}
+
+impl<T: Choice> Field for T {
+    fn to_value(&self) -> Value {
+        Value::Choice(self.name())
+    }
+
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Choice(name) => T::from_name(name),
+            _ => None,
+        }
+    }
 }
 
 impl Field for f64 {

@@ -14,6 +14,7 @@ mod builder;
 pub mod catalogue;
 mod checks;
 pub mod kinds;
+mod obstacles;
 mod toml;
 
 pub use builder::{ParamsBuilder, Source, edit_distance};
@@ -22,6 +23,7 @@ pub use kinds::{
     Boundary, Camera, Field, Kind, Model, NoiseDistribution, Raw, Section, Unit, Value,
     describe_range, show_number,
 };
+pub use obstacles::{read_shapes, shape_entries};
 pub use toml::parse_value;
 
 impl Params {
@@ -48,7 +50,7 @@ impl Params {
         (min.map(|c| c as f32), size.map(|c| c as f32))
     }
 
-    /// The periods of a world of `D` dimensions for [`crate::rules::minimum_image`]: its
+    /// The periods of a world of `D` dimensions for [`crate::space::minimum_image`]: its
     /// extent on a torus, zero (no wrapping) otherwise.
     pub fn periods<const D: usize>(&self) -> [f32; D] {
         match self.is_torus() {

@@ -7,8 +7,9 @@ use std::fmt;
 use super::builder::{ParamsBuilder, Source};
 use super::catalogue::{PARAMS, Params};
 use super::kinds::{Kind, Raw, Value};
+use super::obstacles::shape_entries;
 use crate::error::ParamsError;
-use crate::world::{Obstacle, shape_entries};
+use crate::obstacles::Obstacle;
 
 impl From<&toml::Value> for Raw {
     fn from(value: &toml::Value) -> Self {

@@ -20,8 +20,8 @@ use crate::error::StateError;
 use crate::grid::{GridGeometry, reserve_to};
 use crate::par;
 use crate::params::Params;
-use crate::rules::{self, Kernel};
-use crate::space::{Dim, Dimension, VecN};
+use crate::rules::Kernel;
+use crate::space::{self, Dim, Dimension, VecN};
 use crate::state::{FlockState, check_state};
 use crate::stats::{Stage, StageTimes, StepStats};
 use crate::world::{Predator, Pull, World};
@@ -223,9 +223,9 @@ fn load<const D: usize>(
     if params.is_torus() {
         let (min, size) = params.world_box::<D>();
         let (min, size) = (VecN::<D>::from(min), VecN::<D>::from(size));
-        par::for_each_indexed(&mut state.positions, |_, p| *p = rules::wrap(*p, min, size));
+        par::for_each_indexed(&mut state.positions, |_, p| *p = space::wrap(*p, min, size));
         for predator in &mut state.predators {
-            predator.position = rules::wrap(predator.position, min, size);
+            predator.position = space::wrap(predator.position, min, size);
         }
     }
     world.load(state.predators, state.resting);

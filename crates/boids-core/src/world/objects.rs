@@ -12,15 +12,14 @@
 
 use std::borrow::Cow;
 
-use super::{
-    Hunt, ObstacleIndex, ObstaclePass, Predator, Pull, WorldSteer, captures, predator_start, start,
-};
+use super::{Hunt, ObstaclePass, Predator, Pull, WorldSteer, captures, predator_start, start};
 use crate::error::StateError;
+use crate::obstacles::ObstacleIndex;
 use crate::par;
 use crate::params::Params;
 use crate::rng::{self, Purpose};
-use crate::rules::{self, Kernel};
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::rules::Kernel;
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 
 /// The world of a flock in `D` dimensions (see the module docs).
 #[derive(Clone, Debug)]
@@ -283,7 +282,7 @@ where
                 let position = self.placeable(params, position, self.predators.len())?;
                 let velocity = self.pointer.map_or(VecN::<D>::ZERO, |old| {
                     let moved =
-                        rules::minimum_image(position - old.position, params.periods::<D>().into());
+                        space::minimum_image(position - old.position, params.periods::<D>().into());
                     let dt = params.dt as f32;
                     VecN::<D>::from(moved.to_array().map(|c| c / dt))
                 });
@@ -310,7 +309,7 @@ where
         }
         let position = if params.is_torus() {
             let (min, size) = params.world_box::<D>();
-            rules::wrap(position, min.into(), size.into())
+            space::wrap(position, min.into(), size.into())
         } else {
             position
         };

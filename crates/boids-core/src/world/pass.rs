@@ -26,8 +26,8 @@
 
 use glam::{Vec2, Vec3};
 
-use super::index::{Lattice, ObstacleIndex, side_for, union};
-use super::shape::{splat, zip_axes};
+use crate::obstacles::{Lattice, ObstacleIndex, side_for, union};
+use crate::obstacles::{splat, zip_axes};
 use crate::params::{Model, Params};
 use crate::rules::{self, Kernel};
 use crate::space::{Coordinates, Dim, Dimension, VecN};

@@ -18,7 +18,7 @@ use glam::Vec2;
 use crate::params::{Model, Params};
 use crate::rng::{self, Purpose};
 use crate::rules::{self, BoidState, Kernel};
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 
 /// The perching rule of a simulation with `perch = true`.
 #[derive(Clone, Copy, Debug)]
@@ -75,7 +75,7 @@ impl Perch {
             };
             return (still, resting - 1);
         }
-        let up = VecN::<D>::from(rules::in_plane(Vec2::new(0.0, -self.takeoff_speed)));
+        let up = VecN::<D>::from(space::in_plane(Vec2::new(0.0, -self.takeoff_speed)));
         let (position, velocity) = rules::move_boid(kernel, boid.position, up);
         (
             BoidState {

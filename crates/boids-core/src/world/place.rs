@@ -2,7 +2,8 @@
 //! counter-based stream (a boid's random start, a caught boid's new one, a predator's start),
 //! drawn again while an obstacle covers it, so no agent ever starts inside one.
 
-use super::{ObstacleIndex, Predator};
+use super::Predator;
+use crate::obstacles::ObstacleIndex;
 use crate::params::Params;
 use crate::rng::{self, Purpose, Stream};
 use crate::space::{Coordinates, Dim, Dimension, VecN};

@@ -16,12 +16,12 @@
 //! Everything is written once over the dimension; the turns are [`Dimension`]'s.
 
 use super::ObstaclePass;
-use super::shape::{splat, zip_axes};
+use crate::obstacles::{splat, zip_axes};
 use crate::par;
 use crate::params::{NoiseDistribution, Params};
 use crate::rng::{self, Purpose};
-use crate::rules::{self, Kernel, box_reaches, image_within, minimum_image};
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::rules::{self, Kernel};
+use crate::space::{Coordinates, Dim, Dimension, VecN, box_reaches, image_within, minimum_image};
 
 /// One predator in `D` dimensions.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -19,8 +19,7 @@
 
 use super::Predator;
 use crate::params::{Model, Params};
-use crate::rules::{self, box_reaches, image_within};
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN, box_reaches, image_within};
 
 /// What predators and attractors do to boids in one step (see the module docs).
 #[derive(Clone, Debug)]
@@ -66,7 +65,7 @@ where
         let (min, size) = (VecN::<D>::from(min), VecN::<D>::from(size));
         let stored = |p: VecN<D>| {
             if params.is_torus() {
-                rules::wrap(p, min, size)
+                space::wrap(p, min, size)
             } else {
                 p
             }

@@ -1,7 +1,7 @@
 //! Parameter values between JSON (the page, the event log) and the core's typed values.
 
+use boids_core::params::shape_entries;
 use boids_core::params::{PARAMS, Params, Raw, Value};
-use boids_core::world::shape_entries;
 
 use crate::error::ValueError;
 

@@ -1,4 +1,8 @@
-//! Obstacles as a config file or a message spells them: a list of tables, one per obstacle,
+//! Obstacles as parameters: read from a config file or a message, written back, and indexed
+//! for the parameter set's world ([`ObstacleIndex::of`]). Reading shapes is parsing, so it
+//! lives with the parameters, as every other value's reading does.
+//!
+//! A config spells obstacles as a list of tables, one per obstacle,
 //! `shape = "circle" | "rect" | "wall"` (2D) or `"sphere" | "box"` (3D) with that shape's keys,
 //! coordinates `[x, y]` in 2D and `[x, y, z]` in 3D. Every value is checked here, with a
 //! message that names the obstacle (counted from 1), the key and what is allowed; whether the
@@ -6,8 +10,8 @@
 
 use glam::Vec2;
 
-use super::shape::{Obstacle, Shape};
-use crate::params::Raw;
+use super::{Params, Raw};
+use crate::obstacles::{Obstacle, ObstacleIndex, Shape};
 use crate::space::{Coordinates, Dim, Dimension, VecN};
 
 /// Largest coordinate magnitude of an obstacle (the world's own limit).
@@ -15,6 +19,22 @@ const MAX_COORDINATE: f64 = 1e12;
 
 /// The shapes a config may name, for messages.
 const SHAPES: &str = "\"circle\", \"rect\" or \"wall\" (2D), \"sphere\" or \"box\" (3D)";
+
+impl<const D: usize> ObstacleIndex<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// The obstacles of `params` of `D` dimensions (with their torus copies when the world
+    /// wraps).
+    pub fn of(params: &Params) -> Self {
+        let shapes: Vec<Shape<D>> = params.obstacles.iter().filter_map(|o| o.shape()).collect();
+        let torus = params.is_torus().then(|| {
+            let (min, size) = params.world_box::<D>();
+            (min.into(), size.into())
+        });
+        Self::new(&shapes, torus)
+    }
+}
 
 /// Reads a list of obstacle tables.
 pub fn read_shapes(raw: &Raw) -> Result<Vec<Obstacle>, String> {
@@ -213,7 +233,7 @@ where
 
 /// A wall's point as coordinates of `D` dimensions (walls exist in 2D only).
 fn in_d<const D: usize>(p: Vec2) -> [f32; D] {
-    crate::rules::in_plane(p)
+    crate::space::in_plane(p)
 }
 
 #[cfg(test)]

@@ -101,23 +101,12 @@ where
         self.items = items;
     }
 
-    /// The obstacles of `params` of `D` dimensions (with their torus copies when the world
-    /// wraps).
-    pub fn of(params: &crate::params::Params) -> Self {
-        let shapes: Vec<Shape<D>> = params.obstacles.iter().filter_map(|o| o.shape()).collect();
-        let torus = params.is_torus().then(|| {
-            let (min, size) = params.world_box::<D>();
-            (min.into(), size.into())
-        });
-        Self::new(&shapes, torus)
-    }
-
     /// `p` as the simulation stores it: wrapped into the world on a torus, else `p`. Wrapping
     /// may move a point by a unit in the last place, or by whole worlds, so whether a boid is
     /// inside an obstacle is asked of this point.
     pub fn as_stored(&self, p: VecN<D>) -> VecN<D> {
         match self.torus {
-            Some((min, size)) => crate::rules::wrap(p, min, size),
+            Some((min, size)) => crate::space::wrap(p, min, size),
             None => p,
         }
     }
@@ -209,7 +198,7 @@ where
 }
 
 /// The side of a square (2D) or cube (3D) cell that splits `extent` into about `cells` cells.
-pub(super) fn side_for<const D: usize>(extent: VecN<D>, cells: f32) -> f32
+pub(crate) fn side_for<const D: usize>(extent: VecN<D>, cells: f32) -> f32
 where
     Dim<D>: Dimension<D>,
 {
@@ -219,7 +208,7 @@ where
 }
 
 /// The smallest box holding every box of `bounds`.
-pub(super) fn union<const D: usize>(bounds: &[(VecN<D>, VecN<D>)]) -> (VecN<D>, VecN<D>)
+pub(crate) fn union<const D: usize>(bounds: &[(VecN<D>, VecN<D>)]) -> (VecN<D>, VecN<D>)
 where
     Dim<D>: Dimension<D>,
 {
@@ -232,7 +221,7 @@ where
 /// Box-shaped cells over a box, numbered x first, then y, then z; points off the box fall in
 /// its edge cells.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Lattice<const D: usize>
+pub(crate) struct Lattice<const D: usize>
 where
     Dim<D>: Dimension<D>,
 {
@@ -259,7 +248,7 @@ where
     Dim<D>: Dimension<D>,
 {
     /// `dims` cells over the box from `origin` with `extent`.
-    pub(super) fn over(origin: VecN<D>, extent: VecN<D>, dims: [usize; D]) -> Self {
+    pub(crate) fn over(origin: VecN<D>, extent: VecN<D>, dims: [usize; D]) -> Self {
         Self {
             origin,
             cell: zip_axes(extent, dims.map(|n| n as f32).into(), |e, n| e / n),
@@ -268,14 +257,14 @@ where
     }
 
     /// Number of cells.
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.dims.iter().product()
     }
 
     /// The cell holding `p`, clamped to the lattice. (Truncating a clamped non-negative quotient
     /// is its floor, without a call to `floorf` on machines whose baseline lacks a rounding
     /// instruction.)
-    pub(super) fn cell_of(&self, p: VecN<D>) -> [usize; D] {
+    pub(crate) fn cell_of(&self, p: VecN<D>) -> [usize; D] {
         let q = self.quotient(p).to_array();
         std::array::from_fn(|a| (q[a].max(0.0) as usize).min(self.dims[a] - 1))
     }
@@ -286,21 +275,21 @@ where
     }
 
     /// The number of a cell.
-    pub(super) fn index(&self, cell: [usize; D]) -> usize {
+    pub(crate) fn index(&self, cell: [usize; D]) -> usize {
         (0..D)
             .rev()
             .fold(0, |number, a| number * self.dims[a] + cell[a])
     }
 
     /// The cell holding `p`, if `p` lies on the lattice (its far edges included).
-    pub(super) fn cell_within(&self, p: VecN<D>) -> Option<usize> {
+    pub(crate) fn cell_within(&self, p: VecN<D>) -> Option<usize> {
         let q = self.quotient(p).to_array();
         let on = (0..D).all(|a| q[a] >= 0.0 && q[a] <= self.dims[a] as f32);
         on.then(|| self.index(self.cell_of(p)))
     }
 
     /// Every cell the box `lo..hi` touches (clamped to the lattice), in number order.
-    pub(super) fn cells_of_box(
+    pub(crate) fn cells_of_box(
         &self,
         lo: VecN<D>,
         hi: VecN<D>,

@@ -12,8 +12,7 @@
 
 use glam::Vec2;
 
-use crate::rules;
-use crate::space::{Coordinates, Dim, Dimension, VecN};
+use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 
 /// One obstacle's geometry in `D` dimensions, in world units.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,7 +94,7 @@ where
 }
 
 /// `f` applied axis by axis to `a` and `b`.
-pub(super) fn zip_axes<const D: usize>(
+pub(crate) fn zip_axes<const D: usize>(
     a: VecN<D>,
     b: VecN<D>,
     f: impl Fn(f32, f32) -> f32,
@@ -108,7 +107,7 @@ where
 }
 
 /// The vector with every coordinate `x`.
-pub(super) fn splat<const D: usize>(x: f32) -> VecN<D>
+pub(crate) fn splat<const D: usize>(x: f32) -> VecN<D>
 where
     Dim<D>: Dimension<D>,
 {
@@ -116,7 +115,7 @@ where
 }
 
 /// Whether `test` holds on every axis of `a` and `b`.
-pub(super) fn all_axes<const D: usize>(
+pub(crate) fn all_axes<const D: usize>(
     a: VecN<D>,
     b: VecN<D>,
     test: impl Fn(f32, f32) -> bool,
@@ -192,7 +191,7 @@ where
                     (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
                     |(lo, hi), &p| (lo.min(p), hi.max(p)),
                 );
-                (rules::in_plane(lo).into(), rules::in_plane(hi).into())
+                (space::in_plane(lo).into(), space::in_plane(hi).into())
             }
         }
     }
@@ -275,7 +274,7 @@ where
                 .min_by(|a, b| a.t.total_cmp(&b.t))
                 .map(|hit| Hit {
                     t: hit.t,
-                    normal: rules::in_plane(hit.normal).into(),
+                    normal: space::in_plane(hit.normal).into(),
                 }),
         }
     }

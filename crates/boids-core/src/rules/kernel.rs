@@ -1,0 +1,116 @@
+//! The model's constants as the hot loop reads them: the parameters converted once to `f32`
+//! (squared range bounds, factors, the world box, the scouts' preferred directions), so the
+//! rules and the scan never touch [`Params`] or `f64`.
+
+use super::group;
+use crate::params::{Boundary, Params};
+use crate::space::preferred_direction;
+
+/// The model's constants in the hot loop's precision, for a world of `D` dimensions.
+#[derive(Clone, Copy, Debug)]
+pub struct Kernel<const D: usize = 2> {
+    /// Strict upper bound on squared distance for the visual range.
+    pub visual_below: f32,
+    /// Strict upper bound on squared distance for the protected range.
+    pub protected_below: f32,
+    pub(super) include_self: bool,
+    pub(super) exclude_protected: bool,
+    pub(super) centering: f32,
+    pub(super) matching: f32,
+    pub(super) avoid: f32,
+    pub(super) gain: f32,
+    pub(super) boost: f32,
+    pub(super) min_speed: f32,
+    pub(super) max_speed: f32,
+    pub(super) dt: f32,
+    pub(super) boundary: Boundary,
+    pub(super) world_min: [f32; D],
+    pub(super) world_size: [f32; D],
+    pub(super) margin: f32,
+    pub(super) turnfactor: f32,
+    pub(super) wall_buffer: f32,
+    pub(super) boid_size: f32,
+    pub(super) bias_base: f32,
+    pub(super) max_bias: f32,
+    pub(super) bias_increment: f32,
+    pub(super) dynamic_bias: bool,
+    pub(super) wander_weight: f32,
+    /// Preferred direction of each scout group (unit vectors, indexed by group).
+    pub goal: [[f32; D]; 3],
+}
+
+impl<const D: usize> Kernel<D> {
+    /// Converts validated parameters to the kernel's constants.
+    pub fn new(p: &Params) -> Self {
+        let squared_bound = |range: f64| {
+            let r2 = (range * range) as f32;
+            if p.inclusive_ranges { r2.next_up() } else { r2 }
+        };
+        let (world_min, world_size) = p.world_box::<D>();
+        Self {
+            visual_below: squared_bound(p.visual_range),
+            protected_below: squared_bound(p.protected_range),
+            include_self: p.include_self,
+            exclude_protected: p.exclude_protected,
+            centering: p.centering_factor as f32,
+            matching: p.matching_factor as f32,
+            avoid: p.avoid_factor as f32,
+            gain: p.steering_gain as f32,
+            boost: p.speed_boost as f32,
+            min_speed: p.min_speed as f32,
+            max_speed: p.max_speed as f32,
+            dt: p.dt as f32,
+            boundary: p.boundary,
+            world_min,
+            world_size,
+            margin: p.margin as f32,
+            turnfactor: p.turnfactor as f32,
+            wall_buffer: p.wall_buffer as f32,
+            boid_size: p.boid_size as f32,
+            bias_base: p.bias as f32,
+            max_bias: p.max_bias as f32,
+            bias_increment: p.bias_increment as f32,
+            dynamic_bias: p.dynamic_bias,
+            wander_weight: p.wander_weight as f32,
+            goal: [
+                [0.0; D],
+                preferred_direction(p.preferred_angle1, p.preferred_elevation1),
+                preferred_direction(p.preferred_angle2, p.preferred_elevation2),
+            ],
+        }
+    }
+
+    /// Which sums a candidate at squared distance `d2` joins: the averaging set (cohesion,
+    /// alignment) and the separation set. `is_self`: the candidate is the boid itself.
+    #[inline(always)]
+    pub fn joins(&self, d2: f32, is_self: bool) -> (bool, bool) {
+        let averaged =
+            (d2 < self.visual_below) & (d2 >= self.unseen_below()) & (self.include_self | !is_self);
+        (averaged, d2 < self.protected_below)
+    }
+
+    /// Squared distance below which a neighbour is left out of the averages: the protected
+    /// range's bound if protected neighbours are, else zero (no squared distance is below it).
+    pub fn unseen_below(&self) -> f32 {
+        if self.exclude_protected {
+            self.protected_below
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether a boid would land in its own averaging set unless told apart from the others:
+    /// it is left out of it, and its distance, zero, is not below [`Kernel::unseen_below`].
+    pub fn must_skip_self(&self) -> bool {
+        !self.include_self && self.unseen_below() <= 0.0
+    }
+
+    /// The bias a boid of `group` starts with.
+    pub fn initial_bias(&self, group: u8) -> f32 {
+        if group == group::NONE {
+            0.0
+        } else {
+            self.bias_base
+        }
+    }
+}
