@@ -17,13 +17,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use boids_core::{
-    Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core, WorldStep,
-    with_dimensions,
+    Dim, Dimension, Flock, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core, WorldStep,
+    on_flock, with_dimensions,
 };
 use boids_io::state_csv;
 use boids_render::Scene;
-use boids_server::engine::Flock;
-use boids_server::on_flock;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;

@@ -8,11 +8,10 @@
 use std::net::{IpAddr, SocketAddr};
 
 use boids_core::Simulation as Core;
-use boids_core::{Dim, WorldStep};
+use boids_core::{Dim, Flock, WorldStep, on_flock};
 use boids_render::{GifWriter, ImageSize, Palette, Renderer, Scene};
 use boids_server::budget::DEFAULT_MAX_PAIRS;
-use boids_server::engine::Flock;
-use boids_server::{EngineConfig, ServerConfig, on_flock};
+use boids_server::{EngineConfig, ServerConfig};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;

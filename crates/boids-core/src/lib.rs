@@ -44,6 +44,7 @@
 
 pub mod camera;
 pub mod error;
+pub mod flock;
 pub mod grid;
 pub mod interact;
 pub mod metrics;
@@ -68,6 +69,7 @@ pub mod workload;
 pub mod world;
 
 pub use error::{ParamsError, StateError};
+pub use flock::Flock;
 pub use glam::{Vec2, Vec3};
 pub use metrics::{METRIC_COLUMNS, Metrics};
 pub use par::in_pool;

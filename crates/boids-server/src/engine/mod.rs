@@ -29,15 +29,14 @@
 //! What one request may cost is bounded: its flock's neighbour pairs a step ([`budget`]), and the
 //! event log's bytes ([`events::SessionLog`]).
 //!
-//! The flock is flat or has three dimensions as its `dimensions` parameter says ([`Flock`]);
+//! The flock is flat or has three dimensions as its `dimensions` parameter says (the core's
+//! [`Flock`]);
 //! a change of `dimensions` (a `set`, or a preset of the other kind) begins a new flock of the
 //! other dimension, logged as a reset since no flock can be carried from a plane into a box.
 //!
-//! This file holds the loop, the requests and the publishing; the flock of either dimension
-//! (`flock.rs`), the step-rate meter (`rate.rs`), the metrics thread (`metrics.rs`) and the
+//! This file holds the loop, the requests and the publishing; the step-rate meter (`rate.rs`), the metrics thread (`metrics.rs`) and the
 //! choice and encoding of overlays (`overlays.rs`) are files of their own.
 
-mod flock;
 mod metrics;
 mod overlays;
 mod rate;
@@ -49,20 +48,19 @@ use std::time::{Duration, Instant};
 use axum::body::Bytes;
 use boids_core::params::Value;
 use boids_core::{
-    Coordinates, Dim, Dimension, Params, ParamsBuilder, Simulation, Source, VecN, WorldStep,
+    Coordinates, Dim, Dimension, Flock, Params, ParamsBuilder, Simulation, Source, VecN, WorldStep,
+    on_flock,
 };
 use serde_json::json;
 use tokio::sync::{oneshot, watch};
 
-use crate::budget::{self, Work};
+use crate::budget::{self, Extent, Work};
 use crate::error::RequestError;
 pub use crate::error::Stopped;
 use crate::events::{self, Change, Event, EventLog, SessionLog};
-use crate::on_flock;
 use crate::protocol::{
     self, FrameHeader, Hunter, OverlayMode, Request, WorldBox, flags, json_to_raw, params_to_json,
 };
-pub use flock::Flock;
 pub use metrics::{METRICS_INTERVAL, METRICS_SPACING};
 use metrics::{MetricsJob, MetricsWorker};
 use overlays::OverlayWish;
@@ -141,7 +139,7 @@ impl Engine {
                 max: config.max_count,
             });
         }
-        let work = Work::estimate(sim.params(), sim.extent());
+        let work = Work::estimate(sim.params(), Extent::of_flock(&sim));
         if work.pairs() > config.max_pairs {
             return Err(crate::ServerError::WorkAboveBudget {
                 work,
@@ -398,7 +396,7 @@ impl EngineState {
             return self.begin_flock(layers, None, self.sim.seed(), &what);
         }
         self.check_count(&params)?;
-        let mut extent = self.sim.extent();
+        let mut extent = Extent::of_flock(&self.sim);
         if params.count > self.sim.len() {
             extent = extent.with_initial(&params);
         }
@@ -457,7 +455,7 @@ impl EngineState {
     /// Refuses a `step` request of more than one step whose steps together would examine more
     /// than [`budget::STEP_REQUEST_STEPS`] steps' worth of the budget.
     fn check_steps(&self, count: u32) -> Result<(), RequestError> {
-        let work = Work::estimate(self.sim.params(), self.sim.extent());
+        let work = Work::estimate(self.sim.params(), Extent::of_flock(&self.sim));
         let allowed = budget::STEP_REQUEST_STEPS * self.max_pairs;
         if count <= 1 || f64::from(count) * work.pairs() <= allowed {
             return Ok(());
@@ -512,7 +510,7 @@ impl EngineState {
         let params = layers.build()?;
         self.check_count(&params)?;
         let sim = Flock::new(params, seed)?;
-        self.check_work(what, Work::estimate(sim.params(), sim.extent()))?;
+        self.check_work(what, Work::estimate(sim.params(), Extent::of_flock(&sim)))?;
         let previous_step = self.sim.step_count();
         self.sim = sim;
         self.layers = layers;
