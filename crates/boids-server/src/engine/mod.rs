@@ -51,16 +51,15 @@ use boids_core::{
     Coordinates, Dim, Dimension, Flock, Params, ParamsBuilder, Simulation, Source, VecN, WorldStep,
     on_flock,
 };
+use boids_io::events::{self, Change, Event, EventLog, SessionLog};
+use boids_io::param_json::{json_to_raw, params_to_json};
 use serde_json::json;
 use tokio::sync::{oneshot, watch};
 
 use crate::budget::{self, Extent, Work};
 use crate::error::RequestError;
 pub use crate::error::Stopped;
-use crate::events::{self, Change, Event, EventLog, SessionLog};
-use crate::protocol::{
-    self, FrameHeader, Hunter, OverlayMode, Request, WorldBox, flags, json_to_raw, params_to_json,
-};
+use crate::protocol::{self, FrameHeader, Hunter, OverlayMode, Request, WorldBox, flags};
 pub use metrics::{METRICS_INTERVAL, METRICS_SPACING};
 use metrics::{MetricsJob, MetricsWorker};
 use overlays::OverlayWish;
