@@ -6,7 +6,7 @@ use boids_core::{
     Dim, Dimension, ParamsBuilder, ParamsError, Simulation, Source, StateError, VecN, WorldStep,
 };
 
-use super::Change;
+use super::log::Change;
 
 /// Why a world edit (a [`Change`] other than a flock or a `set`) was refused.
 #[derive(Debug, thiserror::Error)]

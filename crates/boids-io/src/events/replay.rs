@@ -8,7 +8,8 @@ use boids_core::{
     Dim, Dimension, Params, ParamsBuilder, ParamsError, Simulation, Source, WorldStep,
 };
 
-use super::{Change, EditError, EventLog, EventsError, apply_edit, apply_set};
+use super::edit::{EditError, apply_edit, apply_set};
+use super::log::{Change, EventLog, EventsError};
 use crate::param_json::json_to_raw;
 
 impl EventLog {

@@ -4,7 +4,7 @@
 
 use bytes::Bytes;
 
-use super::{Event, FORMAT, VERSION};
+use super::log::{Event, FORMAT, VERSION};
 
 /// Most bytes of events the server keeps for one flock: its `start`/`reset` event (every
 /// parameter, about 2 kB) and then about 90,000 `set` events of about 90 bytes. A person moving
