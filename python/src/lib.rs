@@ -9,10 +9,12 @@
 //! and adds what belongs to Python: sweeps on a Dask cluster.
 //!
 //! - `simulation`: the `Simulation` class (numpy copies of the flock, stepping with the GIL
-//!   released, custom forces);
+//!   released, custom forces) and `serve`, the live viewer on one;
+//! - `pool`: the threads a simulation's work runs on;
 //! - `layers`: Python values into the parameter layers;
 //! - `lab`: presets, the parameter catalogue, experiments and sweeps as tidy frames;
-//! - `viewer`: the renderer's GIF and PNG for notebooks, and the live viewer;
+//! - `viewer`: the renderer's GIF and PNG for notebooks, and the live viewer (it knows the
+//!   flock, not the class, so `simulation` uses it and not the other way round);
 //! - `errors`: Rust errors as the Python exceptions a PyData user expects.
 
 use pyo3::prelude::*;
@@ -21,6 +23,7 @@ mod errors;
 mod frames;
 mod lab;
 mod layers;
+mod pool;
 mod simulation;
 mod viewer;
 
@@ -36,6 +39,6 @@ fn _boids(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(lab::sweep_plan, module)?)?;
     module.add_function(wrap_pyfunction!(lab::sweep_run, module)?)?;
     module.add_function(wrap_pyfunction!(lab::sweep_local, module)?)?;
-    module.add_function(wrap_pyfunction!(viewer::serve, module)?)?;
+    module.add_function(wrap_pyfunction!(simulation::serve, module)?)?;
     Ok(())
 }

@@ -17,13 +17,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use boids_core::{
-    Dim, Dimension, EngineKind, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core,
-    with_dimensions,
+    Dim, Dimension, EngineKind, Flock, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core,
+    on_flock, with_dimensions,
 };
 use boids_io::state_csv;
 use boids_render::Scene;
-use boids_server::engine::Flock;
-use boids_server::on_flock;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -31,10 +29,9 @@ use pyo3::types::{PyDict, PyTuple};
 use rayon::ThreadPool;
 
 use crate::frames::{self, Columns};
-use crate::{errors, layers, viewer};
-
-/// Most threads a simulation may be given.
-const MAX_THREADS: usize = 1024;
+use crate::pool::{on_pool, thread_pool};
+use crate::viewer::{self, ViewerOptions};
+use crate::{errors, layers};
 
 /// A flock you can step, inspect, change and save: the model of the `boids` command, from
 /// Python.
@@ -49,32 +46,6 @@ pub struct Simulation {
     layers: ParamsBuilder,
     preset: String,
     pool: Option<Arc<ThreadPool>>,
-}
-
-/// Runs `work` on a thread of `pool`, or of the global pool (all cores) without one, so the
-/// steps it runs start their parallel work from inside the pool ([`boids_core::in_pool`]).
-pub fn on_pool<T: Send>(pool: Option<&ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
-    match pool {
-        Some(pool) => pool.install(work),
-        None => boids_core::in_pool(work),
-    }
-}
-
-/// A thread pool of `threads` threads (`None`: the global pool, one thread a core).
-fn thread_pool(threads: Option<usize>) -> PyResult<Option<Arc<ThreadPool>>> {
-    let Some(threads) = threads else {
-        return Ok(None);
-    };
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(PyValueError::new_err(format!(
-            "threads = {threads} is not allowed: allowed range is [1, {MAX_THREADS}] (None: one a core)"
-        )));
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map(|pool| Some(Arc::new(pool)))
-        .map_err(|e| PyValueError::new_err(format!("threads = {threads}: {e}")))
 }
 
 impl Simulation {
@@ -357,11 +328,33 @@ impl Simulation {
     }
 }
 
-impl Simulation {
-    /// The flock, for the live viewer: a copy, with the layers it was built from.
-    pub fn snapshot(&self) -> (Flock, ParamsBuilder, String) {
-        (self.flock.clone(), self.layers.clone(), self.preset.clone())
-    }
+/// Opens the live viewer on a copy of `sim` (its flock now, its parameters and seed) in a
+/// thread of its own, and returns the URL to open. The viewer runs until the interpreter
+/// exits; `port=0` picks a free port. `listen` other than this machine lets anyone who can
+/// reach it watch and change the simulation.
+#[pyfunction]
+#[pyo3(signature = (sim, port = 8000, listen = "127.0.0.1", speed = 60.0, paused = false, max_count = 200_000))]
+pub fn serve(
+    py: Python<'_>,
+    sim: &Bound<'_, Simulation>,
+    port: u16,
+    listen: &str,
+    speed: f64,
+    paused: bool,
+    max_count: usize,
+) -> PyResult<String> {
+    let (flock, layers, preset) = {
+        let sim = sim.borrow();
+        (sim.flock.clone(), sim.layers.clone(), sim.preset.clone())
+    };
+    let options = ViewerOptions {
+        port,
+        listen,
+        speed,
+        paused,
+        max_count,
+    };
+    viewer::serve(py, flock, layers, preset, options)
 }
 
 /// `n` steps of `sim`, each with the change of velocity `force` returns for the flock then.

@@ -7,19 +7,18 @@
 
 use std::net::{IpAddr, SocketAddr};
 
-use boids_core::Dim;
 use boids_core::Simulation as Core;
+use boids_core::{Dim, Flock, ParamsBuilder, on_flock};
 use boids_render::{GifWriter, ImageSize, Palette, Renderer, Scene};
 use boids_server::budget::DEFAULT_MAX_PAIRS;
-use boids_server::engine::Flock;
-use boids_server::{EngineConfig, ServerConfig, on_flock};
+use boids_server::{EngineConfig, ServerConfig};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::ThreadPool;
 
 use crate::errors;
-use crate::simulation::{Simulation, on_pool};
+use crate::pool::on_pool;
 
 /// Size of the still picture of `_repr_html_`.
 const STILL: ImageSize = ImageSize {
@@ -118,22 +117,37 @@ pub fn display_html(py: Python<'_>, html: String) -> PyResult<Bound<'_, PyAny>> 
     }
 }
 
-/// Opens the live viewer on a copy of `sim` (its flock now, its parameters and seed) in a
-/// thread of its own, and returns the URL to open. The viewer runs until the interpreter
-/// exits; `port=0` picks a free port. `listen` other than this machine lets anyone who can
-/// reach it watch and change the simulation.
-#[pyfunction]
-#[pyo3(signature = (sim, port = 8000, listen = "127.0.0.1", speed = 60.0, paused = false, max_count = 200_000))]
+/// Where and how the live viewer runs: the keywords of `serve`.
+pub struct ViewerOptions<'a> {
+    /// Port to listen on (0 picks a free one).
+    pub port: u16,
+    /// IP address to listen on.
+    pub listen: &'a str,
+    /// Steps a second.
+    pub speed: f64,
+    /// Whether the viewer starts paused.
+    pub paused: bool,
+    /// Largest boid count the viewer allows.
+    pub max_count: usize,
+}
+
+/// Opens the live viewer on `flock`, whose parameters are `layers` from `preset`, in a thread of
+/// its own, and returns the URL to open.
 pub fn serve(
     py: Python<'_>,
-    sim: &Bound<'_, Simulation>,
-    port: u16,
-    listen: &str,
-    speed: f64,
-    paused: bool,
-    max_count: usize,
+    flock: Flock,
+    layers: ParamsBuilder,
+    preset: String,
+    options: ViewerOptions<'_>,
 ) -> PyResult<String> {
     use boids_server::protocol::{MAX_SPEED, MIN_SPEED};
+    let ViewerOptions {
+        port,
+        listen,
+        speed,
+        paused,
+        max_count,
+    } = options;
     let ip: IpAddr = listen.parse().map_err(|_| {
         PyValueError::new_err(format!(
             "listen = {listen:?} is not an IP address (e.g. \"127.0.0.1\")"
@@ -144,7 +158,6 @@ pub fn serve(
             "speed = {speed} is not allowed: allowed range is [{MIN_SPEED}, {MAX_SPEED}] steps per second"
         )));
     }
-    let (flock, layers, preset) = sim.borrow().snapshot();
     let config = ServerConfig {
         engine: EngineConfig {
             params: layers,

@@ -7,8 +7,8 @@ use anyhow::{Result, bail};
 use boids_core::{
     Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, with_dimensions,
 };
+use boids_io::events::{EventLog, Replay};
 use boids_io::state_csv;
-use boids_server::events::{EventLog, Replay};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 

@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use boids_core::{Coordinates, Dim, Dimension, FlockState, ParamsBuilder, Source};
-use boids_server::events::{Change, EventLog};
+use boids_io::events::{Change, EventLog};
 use boids_server::protocol::Request;
 use boids_server::{Engine, EngineConfig, EngineState};
 use serde_json::json;

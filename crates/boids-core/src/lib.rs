@@ -55,6 +55,7 @@ pub mod camera;
 mod choice;
 pub mod engine;
 pub mod error;
+pub mod flock;
 pub mod grid;
 pub mod interact;
 pub mod metrics;
@@ -81,6 +82,7 @@ pub mod world;
 
 pub use engine::{Engine, EngineKind};
 pub use error::{ParamsError, StateError};
+pub use flock::Flock;
 pub use glam::{Vec2, Vec3};
 pub use metrics::{METRIC_COLUMNS, Metrics};
 pub use par::in_pool;

@@ -3,13 +3,17 @@
 //! The flock's file formats, shared by every front end that reads or writes them: the state
 //! CSV ([`state_csv`]), which the `boids` command saves (`run --save`) and starts from
 //! (`run --init`) and the Python package saves and loads (`Simulation.save`, `.load`), so a
-//! state saved by one reads in the other byte for byte.
+//! state saved by one reads in the other byte for byte; and the event log ([`events`]), which
+//! the viewer writes and `boids run --events` replays, with the parameter values it holds as
+//! JSON ([`param_json`], which the viewer's messages use too).
 //!
 //! The core has no I/O; this crate reads from any [`std::io::Read`] and writes to any
 //! [`std::io::Write`], and leaves opening files (and where their names come from) to its
 //! callers, which name the file in every message.
 
+pub mod events;
 mod line_limit;
+pub mod param_json;
 pub mod state_csv;
 
 pub use line_limit::{LINE_LIMIT, LineLimit};

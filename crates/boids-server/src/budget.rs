@@ -18,7 +18,7 @@
 
 use std::f64::consts::PI;
 
-use boids_core::{Coordinates, Params};
+use boids_core::{Coordinates, Flock, Params, on_flock};
 
 /// Default budget of neighbour pairs a step: 0.1 to 0.3 s a step on two cores.
 ///
@@ -102,6 +102,11 @@ impl Extent {
         positions
             .iter()
             .fold(empty, |e, &p| e.holding(&p.to_array()))
+    }
+
+    /// The box the boids of `flock` occupy, whichever its dimension.
+    pub fn of_flock(flock: &Flock) -> Extent {
+        on_flock!(flock, sim => Extent::of(sim.positions()))
     }
 
     /// The box that also holds `point` (its missing axes at 0).

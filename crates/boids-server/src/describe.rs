@@ -10,9 +10,8 @@
 
 use boids_core::params::{Kind, Section, Unit, Value};
 use boids_core::{PARAMS, PRESETS, ParamInfo, Params};
+use boids_io::param_json::value_to_json;
 use serde_json::{Value as Json, json};
-
-use crate::protocol::value_to_json;
 
 /// A finite, positive scale for a parameter whose default is zero or infinite.
 fn reference_scale(info: &ParamInfo, d: &Params) -> f64 {

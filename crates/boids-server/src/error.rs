@@ -1,10 +1,12 @@
 //! Why a client's request was refused. Each variant names the value, what is allowed and, where
 //! it matters, the server's own limit; its text is the `message` of the error reply, so the page
-//! shows it as it is. The errors the request path meets on its way ([`Stopped`], [`LogFull`])
-//! are declared here too, so that this module depends on no other part of the server but the
-//! budget's figures.
+//! shows it as it is. The engine's own error on the request path ([`Stopped`]) is declared
+//! here too, so that this module depends on no other part of the server but the budget's
+//! figures; those of the event log and of JSON values come from `boids-io`.
 
 use boids_core::{ParamsError, StateError};
+use boids_io::events::{EditError, LogFull};
+use boids_io::param_json::ValueError;
 
 use crate::budget::Work;
 
@@ -12,21 +14,6 @@ use crate::budget::Work;
 #[derive(Debug, thiserror::Error)]
 #[error("the simulation thread has stopped")]
 pub struct Stopped;
-
-/// A `set` event that would take the log past its limit.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error(
-    "the event log of this flock is full ({events} events, {bytes} bytes; at most {limit}), and a \
-     change that is not logged would not replay; reset to start a new log"
-)]
-pub struct LogFull {
-    /// Events logged.
-    pub events: usize,
-    /// Their size.
-    pub bytes: usize,
-    /// The limit.
-    pub limit: usize,
-}
 
 /// A request the server did not carry out; nothing was changed.
 #[derive(Debug, thiserror::Error)]
@@ -77,7 +64,7 @@ pub enum RequestError {
     State(#[from] StateError),
     /// A world edit was refused.
     #[error(transparent)]
-    Edit(#[from] crate::events::EditError),
+    Edit(#[from] EditError),
     /// More boids than this server allows.
     #[error(
         "count = {count} is out of range: allowed [1, {max}] on this server (--max-count), from viewer message"
@@ -131,15 +118,4 @@ pub enum RequestError {
     /// The simulation thread has stopped.
     #[error(transparent)]
     Stopped(#[from] Stopped),
-}
-
-/// A JSON value that is not a parameter value.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ValueError {
-    /// A number beyond `f64`.
-    #[error("number {0} is too large")]
-    TooLarge(String),
-    /// `null`.
-    #[error("value {0} is not a number, boolean, string, list or table")]
-    NotAValue(String),
 }

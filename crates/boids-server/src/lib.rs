@@ -3,7 +3,8 @@
 //! The live browser viewer behind `boids serve`: the simulation runs natively on its own thread
 //! at a fixed time step ([`engine`]); browsers get compact binary frames over a WebSocket and
 //! send small JSON requests ([`protocol`]); every parameter change and reset is logged so that
-//! `boids run --events` replays a session to the same state ([`events`]). The page (`web/`,
+//! `boids run --events` replays a session to the same state (the event log of
+//! [`boids_io::events`]). The page (`web/`,
 //! HTML, CSS and ES modules) is compiled into the binary, so there is no build step and nothing to
 //! install beside it.
 //!
@@ -44,14 +45,13 @@ pub mod budget;
 mod describe;
 pub mod engine;
 mod error;
-pub mod events;
 pub mod protocol;
 mod server;
 
 use std::net::SocketAddr;
 
 pub use engine::{Engine, EngineConfig, EngineState};
-pub use error::{RequestError, ValueError};
+pub use error::RequestError;
 pub use server::{FrameVersions, HARD_MESSAGE_LIMIT, Server, router};
 
 /// Everything a server starts from.

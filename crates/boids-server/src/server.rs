@@ -181,7 +181,7 @@ async fn config_toml(State(engine): State<Engine>) -> Response {
     }
 }
 
-/// The log streams from the text the engine keeps ([`crate::events::SessionLog`]): nothing is
+/// The log streams from the text the engine keeps ([`boids_io::events::SessionLog`]): nothing is
 /// serialised here, and parallel downloads share one copy of the events.
 async fn events(State(engine): State<Engine>) -> Response {
     match engine.inspect(|e| e.event_log_text()).await {

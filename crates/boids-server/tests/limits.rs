@@ -6,8 +6,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use boids_io::events::{Change, EventLog, LOG_LIMIT_BYTES};
 use boids_server::HARD_MESSAGE_LIMIT;
-use boids_server::events::{Change, EventLog, LOG_LIMIT_BYTES};
 use common::*;
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;

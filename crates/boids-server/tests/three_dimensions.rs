@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use boids_server::events::EventLog;
+use boids_io::events::EventLog;
 use common::{connect, connect_to, get, get_json, params, start};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;

@@ -1,4 +1,4 @@
-//! The simulation thread: owns the [`Simulation`], steps it at a fixed rate, applies requests
+//! The simulation thread: owns the flock ([`Flock`]), steps it at a fixed rate, applies requests
 //! between steps, and publishes what clients need through latest-value channels.
 //!
 //! Why a thread of its own and `watch` channels: a step of a large flock takes milliseconds of
@@ -26,43 +26,41 @@
 //! connection can go on reading (and answering pings) while the job waits for a long step, and
 //! still have its requests applied in the order they came.
 //!
-//! What one request may cost is bounded: its flock's neighbour pairs a step ([`budget`]), and the
-//! event log's bytes ([`events::SessionLog`]).
+//! What one request may cost is bounded: its flock's neighbour pairs a step
+//! ([`budget`](crate::budget)), and the event log's bytes ([`events::SessionLog`]).
 //!
-//! The flock is flat or has three dimensions as its `dimensions` parameter says ([`Flock`]);
-//! a change of `dimensions` (a `set`, or a preset of the other kind) begins a new flock of the
-//! other dimension, logged as a reset since no flock can be carried from a plane into a box.
+//! The flock is flat or has three dimensions as its `dimensions` parameter says (the core's
+//! [`Flock`]); a change of `dimensions` (a `set`, or a preset of the other kind) begins a new
+//! flock of the other dimension, logged as a reset since no flock can be carried from a plane
+//! into a box.
 //!
-//! This file holds the loop, the requests and the publishing; the flock of either dimension
-//! (`flock.rs`), the step-rate meter (`rate.rs`), the metrics thread (`metrics.rs`) and the
-//! choice and encoding of overlays (`overlays.rs`) are files of their own.
+//! This file holds the loop and its state; the handling of a client's requests
+//! (`requests.rs`), what is published to the clients (`publishing.rs`), what the HTTP routes
+//! read (`exports.rs`), the step-rate meter (`rate.rs`), the metrics thread (`metrics.rs`) and
+//! the choice and encoding of overlays (`overlays.rs`) are files of their own.
 
-mod flock;
+mod exports;
 mod metrics;
 mod overlays;
+mod publishing;
 mod rate;
+mod requests;
 
 use std::collections::HashMap;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use boids_core::params::Value;
-use boids_core::{Coordinates, Dim, Dimension, Params, ParamsBuilder, Simulation, Source, VecN};
-use serde_json::json;
+use boids_core::{Flock, ParamsBuilder};
+use boids_io::events::{self, Event, SessionLog};
 use tokio::sync::{oneshot, watch};
 
-use crate::budget::{self, Work};
+use crate::budget::{Extent, Work};
 use crate::error::RequestError;
 pub use crate::error::Stopped;
-use crate::events::{self, Change, Event, EventLog, SessionLog};
-use crate::on_flock;
-use crate::protocol::{
-    self, FrameHeader, Hunter, OverlayMode, Request, WorldBox, flags, json_to_raw, params_to_json,
-};
-pub use flock::Flock;
+use crate::protocol::Request;
+use metrics::MetricsWorker;
 pub use metrics::{METRICS_INTERVAL, METRICS_SPACING};
-use metrics::{MetricsJob, MetricsWorker};
 use overlays::OverlayWish;
 pub use overlays::{LINK_CAP, OVERLAY_CAP};
 use rate::RateMeter;
@@ -84,8 +82,9 @@ pub struct EngineConfig {
     pub seed: u64,
     /// Largest boid count a request may set.
     pub max_count: usize,
-    /// Most neighbour pairs a step a request may ask for ([`budget`]; usually
-    /// [`budget::DEFAULT_MAX_PAIRS`]). The starting flock must fit too.
+    /// Most neighbour pairs a step a request may ask for ([`budget`](crate::budget); usually
+    /// [`budget::DEFAULT_MAX_PAIRS`](crate::budget::DEFAULT_MAX_PAIRS)). The starting flock
+    /// must fit too.
     pub max_pairs: f64,
     /// Target steps per second.
     pub steps_per_second: f64,
@@ -99,10 +98,10 @@ pub struct EngineConfig {
 /// One published frame and the overlays computed with it.
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {
-    /// The encoded frame ([`protocol`]).
+    /// The encoded frame ([`protocol`](crate::protocol)).
     pub frame: Bytes,
     /// Its version: 2 for a flat flock, 3 for one in three dimensions
-    /// ([`protocol::frame_version`]).
+    /// ([`protocol::frame_version`](crate::protocol::frame_version)).
     pub version: u8,
     /// Overlay for every boid (up to [`OVERLAY_CAP`]), when some client wants it.
     pub all: Option<Bytes>,
@@ -139,7 +138,7 @@ impl Engine {
                 max: config.max_count,
             });
         }
-        let work = Work::estimate(sim.params(), sim.extent());
+        let work = Work::estimate(sim.params(), Extent::of_flock(&sim));
         if work.pairs() > config.max_pairs {
             return Err(crate::ServerError::WorkAboveBudget {
                 work,
@@ -314,403 +313,4 @@ impl EngineState {
         boids_core::in_pool(|| self.sim.step());
         self.captures += self.sim.captures();
     }
-
-    /// The flock, of either dimension.
-    pub fn flock(&self) -> &Flock {
-        &self.sim
-    }
-
-    /// Applies one request.
-    fn handle(&mut self, client: ClientId, request: Request) -> Result<(), RequestError> {
-        match request {
-            Request::Set { key, value } => self.set(&key, &value)?,
-            Request::Reset { preset, seed } => self.reset(preset, seed)?,
-            Request::Start {} => {
-                self.running = true;
-                self.rate.paused();
-            }
-            Request::Stop {} => self.running = false,
-            Request::Step { count } => {
-                let count = count.unwrap_or(1);
-                self.check_steps(count)?;
-                self.running = false;
-                for _ in 0..count {
-                    self.step_once();
-                }
-            }
-            Request::Speed { steps_per_second } => self.steps_per_second = steps_per_second,
-            Request::Overlay {
-                mode,
-                x,
-                y,
-                z,
-                radius,
-            } => {
-                let point = match (x, y) {
-                    (Some(x), Some(y)) => Some((
-                        [x, y, z.unwrap_or(0.0)].map(|c| c as f32),
-                        radius.unwrap_or(f64::INFINITY) as f32,
-                    )),
-                    _ => None,
-                };
-                if mode == OverlayMode::Off {
-                    self.overlays.remove(&client);
-                } else {
-                    self.overlays.insert(client, OverlayWish { mode, point });
-                }
-                if !self.running {
-                    self.publish_frame();
-                }
-                return Ok(());
-            }
-            Request::PlacePredator { x, y, z } => self.edit(Change::PlacePredator { x, y, z })?,
-            Request::RemovePredator { index } => self.edit(Change::RemovePredator { index })?,
-            Request::Pointer { x, y, z } => {
-                // Many a second while the mouse moves: only the frame shows it.
-                self.edit(Change::Pointer { x, y, z })?;
-                if !self.running {
-                    self.publish_frame();
-                }
-                return Ok(());
-            }
-        }
-        self.publish_state();
-        self.publish_frame();
-        if !self.running {
-            self.send_metrics();
-        }
-        Ok(())
-    }
-
-    /// Applies `key = value` if it is valid, within the budget, and fits in the log: a change
-    /// that could not be logged is not applied, so that the log still replays exactly.
-    fn set(&mut self, key: &str, json: &serde_json::Value) -> Result<(), RequestError> {
-        let value = json_to_raw(json).map_err(|value| RequestError::Value {
-            key: key.to_owned(),
-            value,
-        })?;
-        let layers = events::apply_set(&self.layers, key, &value, Source::Message)?;
-        let params = layers.params().clone();
-        if params.dimensions != self.sim.dimensions() {
-            let what = format!("{key} = {json}");
-            return self.begin_flock(layers, None, self.sim.seed(), &what);
-        }
-        self.check_count(&params)?;
-        let mut extent = self.sim.extent();
-        if params.count > self.sim.len() {
-            extent = extent.with_initial(&params);
-        }
-        self.check_work(&format!("{key} = {json}"), Work::estimate(&params, extent))?;
-        let line = self
-            .log
-            .line(&Event::set(self.sim.step_count(), key, &params))
-            .map_err(|full| RequestError::NotLogged {
-                what: format!("{key} = {json}"),
-                full,
-            })?;
-        self.sim.set_params(params)?;
-        self.layers = layers;
-        self.log.push(line);
-        self.revision = self.revision.wrapping_add(1);
-        Ok(())
-    }
-
-    /// Applies a world edit ([`events::apply_edit`]) if it fits in the log, and logs it.
-    fn edit(&mut self, change: Change) -> Result<(), RequestError> {
-        let event = Event {
-            step: self.sim.step_count(),
-            time: events::now(),
-            change,
-        };
-        let line = self
-            .log
-            .line(&event)
-            .map_err(|full| RequestError::NotLogged {
-                what: format!("{:?}", event.change),
-                full,
-            })?;
-        let layers = on_flock!(&mut self.sim, sim => {
-            events::apply_edit(&self.layers, sim, &event.change, Source::Message)?
-        });
-        if layers.params() != self.layers.params() {
-            self.revision = self.revision.wrapping_add(1);
-        }
-        self.layers = layers;
-        self.log.push(line);
-        Ok(())
-    }
-
-    /// Refuses a flock whose step would examine more neighbour pairs than the budget.
-    fn check_work(&self, what: &str, work: Work) -> Result<(), RequestError> {
-        if work.pairs() <= self.max_pairs {
-            return Ok(());
-        }
-        Err(RequestError::TooCostly {
-            what: what.to_owned(),
-            work,
-            max_pairs: self.max_pairs,
-        })
-    }
-
-    /// Refuses a `step` request of more than one step whose steps together would examine more
-    /// than [`budget::STEP_REQUEST_STEPS`] steps' worth of the budget.
-    fn check_steps(&self, count: u32) -> Result<(), RequestError> {
-        let work = Work::estimate(self.sim.params(), self.sim.extent());
-        let allowed = budget::STEP_REQUEST_STEPS * self.max_pairs;
-        if count <= 1 || f64::from(count) * work.pairs() <= allowed {
-            return Ok(());
-        }
-        Err(RequestError::TooManySteps {
-            count,
-            pairs: work.pairs(),
-            allowed,
-            most: (allowed / work.pairs()).floor().max(1.0),
-        })
-    }
-
-    fn check_count(&self, params: &Params) -> Result<(), RequestError> {
-        if params.count > self.max_count {
-            return Err(RequestError::CountAboveCap {
-                count: params.count,
-                max: self.max_count,
-            });
-        }
-        Ok(())
-    }
-
-    fn reset(&mut self, preset: Option<String>, seed: Option<u64>) -> Result<(), RequestError> {
-        let layers = match &preset {
-            // A preset's default count above the cap is lowered to the cap.
-            Some(name) => {
-                let mut layers = ParamsBuilder::preset(name)?;
-                let count = layers.params().count.min(self.max_count);
-                layers.set("count", Value::Integer(count as u64), Source::Message);
-                layers
-            }
-            None => self.layers.clone(),
-        };
-        let what = match &preset {
-            Some(name) => format!("reset to preset {name}"),
-            None => "reset".to_owned(),
-        };
-        let seed = seed.unwrap_or(self.sim.seed());
-        self.begin_flock(layers, preset, seed, &what)
-    }
-
-    /// Replaces the flock by a new one of `layers` drawn with `seed` (from `preset`, if one is
-    /// named), if it is within the caps, and restarts the log from it: a reset, or a change of
-    /// dimensions (`what` names it in a refusal).
-    fn begin_flock(
-        &mut self,
-        layers: ParamsBuilder,
-        preset: Option<String>,
-        seed: u64,
-        what: &str,
-    ) -> Result<(), RequestError> {
-        let params = layers.build()?;
-        self.check_count(&params)?;
-        let sim = Flock::new(params, seed)?;
-        self.check_work(what, Work::estimate(sim.params(), sim.extent()))?;
-        let previous_step = self.sim.step_count();
-        self.sim = sim;
-        self.layers = layers;
-        if let Some(name) = preset {
-            self.preset = name;
-        }
-        // Replay starts from the last start or reset; what came before is history.
-        self.log.restart(&Event::new_flock(
-            previous_step,
-            false,
-            &self.preset,
-            seed,
-            self.sim.params(),
-        ));
-        self.revision = self.revision.wrapping_add(1);
-        self.run = self.run.wrapping_add(1);
-        self.captures = 0;
-        Ok(())
-    }
-
-    /// The shared state message.
-    fn state_message(&self) -> String {
-        json!({
-            "type": "state",
-            "preset": self.preset,
-            "seed": self.sim.seed(),
-            "running": self.running,
-            "steps_per_second": self.steps_per_second,
-            "max_count": self.max_count,
-            "revision": self.revision,
-            "run": self.run,
-            "step": self.sim.step_count(),
-            "events": self.log.events(),
-            "params": params_to_json(self.sim.params()),
-        })
-        .to_string()
-    }
-
-    fn publish_state(&mut self) {
-        self.state_tx.send_replace(Arc::from(self.state_message()));
-    }
-
-    fn frame_header<const D: usize>(&self, sim: &Simulation<D>) -> FrameHeader<D>
-    where
-        Dim<D>: Dimension<D>,
-    {
-        let p = sim.params();
-        let mut bits = 0;
-        if self.running {
-            bits |= flags::RUNNING;
-        }
-        if p.is_torus() {
-            bits |= flags::TORUS;
-        }
-        let (min, size) = p.world_box::<D>();
-        FrameHeader {
-            flags: bits,
-            step: sim.step_count(),
-            revision: self.revision,
-            world: WorldBox { min, size },
-        }
-    }
-
-    fn publish_frame(&mut self) {
-        let start = Instant::now();
-        let (frame, all, hover) = on_flock!(&self.sim, sim => {
-            let header = self.frame_header(sim);
-            let predators = hunters(sim);
-            let content = protocol::FrameContent {
-                positions: sim.positions(),
-                velocities: sim.velocities(),
-                groups: sim.groups(),
-                resting: sim.resting(),
-                predators: &predators,
-            };
-            let frame = protocol::encode_frame(&header, &content);
-            let (all, hover) = overlays::messages(sim, header.flags, &self.overlays);
-            (frame, all, hover)
-        });
-        self.frame_bytes = frame.len();
-        let snapshot = Snapshot {
-            frame: Bytes::from(frame),
-            version: protocol::frame_version(self.sim.dimensions()),
-            all,
-            hover,
-        };
-        self.frame_tx.send_replace(Arc::new(snapshot));
-        self.publish_time = start.elapsed();
-    }
-
-    /// Hands the current state to the metrics thread unless it is still busy.
-    fn send_metrics(&mut self) {
-        let captures = self.captures;
-        let offered = self.metrics.offer(|| MetricsJob {
-            measure: on_flock!(&self.sim, sim => metrics::measurement(sim)),
-            captures,
-            header: json!({
-                "type": "metrics",
-                "step": self.sim.step_count(),
-                "run": self.run,
-                "count": self.sim.len(),
-                "steps_per_second": if self.running { self.rate.steps_per_second() } else { 0.0 },
-                "step_ms": self.sim.stage_times().total().as_secs_f64() * 1000.0,
-                "frame_bytes": self.frame_bytes,
-                "publish_ms": self.publish_time.as_secs_f64() * 1000.0,
-            }),
-        });
-        if offered {
-            self.last_metrics = Some(Instant::now());
-            self.captures = 0;
-        }
-    }
-
-    /// The event log as exported: with the current step and the command that replays it.
-    pub fn event_log(&mut self) -> EventLog {
-        let text = self.event_log_text().concat();
-        let text = std::str::from_utf8(&text).expect("the log is JSON text");
-        EventLog::parse(text, "the event log").expect("the server's log is a valid log")
-    }
-
-    /// The exported event log in parts to stream ([`SessionLog::export`]): cheap to call, as
-    /// parallel exports share the events' text.
-    pub fn event_log_text(&mut self) -> [Bytes; 3] {
-        self.log.export(self.sim.step_count())
-    }
-
-    /// The current parameters as a TOML config, with a header saying where they came from.
-    pub fn config_toml(&self) -> String {
-        format!(
-            "# boids parameters exported from the viewer (preset {}, seed {}, step {}).\n\
-             # Use with: boids run --config FILE --seed {} --steps K   (or boids serve --config FILE)\n\n{}",
-            self.preset,
-            self.sim.seed(),
-            self.sim.step_count(),
-            self.sim.seed(),
-            self.sim.params().to_toml()
-        )
-    }
-
-    /// The flock in id order, exactly, as JSON (positions and velocities have z in 3D).
-    pub fn state_json(&self) -> serde_json::Value {
-        on_flock!(&self.sim, sim => state_json(sim))
-    }
-
-    /// Description of every parameter with its current value and a slider range: what the page
-    /// builds its controls from.
-    pub fn params_description(&self) -> serde_json::Value {
-        let defaults = Params::preset(&self.preset).unwrap_or_else(|_| self.sim.params().clone());
-        crate::describe::describe(
-            self.sim.params(),
-            &defaults,
-            &self.preset,
-            self.sim.seed(),
-            self.max_count,
-        )
-    }
-
-    /// The preset the current parameters started from.
-    pub fn preset(&self) -> &str {
-        &self.preset
-    }
-}
-
-/// The flock of `sim` in id order, exactly, as JSON.
-fn state_json<const D: usize>(sim: &Simulation<D>) -> serde_json::Value
-where
-    Dim<D>: Dimension<D>,
-{
-    let state = sim.state();
-    let points = |v: &[VecN<D>]| v.iter().map(|p| p.to_array().to_vec()).collect::<Vec<_>>();
-    json!({
-        "step": sim.step_count(),
-        "seed": sim.seed(),
-        "count": state.len(),
-        "positions": points(&state.positions),
-        "velocities": points(&state.velocities),
-        "groups": state.groups,
-        "biases": state.biases,
-        "predators": state
-            .predators
-            .iter()
-            .map(|p| [p.position.to_array(), p.velocity.to_array()].concat())
-            .collect::<Vec<_>>(),
-        "resting": state.resting,
-    })
-}
-
-/// The predators of `sim` as a frame shows them, the pointer's last.
-fn hunters<const D: usize>(sim: &Simulation<D>) -> Vec<Hunter<D>>
-where
-    Dim<D>: Dimension<D>,
-{
-    sim.predators()
-        .iter()
-        .map(|p| (p, false))
-        .chain(sim.pointer().map(|p| (p, true)))
-        .map(|(p, pointer)| Hunter {
-            position: p.position,
-            velocity: p.velocity,
-            pointer,
-        })
-        .collect()
 }

@@ -103,13 +103,12 @@
 //! seam, once per seam crossing. Version 1 had a 32-byte header, 40-byte records, no groups or
 //! ghosts, and links for the first record only.
 //!
-//! The codec of binary messages is in `frame.rs`, the requests and their checks in
-//! `request.rs`, and the conversion of parameter values between JSON and the core's values in
-//! `values.rs`; this module re-exports what the server and its clients use.
+//! The codec of binary messages is in `frame.rs` and the requests and their checks in
+//! `request.rs`; this module re-exports what the server and its clients use. Parameter values
+//! travel as JSON the way the event log holds them ([`boids_io::param_json`]).
 
 mod frame;
 mod request;
-mod values;
 
 pub use frame::{
     DecodeError, DecodedFrame, FRAME_BOID_BYTES, FRAME_BOID_BYTES_3D, FRAME_HEADER_BYTES,
@@ -122,4 +121,3 @@ pub use request::{
     Envelope, MAX_REQUEST_BYTES, MAX_SPEED, MAX_STEP_REQUEST, MIN_SPEED, OverlayMode, Request,
     parse_request,
 };
-pub use values::{json_to_raw, params_to_json, value_to_json};

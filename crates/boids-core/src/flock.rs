@@ -1,13 +1,14 @@
-//! The running flock, in two or three dimensions as its `dimensions` parameter says.
+//! A flock whose dimension is chosen at run time, as its `dimensions` parameter says.
 //!
-//! The core's [`Simulation<D>`] fixes its dimension at compile time, while the viewer changes
-//! it live (a `set` of `dimensions`, or a preset of the other kind). So the engine holds a
-//! [`Flock`], one of the two, and reaches it through [`on_flock!`], which runs the same generic
-//! code on either: one code path for both dimensions, and the dimension picked once, here.
+//! A [`Simulation<D>`] fixes its dimension at compile time, and a front end that knows it once
+//! picks it with [`with_dimensions!`](crate::with_dimensions). A holder whose flock changes
+//! dimension while it lives (the viewer: a `set` of `dimensions`, or a preset of the other
+//! kind; the Python package's `Simulation`) holds a [`Flock`] instead, one of the two, and
+//! reaches it through [`on_flock!`](crate::on_flock), which runs the same generic code on
+//! either: one code path for both dimensions. It lives here, beside `with_dimensions!`, so that
+//! every such holder shares the one dispatch.
 
-use boids_core::{Params, Simulation, StageTimes, StateError};
-
-use crate::budget::Extent;
+use crate::{Params, Simulation, StageTimes, StateError};
 
 /// A simulation of two or of three dimensions.
 #[derive(Clone, Debug)]
@@ -19,14 +20,13 @@ pub enum Flock {
 }
 
 /// Runs `$body` with `$sim` bound to the flock's simulation, whichever its dimension: the body
-/// is compiled once for each, so it must be generic code. Exported for the other holders of a
-/// [`Flock`] (the Python package's `Simulation`).
+/// is compiled once for each, so it must be generic code.
 #[macro_export]
 macro_rules! on_flock {
     ($flock:expr, $sim:ident => $body:expr) => {
         match $flock {
-            $crate::engine::Flock::Two($sim) => $body,
-            $crate::engine::Flock::Three($sim) => $body,
+            $crate::Flock::Two($sim) => $body,
+            $crate::Flock::Three($sim) => $body,
         }
     };
 }
@@ -109,11 +109,6 @@ impl Flock {
     /// The last step's stage times.
     pub fn stage_times(&self) -> StageTimes {
         on_flock!(self, sim => sim.stage_times())
-    }
-
-    /// The box the boids occupy.
-    pub fn extent(&self) -> Extent {
-        on_flock!(self, sim => Extent::of(sim.positions()))
     }
 
     /// One step.

@@ -1,9 +1,21 @@
-//! Parameter values between JSON (the page, the event log) and the core's typed values.
+//! Parameter values between JSON and the core's typed values, both ways: the event log
+//! ([`crate::events`]) and the viewer's messages carry them, and infinite numbers, which JSON
+//! cannot hold, travel as the strings `"inf"` and `"-inf"` in both. The core reads TOML itself
+//! and no JSON, so this lives with the file formats.
 
 use boids_core::params::shape_entries;
 use boids_core::params::{PARAMS, Params, Raw, Value};
 
-use crate::error::ValueError;
+/// A JSON value that is not a parameter value.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ValueError {
+    /// A number beyond `f64`.
+    #[error("number {0} is too large")]
+    TooLarge(String),
+    /// `null`.
+    #[error("value {0} is not a number, boolean, string, list or table")]
+    NotAValue(String),
+}
 
 /// Reads a JSON value from the page or an event log as a parameter value, for the parameter's
 /// kind to check. The strings `"inf"`, `"+inf"`, `"-inf"` and `"nan"` are numbers, as in TOML

@@ -1,0 +1,38 @@
+//! The threads a simulation's work runs on: a pool of its own when `threads` is given, or the
+//! global pool (one thread a core). The `Simulation` class and the viewer's animation both run
+//! their steps here, so this is a module of its own that both use.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use rayon::ThreadPool;
+
+/// Most threads a simulation may be given.
+const MAX_THREADS: usize = 1024;
+
+/// Runs `work` on a thread of `pool`, or of the global pool (all cores) without one, so the
+/// steps it runs start their parallel work from inside the pool ([`boids_core::in_pool`]).
+pub fn on_pool<T: Send>(pool: Option<&ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(pool) => pool.install(work),
+        None => boids_core::in_pool(work),
+    }
+}
+
+/// A thread pool of `threads` threads (`None`: the global pool, one thread a core).
+pub fn thread_pool(threads: Option<usize>) -> PyResult<Option<Arc<ThreadPool>>> {
+    let Some(threads) = threads else {
+        return Ok(None);
+    };
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(PyValueError::new_err(format!(
+            "threads = {threads} is not allowed: allowed range is [1, {MAX_THREADS}] (None: one a core)"
+        )));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map(|pool| Some(Arc::new(pool)))
+        .map_err(|e| PyValueError::new_err(format!("threads = {threads}: {e}")))
+}
