@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, bail};
+use boids_io::output::{self, Content, Pending, Target};
 use boids_lab::experiments::{self, EXPERIMENTS, Figure, Mode, Options, Row};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::output::{self, Content, Pending, Target};
 use crate::plot;
 
 /// Flags of `boids experiment`.

@@ -6,9 +6,8 @@ use std::path::PathBuf;
 use anyhow::Result;
 use boids_core::params::Value;
 use boids_core::{DEFAULT_PRESET, Params, ParamsBuilder, Source};
+use boids_io::input;
 use clap::Args;
-
-use crate::input;
 
 /// Model selection flags.
 #[derive(Args, Clone, Debug)]

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use boids_core::params::{Camera, Value};
 use boids_core::{Dim, Params, Simulation, Source, WorldStep, with_dimensions};
+use boids_io::output::{self, Content, Pending, Target};
 use boids_render::{
     CameraAngle, Canvas, Format, GifWriter, ImageSize, Mp4Writer, Orbit, Palette, Renderer, Scene,
     write_png,
@@ -19,7 +20,6 @@ use boids_render::{
 use clap::Args;
 
 use crate::flock_args::FlockArgs;
-use crate::output::{self, Content, Pending, Target};
 use crate::run::progress_bar;
 
 /// Flags of `boids render`.

@@ -7,14 +7,14 @@ use anyhow::{Result, bail};
 use boids_core::{
     Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, WorldStep, with_dimensions,
 };
+use boids_io::input::{self, EVENTS_LIMIT, read_text};
+use boids_io::output::{self, Content, Target};
 use boids_io::state_csv;
 use boids_server::events::{EventLog, Replay};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::flock_args::FlockArgs;
-use crate::input::{self, EVENTS_LIMIT, read_text};
-use crate::output::{self, Content, Target};
 use crate::trajectory::{RunInfo, TrajectoryTargets, TrajectoryWriter};
 
 /// Flags of `boids run`.

@@ -9,13 +9,13 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use boids_core::METRIC_COLUMNS;
 use boids_core::params::Value;
+use boids_io::output;
 use boids_lab::experiments::{self, Figure, Mode, Panel, Series};
 use boids_lab::sweep::{self, Axis};
 use clap::Args;
 
 use crate::experiment::{TableTargets, progress_bar};
 use crate::flock_args::FlockArgs;
-use crate::output;
 use crate::plot;
 
 /// Flags of `boids sweep`.

@@ -5,12 +5,17 @@
 //! (`run --init`) and the Python package saves and loads (`Simulation.save`, `.load`), so a
 //! state saved by one reads in the other byte for byte.
 //!
-//! The core has no I/O; this crate reads from any [`std::io::Read`] and writes to any
-//! [`std::io::Write`], and leaves opening files (and where their names come from) to its
-//! callers, which name the file in every message.
+//! The core has no I/O; the formats read from any [`std::io::Read`] and write to any
+//! [`std::io::Write`]. Opening the files is shared too, so both front ends treat a path alike:
+//! [`input`] reads what a user names with limits, [`output`] writes aside and commits atomically
+//! (links followed, devices written in place or refused), listing its unfinished work in
+//! [`unfinished`] for the front end's signal handling. Every message names the user's path.
 
+pub mod input;
 mod line_limit;
+pub mod output;
 pub mod state_csv;
+pub mod unfinished;
 
 pub use line_limit::{LINE_LIMIT, LineLimit};
 

@@ -10,8 +10,8 @@
 //!   resolves to, so a link or a second name of the same file is caught too.
 //! - Data goes to a [`Pending`] file in a private temporary directory: beside the target, so the
 //!   final rename stays on one file system, or for a stream in the system's temporary directory.
-//!   The directory is removed if the run fails and, through [`crate::interrupt`], if it is
-//!   interrupted by a signal.
+//!   The directory is removed if the run fails and, through the list of [`crate::unfinished`],
+//!   if it is interrupted by a signal (when the front end watches for signals).
 //! - [`commit`] puts a run's outputs in place only once every one of them is complete: streams
 //!   are copied into first (they can fail: `/dev/full`), then files are renamed over their
 //!   targets. A failure before that leaves every target as it was.
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use tempfile::TempDir;
 
-use crate::interrupt;
+use crate::unfinished;
 
 /// What an output holds: only text may go to standard output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,17 +273,18 @@ impl WorkDir {
             Dest::File(path) => parent_of(path).to_owned(),
             Dest::Stream(_) | Dest::Stdout => std::env::temp_dir(),
         };
-        let dir =
-            interrupt::make_listed(|| tempfile::Builder::new().prefix(".boids-").tempdir_in(&base))
-                .map_err(|e| {
-                    // The error names the temporary path; the user knows the target instead.
-                    anyhow::anyhow!(
-                        "{}: cannot create a temporary directory in {}: {}",
-                        target.label(),
-                        base.display(),
-                        io::Error::from(e.kind())
-                    )
-                })?;
+        let dir = unfinished::make_listed(|| {
+            tempfile::Builder::new().prefix(".boids-").tempdir_in(&base)
+        })
+        .map_err(|e| {
+            // The error names the temporary path; the user knows the target instead.
+            anyhow::anyhow!(
+                "{}: cannot create a temporary directory in {}: {}",
+                target.label(),
+                base.display(),
+                io::Error::from(e.kind())
+            )
+        })?;
         Ok(Self(Some(dir)))
     }
 
@@ -297,9 +298,9 @@ impl WorkDir {
     }
 
     /// Removes the directory while the caller holds the list of unfinished directories.
-    fn close(mut self, unfinished: &mut Vec<PathBuf>) {
+    fn close(mut self, list: &mut Vec<PathBuf>) {
         if let Some(dir) = self.0.take() {
-            interrupt::forget(unfinished, dir.path());
+            unfinished::forget(list, dir.path());
         }
     }
 }
@@ -307,7 +308,7 @@ impl WorkDir {
 impl Drop for WorkDir {
     fn drop(&mut self) {
         if let Some(dir) = self.0.take() {
-            interrupt::forget(&mut interrupt::unfinished(), dir.path());
+            unfinished::forget(&mut unfinished::lock(), dir.path());
         }
     }
 }
@@ -418,7 +419,7 @@ pub fn commit(outputs: Vec<Ready>) -> Result<()> {
         copy_into_stream(ready)
             .with_context(|| format!("{}: cannot write", ready.target.label()))?;
     }
-    let mut unfinished = interrupt::unfinished();
+    let mut list = unfinished::lock();
     for ready in files {
         let Dest::File(path) = &ready.target.dest else {
             unreachable!("partitioned into files")
@@ -426,7 +427,7 @@ pub fn commit(outputs: Vec<Ready>) -> Result<()> {
         keep_permissions(path, &ready.work.file());
         std::fs::rename(ready.work.file(), path)
             .with_context(|| format!("{}: cannot replace the file", ready.target.label()))?;
-        ready.work.close(&mut unfinished);
+        ready.work.close(&mut list);
     }
     Ok(())
 }
@@ -497,11 +498,7 @@ mod tests {
         drop(ready);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-        assert!(
-            !interrupt::unfinished()
-                .iter()
-                .any(|d| d.starts_with(dir.path()))
-        );
+        assert!(!unfinished::lock().iter().any(|d| d.starts_with(dir.path())));
     }
 
     #[test]
