@@ -57,10 +57,16 @@ enum Dest {
 }
 
 impl Target {
-    /// Resolves the output `path` of `flag`; refuses a directory, a missing directory, a block
-    /// device or socket, and `-` for binary content.
+    /// Resolves the output `path` of `flag`; refuses a directory (or a name ending in `/`), a
+    /// missing directory, a block device or socket, and `-` for binary content.
     pub fn new(flag: &str, path: &Path, content: Content) -> Result<Self> {
         let named = || format!("{flag} {}", path.display());
+        if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+            bail!(
+                "{}: ends with '/', so it names a directory; name a file",
+                named()
+            );
+        }
         let real = follow_links(path).with_context(named)?;
         let dest = if path == Path::new("-") || real == Path::new(STDOUT) {
             if content == Content::Binary {
@@ -420,16 +426,30 @@ pub fn commit(outputs: Vec<Ready>) -> Result<()> {
             .with_context(|| format!("{}: cannot write", ready.target.label()))?;
     }
     let mut list = unfinished::lock();
-    for ready in files {
-        let Dest::File(path) = &ready.target.dest else {
+    let mut files = files.into_iter();
+    let renamed = files
+        .by_ref()
+        .try_for_each(|ready| ready.rename_into_place(&mut list));
+    // After a failure the rest are removed while the list is held: a work directory dropped
+    // now would wait for the lock this thread holds, for ever.
+    for rest in files {
+        rest.work.close(&mut list);
+    }
+    renamed
+}
+
+impl Ready {
+    /// Renames the data over the target file, then removes the work directory (whether the
+    /// rename succeeded or not) while the caller holds the list of unfinished directories.
+    fn rename_into_place(self, list: &mut Vec<PathBuf>) -> Result<()> {
+        let Dest::File(path) = &self.target.dest else {
             unreachable!("partitioned into files")
         };
-        keep_permissions(path, &ready.work.file());
-        std::fs::rename(ready.work.file(), path)
-            .with_context(|| format!("{}: cannot replace the file", ready.target.label()))?;
-        ready.work.close(&mut list);
+        keep_permissions(path, &self.work.file());
+        let renamed = std::fs::rename(self.work.file(), path);
+        self.work.close(list);
+        renamed.with_context(|| format!("{}: cannot replace the file", self.target.label()))
     }
-    Ok(())
 }
 
 fn copy_into_stream(ready: &Ready) -> io::Result<()> {
@@ -498,6 +518,31 @@ mod tests {
         drop(ready);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(!unfinished::lock().iter().any(|d| d.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn a_failed_rename_returns_and_removes_every_work_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let ready = |name: &str| {
+            let target = Target::new("--save", &dir.path().join(name), Content::Text).unwrap();
+            let mut pending = target.create().unwrap();
+            pending.write_all(b"new").unwrap();
+            pending.finish().unwrap()
+        };
+        let outputs = vec![ready("a.csv"), ready("b.csv")];
+        // a.csv becomes a directory with a file in it: no file can be renamed over it.
+        std::fs::create_dir_all(dir.path().join("a.csv/inside")).unwrap();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || sender.send(commit(outputs).map_err(|e| format!("{e:#}"))));
+        let err = receiver
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("commit returns")
+            .unwrap_err();
+        assert!(err.contains("a.csv: cannot replace the file"), "{err}");
+        assert!(!err.contains(".boids-"), "{err}");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "only a.csv is left: {names:?}");
         assert!(!unfinished::lock().iter().any(|d| d.starts_with(dir.path())));
     }
 
