@@ -417,6 +417,21 @@ fn a_name_ending_in_a_slash_is_refused_by_every_command() {
 }
 
 #[test]
+fn a_read_only_file_is_not_replaced() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kept.csv");
+    std::fs::write(&file, "old").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    refused(
+        &["run", "--steps", "1", "--save", s(&file)],
+        &[&format!("--save {}", s(&file)), "is read-only"],
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
+    assert_eq!(names(dir.path()), ["kept.csv"]);
+}
+
+#[test]
 fn step_numbers_never_wrap() {
     refused(
         &[

@@ -2,7 +2,8 @@
 //! the whole run is complete.
 //!
 //! - An output names a [`Target`]: a regular file, new or replaced (a symbolic link is followed
-//!   and the file it names is replaced, so the link stays a link); a FIFO, a character device or
+//!   and the file it names is replaced, so the link stays a link; a read-only file is refused,
+//!   as `cp` refuses it); a FIFO, a character device or
 //!   an open descriptor, written in place (`/dev/null`, a named pipe, `/dev/stderr`); or
 //!   standard output, `-` or `/dev/stdout`, for text outputs.
 //! - [`check`] refuses, before anything is written, an output that would overwrite one of the
@@ -158,6 +159,9 @@ fn follow_links(path: &Path) -> Result<PathBuf> {
 fn destination(real: &Path) -> Result<Dest> {
     match std::fs::metadata(real) {
         Ok(meta) if meta.is_dir() => bail!("is a directory; name a file"),
+        Ok(meta) if meta.is_file() && meta.permissions().readonly() => {
+            bail!("is read-only: it is not replaced (make it writable to replace it)")
+        }
         Ok(meta) if meta.is_file() => Ok(Dest::File(real.to_owned())),
         Ok(meta) if is_stream(&meta) => Ok(Dest::Stream(real.to_owned())),
         Ok(_) => bail!("is not a regular file, a FIFO or a character device"),
