@@ -33,9 +33,10 @@ pub fn state_file(error: StateFileError) -> PyErr {
     }
 }
 
-/// A file of `path` that cannot be read or written: `OSError` naming it.
-pub fn io(what: &str, path: &std::path::Path, error: std::io::Error) -> PyErr {
-    PyOSError::new_err(format!("{what} {}: {error}", path.display()))
+/// A file the caller named that cannot be read or written: `OSError` with the message of
+/// `boids_io`'s input or output, which names the argument and the path (never a temporary file).
+pub fn file(error: impl std::fmt::Display) -> PyErr {
+    PyOSError::new_err(format!("{error:#}"))
 }
 
 /// Runs `work` (a call into the model), turning a panic into a `RuntimeError`.

@@ -12,7 +12,6 @@
 //! Stepping releases the GIL: other Python threads run meanwhile, and the step itself runs on
 //! the simulation's threads. Results do not depend on the number of threads.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -20,7 +19,8 @@ use boids_core::{
     Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core, WorldStep,
     with_dimensions,
 };
-use boids_io::state_csv;
+use boids_io::output::{self, Target};
+use boids_io::{input, state_csv};
 use boids_render::Scene;
 use boids_server::engine::Flock;
 use boids_server::on_flock;
@@ -92,6 +92,20 @@ impl Simulation {
         })
     }
 
+    /// Refuses `n` more steps, given to `method` as `argument`, where the step number would
+    /// pass the largest one (it would wrap to 0), as `boids run` refuses `--start-step` with
+    /// `--steps`.
+    fn check_steps(&self, method: &str, argument: &str, n: u64) -> PyResult<()> {
+        let now = self.flock.step_count();
+        match now.checked_add(n) {
+            Some(_) => Ok(()),
+            None => Err(PyValueError::new_err(format!(
+                "{method}({argument}={n}) would pass the largest step number, {} (the flock is at step {now})",
+                u64::MAX
+            ))),
+        }
+    }
+
     /// The flock of the same parameters started afresh (a change of `dimensions`).
     fn restart(&mut self, layers: ParamsBuilder) -> PyResult<()> {
         let params = layers.build().map_err(errors::params)?;
@@ -144,7 +158,7 @@ impl Simulation {
         let layers = layers::build(preset, params, overrides)?;
         let dimensions = layers.params().dimensions;
         let pool = thread_pool(threads)?;
-        let file = std::fs::File::open(&path).map_err(|e| errors::io("load", &path, e))?;
+        let file = input::open("load", &path).map_err(errors::file)?;
         let name = path.display().to_string();
         let flock = with_dimensions!(dimensions, D, {
             let loaded = state_csv::read::<D>(std::io::BufReader::new(file), &name)
@@ -166,6 +180,7 @@ impl Simulation {
     /// step), added after the rules and before the speed limits, every step.
     #[pyo3(signature = (n = 1, force = None))]
     fn step(&mut self, py: Python<'_>, n: u64, force: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        self.check_steps("step", "n", n)?;
         let Some(force) = force else {
             return self.step_free(py, n);
         };
@@ -305,25 +320,23 @@ impl Simulation {
                 "every = 0 is not allowed: allowed range is [1, inf) steps",
             ));
         }
+        self.check_steps("run", "steps", steps)?;
         let pool = self.pool.as_deref();
         on_flock!(&mut self.flock, sim => run_recorded(py, sim, pool, steps, every, trajectory))
     }
 
     /// Writes the flock to `path` in the state CSV format of `boids run --save` (the same
-    /// bytes for the same flock); a failure leaves no half-written file.
+    /// bytes for the same flock), as the command writes a file: a link is followed and the file
+    /// it names replaced, a read-only file, a directory or a device is refused, and a failure
+    /// leaves the file as it was.
     fn save(&self, path: PathBuf) -> PyResult<()> {
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        let io = |e| errors::io("save", &path, e);
-        let mut file = tempfile::NamedTempFile::new_in(&dir).map_err(io)?;
-        let mut out = std::io::BufWriter::new(file.as_file_mut());
-        on_flock!(&self.flock, sim => state_csv::write(&mut out, &sim.state())).map_err(io)?;
-        out.flush().map_err(io)?;
-        drop(out);
-        file.persist(&path).map_err(|e| io(e.error))?;
-        Ok(())
+        let mut pending = Target::regular_file("save", &path)
+            .and_then(|target| target.create())
+            .map_err(errors::file)?;
+        on_flock!(&self.flock, sim => state_csv::write(&mut pending, &sim.state()))
+            .map_err(errors::file)?;
+        let ready = pending.finish().map_err(errors::file)?;
+        output::commit(vec![ready]).map_err(errors::file)
     }
 
     /// An inline animation of the next `steps` steps for a notebook (an IPython HTML object,
@@ -338,6 +351,7 @@ impl Simulation {
         size: &str,
         fps: u32,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.check_steps("show", "steps", steps)?;
         let html = viewer::animation_html(
             py,
             &self.flock,

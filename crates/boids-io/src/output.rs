@@ -62,13 +62,7 @@ impl Target {
     /// missing directory, a block device or socket, and `-` for binary content.
     pub fn new(flag: &str, path: &Path, content: Content) -> Result<Self> {
         let named = || format!("{flag} {}", path.display());
-        if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
-            bail!(
-                "{}: ends with '/', so it names a directory; name a file",
-                named()
-            );
-        }
-        let real = follow_links(path).with_context(named)?;
+        let real = resolve(path).with_context(named)?;
         let dest = if path == Path::new("-") || real == Path::new(STDOUT) {
             if content == Content::Binary {
                 bail!(
@@ -83,11 +77,27 @@ impl Target {
         } else {
             destination(&real).with_context(named)?
         };
-        Ok(Self {
+        Ok(Self::named(flag, path, dest))
+    }
+
+    /// Resolves `path` as a regular file, new or replaced (links followed), for a caller with
+    /// no standard output or devices of its own (a library call): `-` is a file's name, and a
+    /// FIFO or device is refused as well as what [`Target::new`] refuses.
+    pub fn regular_file(flag: &str, path: &Path) -> Result<Self> {
+        let named = || format!("{flag} {}", path.display());
+        let real = resolve(path).with_context(named)?;
+        match destination(&real).with_context(named)? {
+            dest @ Dest::File(_) => Ok(Self::named(flag, path, dest)),
+            _ => bail!("{}: is a device or a FIFO; name a regular file", named()),
+        }
+    }
+
+    fn named(flag: &str, path: &Path, dest: Dest) -> Self {
+        Self {
             flag: flag.to_owned(),
             given: path.to_owned(),
             dest,
-        })
+        }
     }
 
     /// The flag and the path, for messages: `--save out.csv`.
@@ -130,6 +140,15 @@ impl Target {
 const DESCRIPTORS: &str = "/proc/self/fd";
 /// Standard output among them.
 const STDOUT: &str = "/proc/self/fd/1";
+
+/// The path an output's `path` resolves to (links followed); refuses a name ending in `/`,
+/// which names a directory before any file exists.
+fn resolve(path: &Path) -> Result<PathBuf> {
+    if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+        bail!("ends with '/', so it names a directory; name a file");
+    }
+    follow_links(path)
+}
 
 /// Follows symbolic links until a path that is not one (or does not exist yet), or one of this
 /// process's descriptors, which stands for an open file rather than a path.
