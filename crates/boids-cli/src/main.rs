@@ -8,6 +8,7 @@ mod experiment;
 mod flock_args;
 mod info;
 mod interrupt;
+mod numbers;
 mod plot;
 mod render;
 mod run;
