@@ -101,7 +101,8 @@ def presets() -> pd.DataFrame:
     """The presets: name, model, dimensions, count, summary, source."""
 
 def describe_params(model: Optional[str] = None) -> pd.DataFrame:
-    """The parameter catalogue: name, section, kind, default, unit, models, meaning."""
+    """The parameter catalogue: name, section, kind, default, unit, models, meaning; only the
+    parameters acting in ``model`` when given (a model, or a preset, which stands for its model)."""
 
 def experiment(
     name: str,
