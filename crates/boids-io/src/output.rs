@@ -3,9 +3,9 @@
 //!
 //! - An output names a [`Target`]: a regular file, new or replaced (a symbolic link is followed
 //!   and the file it names is replaced, so the link stays a link; a read-only file is refused,
-//!   as `cp` refuses it); a FIFO, a character device or
-//!   an open descriptor, written in place (`/dev/null`, a named pipe, `/dev/stderr`); or
-//!   standard output, `-` or `/dev/stdout`, for text outputs.
+//!   as `cp` refuses it); a FIFO, a character device or an open descriptor, written in place
+//!   (`/dev/null`, a named pipe, `/dev/stderr`); or standard output, `-` or `/dev/stdout`, for
+//!   text outputs. A library call writes regular files only ([`Target::regular_file`]).
 //! - [`check`] refuses, before anything is written, an output that would overwrite one of the
 //!   run's inputs or another output (sidecar files included), compared by the file each path
 //!   resolves to, so a link or a second name of the same file is caught too.
@@ -77,7 +77,7 @@ impl Target {
         } else {
             destination(&real).with_context(named)?
         };
-        Ok(Self::named(flag, path, dest))
+        Ok(Self::with_dest(flag, path, dest))
     }
 
     /// Resolves `path` as a regular file, new or replaced (links followed), for a caller with
@@ -87,12 +87,12 @@ impl Target {
         let named = || format!("{flag} {}", path.display());
         let real = resolve(path).with_context(named)?;
         match destination(&real).with_context(named)? {
-            dest @ Dest::File(_) => Ok(Self::named(flag, path, dest)),
+            dest @ Dest::File(_) => Ok(Self::with_dest(flag, path, dest)),
             _ => bail!("{}: is a device or a FIFO; name a regular file", named()),
         }
     }
 
-    fn named(flag: &str, path: &Path, dest: Dest) -> Self {
+    fn with_dest(flag: &str, path: &Path, dest: Dest) -> Self {
         Self {
             flag: flag.to_owned(),
             given: path.to_owned(),
