@@ -32,6 +32,7 @@ class Simulation:
         seed: int = 0,
         params: Params = None,
         threads: Optional[int] = None,
+        engine: str = "cpu",
         **overrides: ParamValue,
     ) -> None: ...
     @staticmethod
@@ -42,6 +43,7 @@ class Simulation:
         params: Params = None,
         threads: Optional[int] = None,
         start_step: int = 0,
+        engine: str = "cpu",
         **overrides: ParamValue,
     ) -> "Simulation":
         """The flock saved in a state CSV file (by ``save`` or ``boids run --save``), resumed at
@@ -50,7 +52,8 @@ class Simulation:
         """Advances ``n`` steps with the GIL released. ``force(positions, velocities)`` returns
         an (N, D) float array: each boid's change of velocity this step, added after the rules
         and before the speed limits. A result of another shape raises ``ValueError``, of
-        another type or dtype ``TypeError``."""
+        another type or dtype ``TypeError``. Steps past the largest step number, 2**64 - 1, raise
+        ``ValueError``."""
     @property
     def step_count(self) -> int:
         """Steps taken so far."""
@@ -88,7 +91,9 @@ class Simulation:
         self, steps: int, every: int = 1, *, trajectory: Literal[True]
     ) -> Tuple[pd.DataFrame, npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
-        """Writes the state CSV of ``boids run --save``; a failure leaves no half-written file."""
+        """Writes the state CSV of ``boids run --save`` as the command writes it: a link is
+        followed, a read-only file, a directory or a device is refused (``OSError`` naming the
+        path), and a failure leaves the file as it was."""
     def show(self, steps: int = 200, every: int = 2, size: str = "480x360", fps: int = 30) -> Any:
         """An inline GIF of the next ``steps`` steps of a copy of the flock (IPython HTML, or the
         HTML text without IPython)."""
@@ -98,7 +103,8 @@ def presets() -> pd.DataFrame:
     """The presets: name, model, dimensions, count, summary, source."""
 
 def describe_params(model: Optional[str] = None) -> pd.DataFrame:
-    """The parameter catalogue: name, section, kind, default, unit, models, meaning."""
+    """The parameter catalogue: name, section, kind, default, unit, models, meaning; only the
+    parameters acting in ``model`` when given (a model, or a preset, which stands for its model)."""
 
 def experiment(
     name: str,

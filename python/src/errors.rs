@@ -7,10 +7,17 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use boids_core::{ParamsError, StateError};
+use boids_core::engine::UnknownEngine;
+use boids_core::{EngineKind, ParamsError, StateError};
 use boids_io::StateFileError;
-use pyo3::PyErr;
 use pyo3::exceptions::{PyKeyError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::{PyErr, PyResult};
+
+/// The engine named `name`, or a `ValueError` that names the engines this build has.
+pub fn engine(name: &str) -> PyResult<EngineKind> {
+    name.parse()
+        .map_err(|error: UnknownEngine| PyValueError::new_err(format!("engine: {error}")))
+}
 
 /// A parameter error: `KeyError` for an unknown name, `ValueError` for the rest.
 pub fn params(error: ParamsError) -> PyErr {
@@ -33,9 +40,10 @@ pub fn state_file(error: StateFileError) -> PyErr {
     }
 }
 
-/// A file of `path` that cannot be read or written: `OSError` naming it.
-pub fn io(what: &str, path: &std::path::Path, error: std::io::Error) -> PyErr {
-    PyOSError::new_err(format!("{what} {}: {error}", path.display()))
+/// A file the caller named that cannot be read or written: `OSError` with the message of
+/// `boids_io`'s input or output, which names the argument and the path (never a temporary file).
+pub fn file(error: impl std::fmt::Display) -> PyErr {
+    PyOSError::new_err(format!("{error:#}"))
 }
 
 /// Runs `work` (a call into the model), turning a panic into a `RuntimeError`.

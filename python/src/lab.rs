@@ -40,20 +40,11 @@ pub fn presets(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 
 /// The parameter catalogue, one row per parameter: name, section, kind (what values it
 /// takes), default, unit, the models it acts in, meaning; only those acting in `model` when
-/// given.
+/// given (a model's name, or a preset's, which stands for its model).
 #[pyfunction]
 #[pyo3(signature = (model = None))]
 pub fn describe_params<'py>(py: Python<'py>, model: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
-    let model = match model {
-        None => None,
-        Some(name) => Some(Model::from_name(name).ok_or_else(|| {
-            let valid: Vec<&str> = Model::ALL.iter().map(|m| m.name()).collect();
-            PyValueError::new_err(format!(
-                "model = {name:?} is not allowed: valid models: {}",
-                valid.join(", ")
-            ))
-        })?),
-    };
+    let model = model.map(model_named).transpose()?;
     let rows: Vec<&ParamInfo> = PARAMS
         .iter()
         .filter(|info| model.is_none_or(|m| info.applies_to(m)))
@@ -72,6 +63,24 @@ pub fn describe_params<'py>(py: Python<'py>, model: Option<&str>) -> PyResult<Bo
         column("meaning", &rows, |i| object(py, i.meaning))?,
     ];
     frames::data_frame(py, columns)
+}
+
+/// The model `name` names: a model, or a preset's model.
+fn model_named(name: &str) -> PyResult<Model> {
+    if let Some(model) = Model::from_name(name) {
+        return Ok(model);
+    }
+    match PRESETS.iter().find(|p| p.name == name) {
+        Some(preset) => Ok((preset.params)().model),
+        None => {
+            let presets: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+            Err(PyValueError::new_err(format!(
+                "model = {name:?} is neither a model nor a preset: models: {}; presets: {}",
+                Model::NAMES.join(", "),
+                presets.join(", ")
+            )))
+        }
+    }
 }
 
 /// Runs the published experiment `name` (couzin-accuracy, couzin-conflict, predator, scouts,

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use boids_core::params::Raw;
 use boids_core::{ParamsBuilder, Source};
+use boids_io::input;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
@@ -56,7 +57,7 @@ fn apply_file(builder: ParamsBuilder, path: &Bound<'_, PyAny>) -> PyResult<Param
             "params = {path}: expected a dict of parameters or the path of a TOML file"
         ))
     })?;
-    let text = std::fs::read_to_string(&path).map_err(|e| errors::io("params", &path, e))?;
+    let text = input::read_text("params", &path, input::CONFIG_LIMIT).map_err(errors::file)?;
     builder
         .apply_toml(&text, &path.display().to_string())
         .map_err(errors::params)

@@ -12,15 +12,15 @@
 //! Stepping releases the GIL: other Python threads run meanwhile, and the step itself runs on
 //! the simulation's threads. Results do not depend on the number of threads.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use boids_core::{
-    Dim, Dimension, EngineKind, Flock, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core,
-    on_flock, with_dimensions,
+    Dim, Dimension, Flock, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core, on_flock,
+    with_dimensions,
 };
-use boids_io::state_csv;
+use boids_io::output::{self, Target};
+use boids_io::{input, state_csv};
 use boids_render::Scene;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -63,10 +63,25 @@ impl Simulation {
         })
     }
 
+    /// Refuses `n` more steps, given to `method` as `argument`, where the step number would
+    /// pass the largest one (it would wrap to 0), as `boids run` refuses `--start-step` with
+    /// `--steps`.
+    fn check_steps(&self, method: &str, argument: &str, n: u64) -> PyResult<()> {
+        let now = self.flock.step_count();
+        match now.checked_add(n) {
+            Some(_) => Ok(()),
+            None => Err(PyValueError::new_err(format!(
+                "{method}({argument}={n}) would pass the largest step number, {} (the flock is at step {now})",
+                u64::MAX
+            ))),
+        }
+    }
+
     /// The flock of the same parameters started afresh (a change of `dimensions`).
     fn restart(&mut self, layers: ParamsBuilder) -> PyResult<()> {
         let params = layers.build().map_err(errors::params)?;
-        self.flock = Flock::new(params, self.flock.seed()).map_err(errors::state)?;
+        self.flock =
+            Flock::new(params, self.flock.seed(), self.flock.engine()).map_err(errors::state)?;
         self.layers = layers;
         Ok(())
     }
@@ -76,20 +91,24 @@ impl Simulation {
 impl Simulation {
     /// A new flock of `preset` drawn with `seed`; `params` (a dict or a TOML file's path) and
     /// keyword overrides are layered on top. `threads`: the simulation's own thread count
-    /// (`None`: one a core). An unknown key raises `KeyError`, a bad value `ValueError`.
+    /// (`None`: one a core); `engine`: the engine that steps it (`"cpu"`). An unknown key
+    /// raises `KeyError`, a bad value `ValueError`.
     #[new]
-    #[pyo3(signature = (preset = "cornell", seed = 0, params = None, threads = None, **overrides))]
+    #[pyo3(signature = (preset = "cornell", seed = 0, params = None, threads = None, engine = "cpu", **overrides))]
     fn new(
         preset: &str,
         seed: u64,
         params: Option<&Bound<'_, PyAny>>,
         threads: Option<usize>,
+        engine: &str,
         overrides: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let engine = errors::engine(engine)?;
         let layers = layers::build(preset, params, overrides)?;
         let built = layers.build().map_err(errors::params)?;
         let pool = thread_pool(threads)?;
-        let flock = on_pool(pool.as_deref(), || Flock::new(built, seed)).map_err(errors::state)?;
+        let flock = on_pool(pool.as_deref(), || Flock::new(built, seed, engine));
+        let flock = flock.map_err(errors::state)?;
         Ok(Self {
             flock,
             layers,
@@ -102,7 +121,8 @@ impl Simulation {
     /// at `start_step`, with the parameters of `preset`, `params` and keywords as for a new
     /// simulation (the file's rows set `count`).
     #[staticmethod]
-    #[pyo3(signature = (path, preset = "cornell", seed = 0, params = None, threads = None, start_step = 0, **overrides))]
+    #[pyo3(signature = (path, preset = "cornell", seed = 0, params = None, threads = None, start_step = 0, engine = "cpu", **overrides))]
+    #[allow(clippy::too_many_arguments, reason = "the Python signature's keywords")]
     fn load(
         path: PathBuf,
         preset: &str,
@@ -110,18 +130,19 @@ impl Simulation {
         params: Option<&Bound<'_, PyAny>>,
         threads: Option<usize>,
         start_step: u64,
+        engine: &str,
         overrides: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let engine = errors::engine(engine)?;
         let layers = layers::build(preset, params, overrides)?;
         let dimensions = layers.params().dimensions;
         let pool = thread_pool(threads)?;
-        let file = std::fs::File::open(&path).map_err(|e| errors::io("load", &path, e))?;
+        let file = input::open("load", &path).map_err(errors::file)?;
         let name = path.display().to_string();
         let flock = with_dimensions!(dimensions, D, {
             let loaded = state_csv::read::<D>(std::io::BufReader::new(file), &name)
                 .map_err(errors::state_file)?;
-            let engine = EngineKind::Cpu.build();
-            let start = || loaded.start(layers.clone(), (seed, start_step), engine, &name);
+            let start = || loaded.start(layers.clone(), (seed, start_step), engine.build(), &name);
             Flock::from(on_pool(pool.as_deref(), start).map_err(errors::state_file)?)
         });
         Ok(Self {
@@ -138,6 +159,7 @@ impl Simulation {
     /// step), added after the rules and before the speed limits, every step.
     #[pyo3(signature = (n = 1, force = None))]
     fn step(&mut self, py: Python<'_>, n: u64, force: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        self.check_steps("step", "n", n)?;
         let Some(force) = force else {
             return self.step_free(py, n);
         };
@@ -277,25 +299,23 @@ impl Simulation {
                 "every = 0 is not allowed: allowed range is [1, inf) steps",
             ));
         }
+        self.check_steps("run", "steps", steps)?;
         let pool = self.pool.as_deref();
         on_flock!(&mut self.flock, sim => run_recorded(py, sim, pool, steps, every, trajectory))
     }
 
     /// Writes the flock to `path` in the state CSV format of `boids run --save` (the same
-    /// bytes for the same flock); a failure leaves no half-written file.
+    /// bytes for the same flock), as the command writes a file: a link is followed and the file
+    /// it names replaced, a read-only file, a directory or a device is refused, and a failure
+    /// leaves the file as it was.
     fn save(&self, path: PathBuf) -> PyResult<()> {
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        let io = |e| errors::io("save", &path, e);
-        let mut file = tempfile::NamedTempFile::new_in(&dir).map_err(io)?;
-        let mut out = std::io::BufWriter::new(file.as_file_mut());
-        on_flock!(&self.flock, sim => state_csv::write(&mut out, &sim.state())).map_err(io)?;
-        out.flush().map_err(io)?;
-        drop(out);
-        file.persist(&path).map_err(|e| io(e.error))?;
-        Ok(())
+        let mut pending = Target::regular_file("save", &path)
+            .and_then(|target| target.create())
+            .map_err(errors::file)?;
+        on_flock!(&self.flock, sim => state_csv::write(&mut pending, &sim.state()))
+            .map_err(errors::file)?;
+        let ready = pending.finish().map_err(errors::file)?;
+        output::commit(vec![ready]).map_err(errors::file)
     }
 
     /// An inline animation of the next `steps` steps for a notebook (an IPython HTML object,
@@ -310,6 +330,7 @@ impl Simulation {
         size: &str,
         fps: u32,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.check_steps("show", "steps", steps)?;
         let html = viewer::animation_html(
             py,
             &self.flock,

@@ -163,6 +163,7 @@ pub fn serve(
             params: layers,
             preset,
             seed: flock.seed(),
+            engine: flock.engine(),
             max_count,
             max_pairs: DEFAULT_MAX_PAIRS,
             steps_per_second: speed,

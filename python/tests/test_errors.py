@@ -1,5 +1,8 @@
 """Bad input raises the exception a Python user expects, with the command's message."""
 
+import os
+import stat
+
 import numpy as np
 import pytest
 
@@ -80,3 +83,64 @@ def test_a_force_of_the_wrong_shape_or_type_is_refused_and_the_flock_kept():
         sim.step(force=lambda p, v: 1 / 0)
     assert sim.step_count == 0
     np.testing.assert_array_equal(sim.positions, before)
+
+
+def test_save_writes_as_the_command_does(tmp_path):
+    sim = boids.Simulation(count=10)
+    real = tmp_path / "real.csv"
+    real.write_text("old")
+    link = tmp_path / "link.csv"
+    link.symlink_to("real.csv")
+    sim.save(link)
+    assert link.is_symlink() and real.read_text().startswith("x,y,vx,vy")
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match=r"save .*pipe\.csv: is a device or a FIFO"):
+        sim.save(fifo)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    kept = tmp_path / "kept.csv"
+    kept.write_text("old")
+    kept.chmod(0o444)
+    with pytest.raises(OSError, match=r"save .*kept\.csv: is read-only"):
+        sim.save(kept)
+    assert kept.read_text() == "old"
+    with pytest.raises(OSError, match=r"save .*no/such/dir\.csv: directory .*no/such does not exist") as missing:
+        sim.save(tmp_path / "no" / "such" / "dir.csv")
+    assert ".boids-" not in str(missing.value) and ".tmp" not in str(missing.value)
+    with pytest.raises(OSError, match=r"ends with '/'"):
+        sim.save(str(tmp_path / "x.csv") + "/")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.csv", "link.csv", "pipe.csv", "real.csv"]
+
+
+def test_a_params_file_is_read_with_the_config_limit(tmp_path):
+    with pytest.raises(OSError, match="params /dev/zero: larger than 16 MiB"):
+        boids.Simulation(params="/dev/zero")
+    with pytest.raises(OSError, match="params .*: is a directory"):
+        boids.Simulation(params=tmp_path)
+
+
+def test_the_step_number_never_wraps(tmp_path):
+    last = 2**64 - 1
+    sim = boids.Simulation.load(_two_boids(tmp_path), start_step=last - 1)
+    sim.step()
+    assert sim.step_count == last
+    with pytest.raises(ValueError, match=rf"step\(n=1\) would pass the largest step number, {last}"):
+        sim.step()
+    with pytest.raises(ValueError, match=r"run\(steps=3\) would pass the largest step number"):
+        sim.run(3)
+    assert sim.step_count == last
+
+
+def test_an_engine_is_chosen_by_name_and_an_unknown_one_is_refused(tmp_path):
+    cpu = boids.Simulation(count=50, seed=2, engine="cpu")
+    default = boids.Simulation(count=50, seed=2)
+    cpu.step(5)
+    default.step(5)
+    assert np.array_equal(cpu.positions, default.positions)
+    with pytest.raises(ValueError, match='engine: unknown engine "gpu": this build has cpu'):
+        boids.Simulation(engine="gpu")
+    path = tmp_path / "flock.csv"
+    cpu.save(path)
+    with pytest.raises(ValueError, match="unknown engine"):
+        boids.Simulation.load(path, engine="warp")
+    assert boids.Simulation.load(path, engine="cpu", start_step=5).step_count == 5

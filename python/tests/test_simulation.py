@@ -126,3 +126,7 @@ def test_presets_and_the_parameter_catalogue():
     vicsek = boids.describe_params("vicsek")
     assert "noise" in set(vicsek["name"]) and "centering_factor" not in set(vicsek["name"])
     assert len(vicsek) < len(catalogue)
+    cornell = boids.describe_params("cornell")
+    assert list(cornell["name"]) == list(boids.describe_params("boids")["name"])
+    with pytest.raises(ValueError, match="model = \"nope\" is neither a model nor a preset: models: boids, vicsek"):
+        boids.describe_params("nope")

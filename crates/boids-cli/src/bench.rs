@@ -27,12 +27,14 @@ use clap::Args;
 use serde_json::json;
 
 use crate::flock_args::FlockArgs;
+use crate::numbers::whole;
 
 /// Largest flock `--vs-naive` accepts: the O(n²) reference takes seconds per step beyond it.
 const NAIVE_MAX: usize = 100_000;
 
 /// Flags of `boids bench`.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct BenchArgs {
     #[command(flatten)]
     pub flock: FlockArgs,
@@ -69,7 +71,7 @@ pub struct BenchArgs {
     /// Flock sizes of --scaling.
     #[arg(long, value_name = "N,N,...", value_delimiter = ',', requires = "scaling",
           default_values_t = [1_000, 10_000, 100_000, 1_000_000, 10_000_000],
-          value_parser = clap::value_parser!(u64).range(100..=100_000_000))]
+          value_parser = whole(100..=100_000_000))]
     pub sizes: Vec<u64>,
 }
 

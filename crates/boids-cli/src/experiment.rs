@@ -7,15 +7,17 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, bail};
+use boids_io::output::{self, Content, Pending, Target};
 use boids_lab::experiments::{self, EXPERIMENTS, Figure, Mode, Options, Row};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::output::{self, Content, Pending, Target};
+use crate::numbers::whole;
 use crate::plot;
 
 /// Flags of `boids experiment`.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct ExperimentArgs {
     /// couzin-accuracy, couzin-conflict, predator, scouts or vicsek (`boids experiment list`
     /// describes them).
@@ -32,10 +34,10 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub replicates: Option<u32>,
     /// Steps per run (default: the experiment's own).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(2..))]
+    #[arg(long, value_name = "K", value_parser = whole(2..=u64::MAX))]
     pub steps: Option<u64>,
     /// Base seed: replicate r uses seed + r.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = whole(0..=u64::MAX))]
     pub seed: u64,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]

@@ -5,11 +5,12 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use boids_core::params::Value;
+use boids_core::params::Raw;
 use boids_core::{DEFAULT_PRESET, EngineKind, Params, ParamsBuilder, Source};
+use boids_io::input;
 use clap::Args;
 
-use crate::input;
+use crate::numbers::whole;
 
 /// Model selection flags.
 #[derive(Args, Clone, Debug)]
@@ -25,9 +26,9 @@ pub struct FlockArgs {
     pub set: Vec<String>,
     /// Number of boids (same as `--set count=N`).
     #[arg(long, value_name = "N")]
-    pub count: Option<u64>,
+    pub count: Option<i64>,
     /// Seed of the random streams: the same seed and parameters give the same run.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = whole(0..=u64::MAX))]
     pub seed: u64,
     /// Engine that steps the flock's grid path (`cpu`: every core, bit-identical on any
     /// thread count).
@@ -49,7 +50,7 @@ impl FlockArgs {
         }
         if let Some(count) = self.count {
             let source = Source::Flag(format!("--count {count}"));
-            builder.set("count", Value::Integer(count), source);
+            builder = builder.apply("count", &Raw::Integer(count), source)?;
         }
         Ok(builder)
     }

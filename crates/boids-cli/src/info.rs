@@ -31,6 +31,7 @@ pub fn presets(args: &PresetsArgs) {
 
 /// Flags of `boids params`.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct ParamsArgs {
     #[command(flatten)]
     pub flock: FlockArgs,

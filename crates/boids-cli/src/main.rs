@@ -7,9 +7,8 @@ mod compare;
 mod experiment;
 mod flock_args;
 mod info;
-mod input;
 mod interrupt;
-mod output;
+mod numbers;
 mod plot;
 mod render;
 mod run;
@@ -54,6 +53,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    interrupt::remove_outputs_on_signal();
     let command_line = std::env::args().collect::<Vec<_>>().join(" ");
     let result = match cli.command {
         Some(Command::Serve(args)) => serve::serve(&args),

@@ -11,6 +11,7 @@ use std::io::Write;
 
 use anyhow::{Result, anyhow};
 use boids_core::params::Value;
+use boids_io::output::Pending;
 use boids_lab::experiments::{Figure, Mode, Panel};
 use boids_lab::sweep::Heatmap;
 use image::ColorType;
@@ -18,8 +19,6 @@ use image::ImageEncoder;
 use image::codecs::png::PngEncoder;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
-
-use crate::output::Pending;
 
 const FONT: &str = "sans-serif";
 const PANEL: (u32, u32) = (720, 520);

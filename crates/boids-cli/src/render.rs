@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use boids_core::params::{Camera, Value};
 use boids_core::{Dim, Params, Simulation, Source, with_dimensions};
+use boids_io::output::{self, Content, Pending, Target};
 use boids_render::{
     CameraAngle, Canvas, Format, GifWriter, ImageSize, Mp4Writer, Orbit, Palette, Renderer, Scene,
     write_png,
@@ -19,16 +20,17 @@ use boids_render::{
 use clap::Args;
 
 use crate::flock_args::FlockArgs;
-use crate::output::{self, Content, Pending, Target};
+use crate::numbers::whole;
 use crate::run::progress_bar;
 
 /// Flags of `boids render`.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct RenderArgs {
     #[command(flatten)]
     pub flock: FlockArgs,
     /// Number of steps to run; the last frame is at step K.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = whole(0..=u64::MAX))]
     pub steps: u64,
     /// Output file: .png (last frame), .gif (looping animation) or .mp4 (needs ffmpeg).
     #[arg(long, value_name = "FILE")]
@@ -37,10 +39,10 @@ pub struct RenderArgs {
     #[arg(long, value_name = "WxH", default_value = "640x480", value_parser = parse_size)]
     pub size: ImageSize,
     /// Steps between animation frames.
-    #[arg(long, value_name = "E", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "E", default_value_t = 1, value_parser = whole(1..=u64::MAX))]
     pub every: u64,
     /// Steps run before the first animation frame (lets the flock form first).
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = whole(0..=u64::MAX))]
     pub warmup: u64,
     /// Frames per second of .gif and .mp4 (GIF rounds the delay to 1/100 s).
     #[arg(long, value_name = "F", default_value_t = 25, value_parser = clap::value_parser!(u32).range(1..=50))]

@@ -8,22 +8,24 @@ use boids_core::{
     Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, with_dimensions,
 };
 use boids_io::events::{EventLog, Replay};
+use boids_io::input::{self, EVENTS_LIMIT, read_text};
+use boids_io::output::{self, Content, Target};
 use boids_io::state_csv;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::flock_args::FlockArgs;
-use crate::input::{self, EVENTS_LIMIT, read_text};
-use crate::output::{self, Content, Target};
+use crate::numbers::whole;
 use crate::trajectory::{RunInfo, TrajectoryTargets, TrajectoryWriter};
 
 /// Flags of `boids run`.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct RunArgs {
     #[command(flatten)]
     pub flock: FlockArgs,
     /// Number of steps to run.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = whole(0..=u64::MAX))]
     pub steps: u64,
     /// Start from this state file (CSV: columns x, y, vx, vy, or x, y, z, vx, vy, vz with
     /// dimensions=3, and optionally group, bias, resting and kind) instead of a random flock;
@@ -31,7 +33,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "STATE.csv")]
     pub init: Option<PathBuf>,
     /// Step number the run starts at (to resume a saved run where it stopped).
-    #[arg(long, value_name = "STEP", default_value_t = 0)]
+    #[arg(long, value_name = "STEP", default_value_t = 0, value_parser = whole(0..=u64::MAX))]
     pub start_step: u64,
     /// Write the final state here (CSV, rows in boid-id order = the --init file's row order;
     /// `-` for standard output).
@@ -45,7 +47,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub trajectory: Option<PathBuf>,
     /// Interval in steps between metrics rows and trajectory frames.
-    #[arg(long, value_name = "E", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "E", default_value_t = 1, value_parser = whole(1..=u64::MAX))]
     pub every: u64,
     /// Replay an event log exported by the viewer (`boids serve`): start from its last
     /// start/reset event and apply each parameter change at its step; `--steps` counts from that

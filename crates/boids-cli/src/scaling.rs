@@ -88,7 +88,7 @@ pub fn run(out: &Path, sizes: &[usize]) -> Result<()> {
         plot::figure(&figure(&rows), &mut png)?;
         ready.push(png.finish()?);
     }
-    crate::output::commit(ready)?;
+    boids_io::output::commit(ready)?;
     targets.print(&format!(
         "scaling: {} runs -> {}\n",
         rows.len(),

@@ -10,9 +10,11 @@ use boids_server::{EngineConfig, ServerConfig};
 use clap::Args;
 
 use crate::flock_args::FlockArgs;
+use crate::numbers::whole;
 
 /// Flags of `boids serve`.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct ServeArgs {
     #[command(flatten)]
     pub flock: FlockArgs,
@@ -30,7 +32,7 @@ pub struct ServeArgs {
     #[arg(long = "allow-host", value_name = "NAME")]
     pub allow_host: Vec<String>,
     /// Largest boid count the page may ask for (the count slider stops here).
-    #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = whole(1..=u64::MAX))]
     pub max_count: u64,
     /// Most neighbour pairs a step (boids x expected neighbours each) the page may ask for:
     /// a change that would make steps costlier is refused, so one client cannot freeze the
@@ -77,6 +79,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             params: layers,
             preset: args.flock.preset.clone(),
             seed: args.flock.seed,
+            engine: args.flock.engine,
             max_count,
             max_pairs: args.max_pairs,
             steps_per_second: args.speed,

@@ -9,17 +9,19 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use boids_core::METRIC_COLUMNS;
 use boids_core::params::Value;
+use boids_io::output;
 use boids_lab::experiments::{self, Figure, Mode, Panel, Series};
 use boids_lab::sweep::{self, Axis};
 use clap::Args;
 
 use crate::experiment::{TableTargets, progress_bar};
 use crate::flock_args::FlockArgs;
-use crate::output;
+use crate::numbers::whole;
 use crate::plot;
 
 /// Flags of `boids sweep`.
 #[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct SweepArgs {
     #[command(flatten)]
     pub flock: FlockArgs,
@@ -31,13 +33,13 @@ pub struct SweepArgs {
     #[arg(long, value_name = "R", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub replicates: u32,
     /// Steps per run.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = whole(0..=u64::MAX))]
     pub steps: u64,
     /// Measure the metrics every E steps.
-    #[arg(long, value_name = "E", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "E", default_value_t = 10, value_parser = whole(1..=u64::MAX))]
     pub every: u64,
     /// First step of the time averages [default: half the steps].
-    #[arg(long, value_name = "STEP")]
+    #[arg(long, value_name = "STEP", value_parser = whole(0..=u64::MAX))]
     pub burn_in: Option<u64>,
     /// CSV file of results, one row per run; the plot goes beside it as FILE.png
     /// [default: sweep.csv].

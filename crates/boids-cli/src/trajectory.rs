@@ -25,12 +25,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use boids_core::{Coordinates, Dim, Dimension, FlockState, Params};
+use boids_io::output::{Content, Labelled, Pending, Ready, Target, WorkDir};
+use boids_io::state_csv::{BOID, PREDATOR, motion_columns, predator_motion};
 use npyz::WriterBuilder;
 use npyz::npz::NpzWriter;
 use npyz::zip::write::FileOptions;
-
-use crate::output::{Content, Labelled, Pending, Ready, Target, WorkDir};
-use boids_io::state_csv::{BOID, PREDATOR, motion_columns, predator_motion};
 
 /// File format of a trajectory, from its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{boids, refused};
+use common::{boids, check_refused, refused};
 
 /// Runs `boids ARGS`, which must succeed.
 fn succeeded(args: &[&str]) -> Output {
@@ -355,6 +355,80 @@ fn paths_that_cannot_be_outputs_are_named_plainly() {
         &["run", "--steps", "1", "--save", s(&file.join("out.csv"))],
         &["--save", "Not a directory"],
     );
+}
+
+/// Runs `boids ARGS`, failing the test if it has not ended within a minute (a hung command).
+fn finished(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("boids {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_name_ending_in_a_slash_is_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let slashed = |name: &str| format!("{}/", s(&dir.path().join(name)));
+    let (save, metrics, png, csv) = (
+        slashed("x.csv"),
+        slashed("m.csv"),
+        slashed("r.png"),
+        slashed("s.csv"),
+    );
+    let sweep = [
+        "sweep",
+        "--set",
+        "count=5",
+        "--vary",
+        "noise=0,1",
+        "--steps",
+        "2",
+        "--every",
+        "1",
+    ];
+    for (args, flag) in [
+        (vec!["run", "--steps", "3", "--save", &save], "--save"),
+        (
+            vec!["run", "--steps", "3", "--metrics", &metrics],
+            "--metrics",
+        ),
+        (vec!["render", "--steps", "1", "--out", &png], "--out"),
+        ([&sweep[..], &["--out", &csv]].concat(), "--out"),
+    ] {
+        let out = finished(&args);
+        check_refused(&args, &out, &[flag, "names a directory"]);
+        assert_eq!(
+            names(dir.path()),
+            Vec::<String>::new(),
+            "{args:?} left files"
+        );
+    }
+}
+
+#[test]
+fn a_read_only_file_is_not_replaced() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kept.csv");
+    std::fs::write(&file, "old").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    refused(
+        &["run", "--steps", "1", "--save", s(&file)],
+        &[&format!("--save {}", s(&file)), "is read-only"],
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
+    assert_eq!(names(dir.path()), ["kept.csv"]);
 }
 
 #[test]

@@ -592,3 +592,69 @@ fn a_state_file_with_a_boid_inside_an_obstacle_is_refused_with_its_line() {
     let fine = dir.write("fine.csv", "x,y,vx,vy\n10,10,1,0\n20,20,1,0\n");
     ok(&["run", "--config", &config, "--init", &fine, "--steps", "3"]);
 }
+
+#[test]
+fn a_negative_number_is_told_what_is_wrong_with_it() {
+    refused(
+        &["run", "--steps", "3", "--count", "-5"],
+        &["`count` = -5 (from flag `--count -5`)", "[1, "],
+    );
+    refused(
+        &["run", "--steps", "-5"],
+        &[
+            "'-5' for '--steps <K>'",
+            "must be a whole number, at least 0",
+        ],
+    );
+    refused(
+        &["run", "--steps", "3", "--every", "-2"],
+        &["'--every <E>'", "at least 1"],
+    );
+    refused(
+        &[
+            "sweep",
+            "--vary",
+            "noise=0,1",
+            "--steps",
+            "4",
+            "--burn-in",
+            "-1",
+        ],
+        &["'--burn-in <STEP>'", "at least 0"],
+    );
+    refused(
+        &[
+            "render",
+            "--steps",
+            "1",
+            "--threads",
+            "-3",
+            "--out",
+            "x.png",
+        ],
+        &["'--threads <T>'", "-3 is not in 1..=1024"],
+    );
+    refused(
+        &["serve", "--max-count", "-1"],
+        &["'--max-count <N>'", "at least 1"],
+    );
+    refused(&["params", "--count", "-1"], &["--count -1", "[1, "]);
+}
+
+#[test]
+fn the_help_names_every_command() {
+    let help = ok(&["--help"]);
+    let first = help.lines().next().unwrap();
+    for command in [
+        "run",
+        "serve",
+        "render",
+        "bench",
+        "experiment",
+        "sweep",
+        "presets",
+        "params",
+    ] {
+        assert!(first.contains(command), "{command} missing from: {first}");
+    }
+}

@@ -6,7 +6,7 @@ use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use boids_core::{Coordinates, Dim, Dimension, FlockState, ParamsBuilder, Source};
+use boids_core::{Coordinates, Dim, Dimension, EngineKind, FlockState, ParamsBuilder, Source};
 use boids_io::events::{Change, EventLog};
 use boids_server::protocol::Request;
 use boids_server::{Engine, EngineConfig, EngineState};
@@ -163,6 +163,7 @@ fn engine(params: ParamsBuilder) -> Engine {
         params,
         preset: "cornell".into(),
         seed: 5,
+        engine: EngineKind::Cpu,
         max_count: 10_000,
         max_pairs: boids_server::budget::DEFAULT_MAX_PAIRS,
         steps_per_second: 400.0,

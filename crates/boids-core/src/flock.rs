@@ -8,7 +8,7 @@
 //! either: one code path for both dimensions. It lives here, beside `with_dimensions!`, so that
 //! every such holder shares the one dispatch.
 
-use crate::{Params, Simulation, StageTimes, StateError};
+use crate::{EngineKind, Params, Simulation, StageTimes, StateError};
 
 /// A simulation of two or of three dimensions.
 #[derive(Clone, Debug)]
@@ -44,12 +44,17 @@ impl From<Simulation<3>> for Flock {
 }
 
 impl Flock {
-    /// A new flock of `params` (of `params.dimensions`) drawn with `seed`.
-    pub fn new(params: Params, seed: u64) -> Result<Flock, StateError> {
+    /// A new flock of `params` (of `params.dimensions`) drawn with `seed`, on `engine`.
+    pub fn new(params: Params, seed: u64, engine: EngineKind) -> Result<Flock, StateError> {
         Ok(match params.dimensions {
-            3 => Flock::Three(Simulation::new(params, seed)?),
-            _ => Flock::Two(Simulation::new(params, seed)?),
+            3 => Flock::Three(Simulation::with_engine(params, seed, engine.build())?),
+            _ => Flock::Two(Simulation::with_engine(params, seed, engine.build())?),
         })
+    }
+
+    /// The engine that steps the grid path.
+    pub fn engine(&self) -> EngineKind {
+        on_flock!(self, sim => sim.engine())
     }
 
     /// 2 or 3.

@@ -7,14 +7,19 @@
 //! the viewer writes and `boids run --events` replays, with the parameter values it holds as
 //! JSON ([`param_json`], which the viewer's messages use too).
 //!
-//! The core has no I/O; this crate reads from any [`std::io::Read`] and writes to any
-//! [`std::io::Write`], and leaves opening files (and where their names come from) to its
-//! callers, which name the file in every message.
+//! The core has no I/O; the formats read from any [`std::io::Read`] and write to any
+//! [`std::io::Write`]. Opening the files is shared too, so both front ends treat a path alike:
+//! [`input`] reads what a user names with limits, [`output`] writes aside and commits atomically
+//! (links followed, devices written in place or refused), listing its unfinished work in
+//! [`unfinished`] for the front end's signal handling. Every message names the user's path.
 
 pub mod events;
+pub mod input;
 mod line_limit;
+pub mod output;
 pub mod param_json;
 pub mod state_csv;
+pub mod unfinished;
 
 pub use line_limit::{LINE_LIMIT, LineLimit};
 

@@ -5,8 +5,8 @@
 //!
 //! - **Cross-site WebSocket hijacking.** Browsers let any page open a WebSocket to any address
 //!   and send the page's `Origin` with it; the server must check it. A connection whose `Origin`
-//!   is not the viewer's own (the scheme, host and port the page was loaded from, which is the
-//!   request's `Host`) is refused, so a page elsewhere cannot steer the flock. Clients that are
+//!   is not the viewer's own (plain `http`, as the server serves its pages, and the host and port
+//!   of the request's `Host`) is refused, so a page elsewhere cannot steer the flock. Clients that are
 //!   not browsers (tests, scripts) send no `Origin` and are let in: anything that can open a raw
 //!   connection can also send whatever `Origin` it likes, so refusing them protects nothing.
 //! - **DNS rebinding.** A page from `evil.example` can make that name resolve to `127.0.0.1`,
@@ -16,8 +16,9 @@
 //!   server listens on, or a name the operator allowed ([`Access::new`], `--allow-host`).
 //!
 //! Ports are not compared for `Host`: the port only says which server on a machine is meant, and
-//! the attacks are about the name. An `Origin` from an allowed name is accepted with any port, for
-//! a viewer behind a proxy that rewrites `Host`. Refusals are `403 Forbidden` with the reason.
+//! the attacks are about the name. An `Origin` is compared whole, whatever its name: an allowed
+//! name on another port or scheme is another site's page. Refusals are `403 Forbidden` with the
+//! reason.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -77,11 +78,7 @@ impl Access {
             }
         };
         let origin = headers.get(header::ORIGIN)?;
-        let own = match (Host::parse_origin(origin), &host) {
-            (Some(from), _) if self.allowed.contains(&from.name) => true,
-            (Some(from), Some(host)) => from.name == host.name && from.port == host.port,
-            _ => false,
-        };
+        let own = matches!((Host::parse_origin(origin), &host), (Some(from), Some(host)) if from == *host);
         (!own).then(|| {
             format!(
                 "Origin {} is not this viewer's own{}: pages from other sites may not use the viewer (start it with --allow-host NAME to allow a name)",
@@ -135,15 +132,14 @@ impl Host {
         Host::parse(value.to_str().ok()?, 80)
     }
 
-    /// `scheme://name[:port]`, an `Origin` of a page on the web.
+    /// `http://name[:port]`, the `Origin` of a page this server could have served (it serves
+    /// plain HTTP); `None` for any other scheme.
     fn parse_origin(value: &HeaderValue) -> Option<Host> {
         let (scheme, rest) = value.to_str().ok()?.split_once("://")?;
-        let default = match scheme.to_ascii_lowercase().as_str() {
-            "http" => 80,
-            "https" => 443,
-            _ => return None,
-        };
-        Host::parse(rest, default)
+        if !scheme.eq_ignore_ascii_case("http") {
+            return None;
+        }
+        Host::parse(rest, 80)
     }
 
     fn parse(authority: &str, default_port: u16) -> Option<Host> {
@@ -285,8 +281,7 @@ mod tests {
             ("[::1]:8000", "http://[::1]:8000"),
             ("localhost", "http://localhost"),
             ("localhost:80", "http://localhost"),
-            // Only one server can hold the port: this one, or a TLS proxy in front of it.
-            ("localhost:8000", "https://localhost:8000"),
+            ("LocalHost:8000", "HTTP://localhost:8000"),
         ] {
             let refusal = access.refusal(&headers(Some(host), Some(origin)));
             assert_eq!(refusal, None, "{host} {origin}");
@@ -297,6 +292,7 @@ mod tests {
             ("127.0.0.1:8000", "http://localhost:8000"),
             ("localhost:8000", "http://localhost:3000"),
             ("localhost:8000", "https://localhost"),
+            ("localhost:8000", "https://localhost:8000"),
             ("localhost:8000", "null"),
             ("localhost:8000", "file://"),
         ] {
@@ -312,11 +308,22 @@ mod tests {
                 .refusal(&headers(None, Some("http://localhost:8000")))
                 .is_some()
         );
-        // An allowed name is accepted from any port (a proxy in front may rewrite Host).
-        let proxied =
-            Access::new("127.0.0.1".parse().unwrap(), &["boids.example.org".into()]).unwrap();
-        let ok = headers(Some("127.0.0.1:8000"), Some("https://boids.example.org"));
-        assert_eq!(proxied.refusal(&ok), None);
+        // An allowed name's pages are compared as the server serves them, like any other.
+        let named = Access::new("0.0.0.0".parse().unwrap(), &["boids.example.org".into()]).unwrap();
+        let host = "boids.example.org:8000";
+        let ok = headers(Some(host), Some("http://boids.example.org:8000"));
+        assert_eq!(named.refusal(&ok), None);
+        for origin in [
+            "http://boids.example.org:3000",
+            "http://boids.example.org",
+            "https://boids.example.org:8000",
+            "https://boids.example.org",
+        ] {
+            let refusal = named.refusal(&headers(Some(host), Some(origin)));
+            assert!(refusal.is_some(), "{origin}");
+        }
+        let elsewhere = headers(Some("127.0.0.1:8000"), Some("http://boids.example.org"));
+        assert!(named.refusal(&elsewhere).is_some());
     }
 
     #[test]

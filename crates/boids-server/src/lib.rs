@@ -9,6 +9,7 @@
 //! install beside it.
 //!
 //! ```no_run
+//! use boids_core::EngineKind;
 //! use boids_server::{EngineConfig, Server, ServerConfig, budget};
 //! # async fn demo() -> Result<(), boids_server::ServerError> {
 //! let params = boids_core::ParamsBuilder::preset("cornell").unwrap();
@@ -17,6 +18,7 @@
 //!         params,
 //!         preset: "cornell".into(),
 //!         seed: 0,
+//!         engine: EngineKind::Cpu,
 //!         max_count: 200_000,
 //!         max_pairs: budget::DEFAULT_MAX_PAIRS,
 //!         steps_per_second: 60.0,

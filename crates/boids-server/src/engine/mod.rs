@@ -51,7 +51,7 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use boids_core::{Flock, ParamsBuilder};
+use boids_core::{EngineKind, Flock, ParamsBuilder};
 use boids_io::events::{self, Event, SessionLog};
 use tokio::sync::{oneshot, watch};
 
@@ -80,6 +80,8 @@ pub struct EngineConfig {
     pub preset: String,
     /// Seed.
     pub seed: u64,
+    /// The engine that steps a new flock (a flock given in `start` keeps its own).
+    pub engine: EngineKind,
     /// Largest boid count a request may set.
     pub max_count: usize,
     /// Most neighbour pairs a step a request may ask for ([`budget`](crate::budget); usually
@@ -130,7 +132,7 @@ impl Engine {
         let params = config.params.build()?;
         let sim = match config.start {
             Some(flock) => flock,
-            None => Flock::new(params, config.seed)?,
+            None => Flock::new(params, config.seed, config.engine)?,
         };
         if sim.len() > config.max_count {
             return Err(crate::ServerError::CountAboveCap {

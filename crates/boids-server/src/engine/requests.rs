@@ -209,7 +209,7 @@ impl EngineState {
     ) -> Result<(), RequestError> {
         let params = layers.build()?;
         self.check_count(&params)?;
-        let sim = Flock::new(params, seed)?;
+        let sim = Flock::new(params, seed, self.sim.engine())?;
         self.check_work(what, Work::estimate(sim.params(), Extent::of_flock(&sim)))?;
         let previous_step = self.sim.step_count();
         self.sim = sim;

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use boids_core::{Dim, Dimension, Params, ParamsBuilder, Source};
+use boids_core::{Dim, Dimension, EngineKind, Params, ParamsBuilder, Source};
 use boids_server::protocol::{DecodedFrame, OverlayMessage, decode_frame};
 use boids_server::{EngineConfig, Server, ServerConfig, budget};
 use futures_util::{SinkExt, StreamExt};
@@ -38,6 +38,7 @@ pub fn config(params: Params, max_count: usize, running: bool) -> ServerConfig {
             params: ParamsBuilder::from_params(params, Source::Preset("cornell".into())),
             preset: "cornell".into(),
             seed: 3,
+            engine: EngineKind::Cpu,
             max_count,
             max_pairs: budget::DEFAULT_MAX_PAIRS,
             steps_per_second: 1000.0,

@@ -1,11 +1,13 @@
-//! Reading the files a flag names (`--config`, `--events`, `--init`) without trusting them.
+//! Reading the files a user names (`--config`, `--events`, `--init`; Python's `params` and
+//! `load`) without trusting them.
 //!
 //! A path may be anything: `/dev/zero`, a FIFO, a directory, a multi-gigabyte log. Reading such a
 //! file to the end would run the machine out of memory before any parser could complain, so whole
 //! documents are read with a size limit (`read_text`) and state files, which may rightly hold
-//! millions of rows, are read through `boids_io::LineLimit`, which refuses only an absurdly long
+//! millions of rows, are read through [`crate::LineLimit`], which refuses only an absurdly long
 //! line.
-//! Every message names the flag and the path, and the operating system's cause appears once.
+//! Every message names the flag (or argument) and the path, and the operating system's cause
+//! appears once.
 
 use std::fs::File;
 use std::io::Read;

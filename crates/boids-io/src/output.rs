@@ -2,16 +2,17 @@
 //! the whole run is complete.
 //!
 //! - An output names a [`Target`]: a regular file, new or replaced (a symbolic link is followed
-//!   and the file it names is replaced, so the link stays a link); a FIFO, a character device or
-//!   an open descriptor, written in place (`/dev/null`, a named pipe, `/dev/stderr`); or
-//!   standard output, `-` or `/dev/stdout`, for text outputs.
+//!   and the file it names is replaced, so the link stays a link; a read-only file is refused,
+//!   as `cp` refuses it); a FIFO, a character device or an open descriptor, written in place
+//!   (`/dev/null`, a named pipe, `/dev/stderr`); or standard output, `-` or `/dev/stdout`, for
+//!   text outputs. A library call writes regular files only ([`Target::regular_file`]).
 //! - [`check`] refuses, before anything is written, an output that would overwrite one of the
 //!   run's inputs or another output (sidecar files included), compared by the file each path
 //!   resolves to, so a link or a second name of the same file is caught too.
 //! - Data goes to a [`Pending`] file in a private temporary directory: beside the target, so the
 //!   final rename stays on one file system, or for a stream in the system's temporary directory.
-//!   The directory is removed if the run fails and, through [`crate::interrupt`], if it is
-//!   interrupted by a signal.
+//!   The directory is removed if the run fails and, through the list of [`crate::unfinished`],
+//!   if it is interrupted by a signal (when the front end watches for signals).
 //! - [`commit`] puts a run's outputs in place only once every one of them is complete: streams
 //!   are copied into first (they can fail: `/dev/full`), then files are renamed over their
 //!   targets. A failure before that leaves every target as it was.
@@ -24,7 +25,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use tempfile::TempDir;
 
-use crate::interrupt;
+use crate::unfinished;
 
 /// What an output holds: only text may go to standard output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,11 +58,11 @@ enum Dest {
 }
 
 impl Target {
-    /// Resolves the output `path` of `flag`; refuses a directory, a missing directory, a block
-    /// device or socket, and `-` for binary content.
+    /// Resolves the output `path` of `flag`; refuses a directory (or a name ending in `/`), a
+    /// missing directory, a block device or socket, and `-` for binary content.
     pub fn new(flag: &str, path: &Path, content: Content) -> Result<Self> {
         let named = || format!("{flag} {}", path.display());
-        let real = follow_links(path).with_context(named)?;
+        let real = resolve(path).with_context(named)?;
         let dest = if path == Path::new("-") || real == Path::new(STDOUT) {
             if content == Content::Binary {
                 bail!(
@@ -76,11 +77,27 @@ impl Target {
         } else {
             destination(&real).with_context(named)?
         };
-        Ok(Self {
+        Ok(Self::with_dest(flag, path, dest))
+    }
+
+    /// Resolves `path` as a regular file, new or replaced (links followed), for a caller with
+    /// no standard output or devices of its own (a library call): `-` is a file's name, and a
+    /// FIFO or device is refused as well as what [`Target::new`] refuses.
+    pub fn regular_file(flag: &str, path: &Path) -> Result<Self> {
+        let named = || format!("{flag} {}", path.display());
+        let real = resolve(path).with_context(named)?;
+        match destination(&real).with_context(named)? {
+            dest @ Dest::File(_) => Ok(Self::with_dest(flag, path, dest)),
+            _ => bail!("{}: is a device or a FIFO; name a regular file", named()),
+        }
+    }
+
+    fn with_dest(flag: &str, path: &Path, dest: Dest) -> Self {
+        Self {
             flag: flag.to_owned(),
             given: path.to_owned(),
             dest,
-        })
+        }
     }
 
     /// The flag and the path, for messages: `--save out.csv`.
@@ -124,6 +141,15 @@ const DESCRIPTORS: &str = "/proc/self/fd";
 /// Standard output among them.
 const STDOUT: &str = "/proc/self/fd/1";
 
+/// The path an output's `path` resolves to (links followed); refuses a name ending in `/`,
+/// which names a directory before any file exists.
+fn resolve(path: &Path) -> Result<PathBuf> {
+    if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+        bail!("ends with '/', so it names a directory; name a file");
+    }
+    follow_links(path)
+}
+
 /// Follows symbolic links until a path that is not one (or does not exist yet), or one of this
 /// process's descriptors, which stands for an open file rather than a path.
 fn follow_links(path: &Path) -> Result<PathBuf> {
@@ -152,6 +178,9 @@ fn follow_links(path: &Path) -> Result<PathBuf> {
 fn destination(real: &Path) -> Result<Dest> {
     match std::fs::metadata(real) {
         Ok(meta) if meta.is_dir() => bail!("is a directory; name a file"),
+        Ok(meta) if meta.is_file() && meta.permissions().readonly() => {
+            bail!("is read-only: it is not replaced (make it writable to replace it)")
+        }
         Ok(meta) if meta.is_file() => Ok(Dest::File(real.to_owned())),
         Ok(meta) if is_stream(&meta) => Ok(Dest::Stream(real.to_owned())),
         Ok(_) => bail!("is not a regular file, a FIFO or a character device"),
@@ -273,17 +302,18 @@ impl WorkDir {
             Dest::File(path) => parent_of(path).to_owned(),
             Dest::Stream(_) | Dest::Stdout => std::env::temp_dir(),
         };
-        let dir =
-            interrupt::make_listed(|| tempfile::Builder::new().prefix(".boids-").tempdir_in(&base))
-                .map_err(|e| {
-                    // The error names the temporary path; the user knows the target instead.
-                    anyhow::anyhow!(
-                        "{}: cannot create a temporary directory in {}: {}",
-                        target.label(),
-                        base.display(),
-                        io::Error::from(e.kind())
-                    )
-                })?;
+        let dir = unfinished::make_listed(|| {
+            tempfile::Builder::new().prefix(".boids-").tempdir_in(&base)
+        })
+        .map_err(|e| {
+            // The error names the temporary path; the user knows the target instead.
+            anyhow::anyhow!(
+                "{}: cannot create a temporary directory in {}: {}",
+                target.label(),
+                base.display(),
+                io::Error::from(e.kind())
+            )
+        })?;
         Ok(Self(Some(dir)))
     }
 
@@ -297,9 +327,9 @@ impl WorkDir {
     }
 
     /// Removes the directory while the caller holds the list of unfinished directories.
-    fn close(mut self, unfinished: &mut Vec<PathBuf>) {
+    fn close(mut self, list: &mut Vec<PathBuf>) {
         if let Some(dir) = self.0.take() {
-            interrupt::forget(unfinished, dir.path());
+            unfinished::forget(list, dir.path());
         }
     }
 }
@@ -307,7 +337,7 @@ impl WorkDir {
 impl Drop for WorkDir {
     fn drop(&mut self) {
         if let Some(dir) = self.0.take() {
-            interrupt::forget(&mut interrupt::unfinished(), dir.path());
+            unfinished::forget(&mut unfinished::lock(), dir.path());
         }
     }
 }
@@ -418,17 +448,31 @@ pub fn commit(outputs: Vec<Ready>) -> Result<()> {
         copy_into_stream(ready)
             .with_context(|| format!("{}: cannot write", ready.target.label()))?;
     }
-    let mut unfinished = interrupt::unfinished();
-    for ready in files {
-        let Dest::File(path) = &ready.target.dest else {
+    let mut list = unfinished::lock();
+    let mut files = files.into_iter();
+    let renamed = files
+        .by_ref()
+        .try_for_each(|ready| ready.rename_into_place(&mut list));
+    // After a failure the rest are removed while the list is held: a work directory dropped
+    // now would wait for the lock this thread holds, for ever.
+    for rest in files {
+        rest.work.close(&mut list);
+    }
+    renamed
+}
+
+impl Ready {
+    /// Renames the data over the target file, then removes the work directory (whether the
+    /// rename succeeded or not) while the caller holds the list of unfinished directories.
+    fn rename_into_place(self, list: &mut Vec<PathBuf>) -> Result<()> {
+        let Dest::File(path) = &self.target.dest else {
             unreachable!("partitioned into files")
         };
-        keep_permissions(path, &ready.work.file());
-        std::fs::rename(ready.work.file(), path)
-            .with_context(|| format!("{}: cannot replace the file", ready.target.label()))?;
-        ready.work.close(&mut unfinished);
+        keep_permissions(path, &self.work.file());
+        let renamed = std::fs::rename(self.work.file(), path);
+        self.work.close(list);
+        renamed.with_context(|| format!("{}: cannot replace the file", self.target.label()))
     }
-    Ok(())
 }
 
 fn copy_into_stream(ready: &Ready) -> io::Result<()> {
@@ -497,11 +541,32 @@ mod tests {
         drop(ready);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-        assert!(
-            !interrupt::unfinished()
-                .iter()
-                .any(|d| d.starts_with(dir.path()))
-        );
+        assert!(!unfinished::lock().iter().any(|d| d.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn a_failed_rename_returns_and_removes_every_work_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let ready = |name: &str| {
+            let target = Target::new("--save", &dir.path().join(name), Content::Text).unwrap();
+            let mut pending = target.create().unwrap();
+            pending.write_all(b"new").unwrap();
+            pending.finish().unwrap()
+        };
+        let outputs = vec![ready("a.csv"), ready("b.csv")];
+        // a.csv becomes a directory with a file in it: no file can be renamed over it.
+        std::fs::create_dir_all(dir.path().join("a.csv/inside")).unwrap();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || sender.send(commit(outputs).map_err(|e| format!("{e:#}"))));
+        let err = receiver
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("commit returns")
+            .unwrap_err();
+        assert!(err.contains("a.csv: cannot replace the file"), "{err}");
+        assert!(!err.contains(".boids-"), "{err}");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "only a.csv is left: {names:?}");
+        assert!(!unfinished::lock().iter().any(|d| d.starts_with(dir.path())));
     }
 
     #[test]
