@@ -14,8 +14,8 @@
 //! **Canonical sums.** Each lane adds its candidates one after another in the order the cells
 //! are visited ([`GridGeometry::cells_near`]: rows from the lowest, unwrapped columns
 //! left to right, ascending id within a cell), and a candidate out of range leaves the sums bit
-//! for bit unchanged (a select, see [`Accum::add`]). That is the order of [`NeighborSearch`]'s
-//! `for_each_candidate` with [`Accum::add`], so the result depends neither on how boids fall
+//! for bit unchanged (a select, see [`Sums::add`]). That is the order of [`NeighborSearch`]'s
+//! `for_each_candidate` with [`Sums::add`], so the result depends neither on how boids fall
 //! into groups nor on chunking, thread count or the machine's vector width: a flock restored
 //! from a file in id order continues bit-identically, on any machine, and the debug overlays
 //! see the same sums.
@@ -34,7 +34,7 @@
 //! instead would add an operation to the busy vector pipes (5 to 14% more time in this phase,
 //! measured, against about 2% for the population count).
 //!
-//! [`Accum::add`]: crate::rules::Accum::add
+//! [`Sums::add`]: crate::rules::Sums::add
 //! [`NeighborSearch`]: crate::neighbors::NeighborSearch
 
 use std::ops::Range;
@@ -367,7 +367,10 @@ where
     }
 }
 
-/// The fields of [`Accum`], one lane per boid of a group, and the group's neighbour count.
+/// The fields of [`rules::Sums`] as registers of lanes, one lane per boid of a group, and the
+/// group's neighbour count. The scan keeps them as plain registers rather than as a
+/// `rules::Sums<S::F, D>`: wrapped, the same operations compile to other machine code in this
+/// loop (stack layout and register choice, checked on the AVX2 and AVX-512 builds).
 struct Sums<S: Simd, const D: usize> {
     /// Candidates within the visual range over all lanes, each lane's own boid among them: for
     /// [`ScanCounts::neighbors`], counted on the scalar units beside the vector sums.
@@ -420,7 +423,8 @@ where
         sums
     }
 
-    /// Adds the candidates `boids` of `run` to every lane: [`Accum::add`] in all lanes at once.
+    /// Adds the candidates `boids` of `run` to every lane: [`rules::Sums::add`] in all lanes at
+    /// once.
     /// `SHIFTED`: the run's offsets take a torus shift off.
     ///
     /// A lane meets candidates of the run's cells beyond the reach from its own column, which
@@ -580,7 +584,7 @@ mod tests {
     use crate::grid::CellIndex;
     use crate::neighbors::NeighborSearch;
     use crate::params::{Boundary, Params};
-    use crate::rules::{Accum, BoidState};
+    use crate::rules::{BoidState, Sums};
     use crate::sim::Simulation;
 
     /// Worlds that take every path: margins with protected neighbours left out of the averages
@@ -676,7 +680,7 @@ mod tests {
     /// (also with boids packed on cell borders, so that the scan's extra candidates, two
     /// columns away, are as close as they can be):
     /// the candidates of [`NeighborSearch::for_each_candidate`] in order, summed by
-    /// [`Accum::add`], moved by [`rules::advance`]. It counts the other boids within the visual
+    /// [`Sums::add`], moved by [`rules::advance`]. It counts the other boids within the visual
     /// range among those candidates as neighbours, and every build counts the same work.
     #[test]
     fn every_build_gives_the_definitions_bits() {
@@ -707,7 +711,7 @@ mod tests {
             let mut neighbors = 0;
             let want: Vec<[u32; 5]> = (0..p.count)
                 .map(|k| {
-                    let mut acc = Accum::default();
+                    let mut acc = Sums::<f32, 2>::default();
                     search.for_each_candidate(k, |j, d| {
                         let v = Vec2::from(frame.boid[j][Frame::<2>::VELOCITY]);
                         acc.add(&kernel, d, v, j == k);

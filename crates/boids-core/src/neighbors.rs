@@ -22,7 +22,7 @@
 use crate::grid::GridIndex;
 use crate::par;
 use crate::params::Params;
-use crate::rules::{self, Accum, Kernel, RuleVectors};
+use crate::rules::{self, Kernel, RuleVectors, Sums};
 use crate::sim::Simulation;
 use crate::space::{self, Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
@@ -268,7 +268,7 @@ where
     /// The weighted rule vectors of boid `i`: its sums in the step's order and arithmetic, so
     /// bit for bit what the step steers it by.
     pub fn rule_vectors(&self, i: usize) -> RuleVectors<D> {
-        let mut acc = Accum::<D>::default();
+        let mut acc = Sums::<f32, D>::default();
         self.search.for_each_candidate(i, |j, d| {
             acc.add(&self.kernel, d, self.velocities[j], j == i)
         });
@@ -494,7 +494,7 @@ mod tests {
             let kinds = |r: &RuleVectors| [r.cohesion, r.separation, r.alignment];
             let want: Vec<[Vec2; 3]> = (0..state.len())
                 .map(|i| {
-                    let mut acc = Accum::default();
+                    let mut acc = Sums::<f32, 2>::default();
                     for j in 0..state.len() {
                         let d = reference::offset(p, state.positions[i], state.positions[j]);
                         acc.add(&kernel, d, state.velocities[j], i == j);

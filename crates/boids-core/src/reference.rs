@@ -5,7 +5,7 @@
 use crate::models::neighborhood::FieldOfView;
 use crate::par;
 use crate::params::Params;
-use crate::rules::{self, Accum, BoidState, Kernel};
+use crate::rules::{self, BoidState, Kernel, Sums};
 use crate::space::{self, Coordinates, Dim, Dimension};
 use crate::state::FlockState;
 
@@ -95,7 +95,7 @@ where
     let kernel = Kernel::<D>::new(params);
     let wander = rules::wander_heading(params, step);
     let next = par::map_collect(state.len(), |i| {
-        let mut acc = Accum::<D>::default();
+        let mut acc = Sums::<f32, D>::default();
         for j in 0..state.len() {
             let d = offset(params, state.positions[i], state.positions[j]);
             acc.add(&kernel, d, state.velocities[j], i == j);

@@ -48,8 +48,9 @@ pub mod vicsek;
 
 use crate::par;
 use crate::params::{Model, Params};
+use crate::real::Vector;
 use crate::rng::{self, Purpose, Stream};
-use crate::rules::{self, Accum, BoidState, Kernel, group};
+use crate::rules::{self, BoidState, Kernel, Sums, group};
 use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::state::FlockState;
 use crate::stats::ScanCounts;
@@ -174,11 +175,11 @@ fn boids_sums<const D: usize>(
     i: usize,
     velocities: &[VecN<D>],
     counts: &mut ScanCounts,
-) -> Accum<D>
+) -> Sums<f32, D>
 where
     Dim<D>: Dimension<D>,
 {
-    let mut acc = Accum::default();
+    let mut acc = Sums::<f32, D>::default();
     // The averaging set's own range test: the visual range, or none for the k nearest.
     let mut averaging = *kernel;
     if params.topological_k > 0 {
@@ -203,7 +204,7 @@ where
     // Those of the protected boids that are not among the k nearest.
     for j in protected {
         if members.binary_search(&j).is_err() {
-            acc.separation = acc.separation + hood.offset(i, j as usize);
+            acc.separation = acc.separation + Vector(hood.offset(i, j as usize).into());
             counts.neighbors += 1;
         }
     }

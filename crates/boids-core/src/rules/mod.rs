@@ -63,23 +63,35 @@ pub fn dot<const D: usize>(a: [f32; D], b: [f32; D]) -> f32 {
     Vector::<f32, D>(a).dot(Vector(b))
 }
 
-/// Sums over one boid's neighbours.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Accum<const D: usize = 2>
-where
-    Dim<D>: Dimension<D>,
-{
+/// Sums over the neighbours of one boid (`T = f32`: the scalar paths, which add a candidate
+/// with [`Sums::add`]) or of one boid a lane (`T` a vector of lanes: the scan of
+/// [`crate::interact`] hands the rules its sums in this shape): one shape that every path's
+/// rules read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sums<T = f32, const D: usize = 2> {
     /// Boids in the averaging set.
-    pub count: f32,
+    pub count: T,
     /// Sum of `p_j - p_i` over the averaging set.
-    pub offset_sum: VecN<D>,
+    pub offset_sum: Vector<T, D>,
     /// Sum of `v_j` over the averaging set.
-    pub velocity_sum: VecN<D>,
+    pub velocity_sum: Vector<T, D>,
     /// Sum of `p_i - p_j` over protected neighbours.
-    pub separation: VecN<D>,
+    pub separation: Vector<T, D>,
 }
 
-impl<const D: usize> Accum<D>
+impl<const D: usize> Default for Sums<f32, D> {
+    /// No neighbours yet.
+    fn default() -> Self {
+        Self {
+            count: 0.0,
+            offset_sum: Vector([0.0; D]),
+            velocity_sum: Vector([0.0; D]),
+            separation: Vector([0.0; D]),
+        }
+    }
+}
+
+impl<const D: usize> Sums<f32, D>
 where
     Dim<D>: Dimension<D>,
 {
@@ -91,16 +103,17 @@ where
         let (d, velocity) = (d.to_array(), velocity.to_array());
         let (averaged, separated) = kernel.joins(dot(d, d), is_self);
         self.count = add_if(self.count, 1.0, averaged);
-        let mut offset = self.offset_sum.to_array();
-        let mut velocities = self.velocity_sum.to_array();
-        let mut separation = self.separation.to_array();
+        let Self {
+            offset_sum: Vector(offset),
+            velocity_sum: Vector(velocities),
+            separation: Vector(separation),
+            ..
+        } = self;
         for a in 0..D {
             offset[a] = add_if(offset[a], -d[a], averaged);
             velocities[a] = add_if(velocities[a], velocity[a], averaged);
             separation[a] = add_if(separation[a], d[a], separated);
         }
-        (self.offset_sum, self.velocity_sum) = (offset.into(), velocities.into());
-        self.separation = separation.into();
     }
 }
 
@@ -131,9 +144,9 @@ where
 {
     /// The weighted rule vectors of a boid with velocity `v` and neighbour sums `acc`.
     #[inline(always)]
-    pub fn new(kernel: &Kernel<D>, acc: &Accum<D>, v: VecN<D>) -> Self {
+    pub fn new(kernel: &Kernel<D>, acc: &Sums<f32, D>, v: VecN<D>) -> Self {
         let [cohesion, separation, alignment] =
-            rule_vectors(kernel, &Sums::from(acc), Vector(v.into())).map(|r| r.0.into());
+            rule_vectors(kernel, acc, Vector(v.into())).map(|r| r.0.into());
         Self {
             cohesion,
             separation,
@@ -172,7 +185,7 @@ where
 #[inline(always)]
 pub fn advance<const D: usize>(
     kernel: &Kernel<D>,
-    acc: &Accum<D>,
+    acc: &Sums<f32, D>,
     boid: BoidState<D>,
     group: u8,
     wander: VecN<D>,
@@ -183,7 +196,7 @@ where
 {
     let next = advance_lanes(
         kernel,
-        &Sums::from(acc),
+        acc,
         Boids {
             position: Vector(boid.position.into()),
             velocity: Vector(boid.velocity.into()),
@@ -200,30 +213,6 @@ where
         position: next.position.0.into(),
         velocity: next.velocity.0.into(),
         bias: next.bias,
-    }
-}
-
-/// [`Accum`] over [`Real`] lanes.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Sums<T, const D: usize> {
-    pub count: T,
-    pub offset_sum: Vector<T, D>,
-    pub velocity_sum: Vector<T, D>,
-    pub separation: Vector<T, D>,
-}
-
-impl<const D: usize> From<&Accum<D>> for Sums<f32, D>
-where
-    Dim<D>: Dimension<D>,
-{
-    #[inline(always)]
-    fn from(a: &Accum<D>) -> Self {
-        Self {
-            count: a.count,
-            offset_sum: Vector(a.offset_sum.into()),
-            velocity_sum: Vector(a.velocity_sum.into()),
-            separation: Vector(a.separation.into()),
-        }
     }
 }
 
@@ -344,7 +333,7 @@ mod tests {
         let k = kernel(|p| p.scout_group1_fraction = 0.0);
         let p = Vec2::new(300.0, 200.0);
         let v = Vec2::new(3.0, 0.0);
-        let mut acc = Accum::<2>::default();
+        let mut acc = Sums::<f32, 2>::default();
         acc.add(&k, p - Vec2::new(310.0, 200.0), Vec2::new(0.0, 4.0), false);
         acc.add(&k, p - Vec2::new(296.0, 203.0), Vec2::new(9.0, 9.0), false);
         acc.add(&k, Vec2::ZERO, v, true);
@@ -378,7 +367,7 @@ mod tests {
         // In the left and top margins, slow: turns +x and +y by 0.2, then min speed 3.
         let out = advance(
             &k,
-            &Accum::<2>::default(),
+            &Sums::<f32, 2>::default(),
             BoidState {
                 position: Vec2::new(50.0, 50.0),
                 velocity: Vec2::new(1.0, 0.0),
@@ -393,7 +382,7 @@ mod tests {
         // Too fast in the bottom-right margin: turns by -0.2 each, then max speed 6.
         let out = advance(
             &k,
-            &Accum::<2>::default(),
+            &Sums::<f32, 2>::default(),
             BoidState {
                 position: Vec2::new(600.0, 450.0),
                 velocity: Vec2::new(10.0, 0.0),
@@ -416,7 +405,7 @@ mod tests {
         };
         let out = advance(
             &k,
-            &Accum::<2>::default(),
+            &Sums::<f32, 2>::default(),
             state,
             group::RIGHT,
             Vec2::ZERO,
@@ -429,7 +418,7 @@ mod tests {
         // Moving against its preference: the bias shrinks, but not below bias_increment.
         let out = advance(
             &k,
-            &Accum::<2>::default(),
+            &Sums::<f32, 2>::default(),
             state,
             group::RIGHT,
             Vec2::ZERO,
@@ -443,7 +432,7 @@ mod tests {
         assert_eq!(
             advance(
                 &k,
-                &Accum::<2>::default(),
+                &Sums::<f32, 2>::default(),
                 low,
                 group::RIGHT,
                 Vec2::ZERO,
@@ -455,7 +444,7 @@ mod tests {
         // Group 2 prefers -x: the bias grows, up to max_bias.
         let out = advance(
             &k,
-            &Accum::<2>::default(),
+            &Sums::<f32, 2>::default(),
             state,
             group::LEFT,
             Vec2::ZERO,
@@ -469,7 +458,7 @@ mod tests {
         assert_eq!(
             advance(
                 &k,
-                &Accum::<2>::default(),
+                &Sums::<f32, 2>::default(),
                 high,
                 group::LEFT,
                 Vec2::ZERO,
@@ -486,7 +475,7 @@ mod tests {
         // 30 px from the left wall: pushed by +30 * 0.05 = 1.5 px/s; speed 50 within limits.
         let out = advance(
             &canvas,
-            &Accum::<2>::default(),
+            &Sums::<f32, 2>::default(),
             BoidState {
                 position: Vec2::new(30.0, 240.0),
                 velocity: Vec2::new(0.0, 50.0),
@@ -504,7 +493,7 @@ mod tests {
         // About to cross the right wall: placed at width - size, vx reflected, y not moved.
         let out = advance(
             &canvas,
-            &Accum::<2>::default(),
+            &Sums::<f32, 2>::default(),
             BoidState {
                 position: Vec2::new(594.5, 240.0),
                 velocity: Vec2::new(60.0, 30.0),
@@ -523,7 +512,7 @@ mod tests {
         let k = Kernel::new(&Params::preset("functional").unwrap());
         let out = advance(
             &k,
-            &Accum::<2>::default(),
+            &Sums::<f32, 2>::default(),
             BoidState {
                 position: Vec2::ZERO,
                 velocity: Vec2::new(0.02, 0.0),
@@ -536,7 +525,7 @@ mod tests {
         assert!((out.velocity.x - 0.02 * 1.0025).abs() < 1e-9);
         let out = advance(
             &k,
-            &Accum::<2>::default(),
+            &Sums::<f32, 2>::default(),
             BoidState {
                 position: Vec2::ZERO,
                 velocity: Vec2::new(0.05, 0.0),
@@ -552,11 +541,11 @@ mod tests {
     #[test]
     fn inclusive_ranges_count_a_neighbour_exactly_at_the_range() {
         let k = Kernel::<2>::new(&Params::preset("allegheny").unwrap());
-        let mut acc = Accum::<2>::default();
+        let mut acc = Sums::<f32, 2>::default();
         acc.add(&k, Vec2::new(40.0, 0.0), Vec2::ZERO, false);
         assert_eq!(acc.count, 1.0);
         let k = kernel(|_| {});
-        let mut acc = Accum::<2>::default();
+        let mut acc = Sums::<f32, 2>::default();
         acc.add(&k, Vec2::new(40.0, 0.0), Vec2::ZERO, false);
         assert_eq!(acc.count, 0.0);
     }
