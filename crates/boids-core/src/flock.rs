@@ -8,7 +8,11 @@
 //! either: one code path for both dimensions. It lives here, beside `with_dimensions!`, so that
 //! every such holder shares the one dispatch.
 
-use crate::{EngineKind, Params, Simulation, StageTimes, StateError};
+use crate::engine::EngineKind;
+use crate::error::StateError;
+use crate::params::Params;
+use crate::sim::Simulation;
+use crate::stats::StageTimes;
 
 /// A simulation of two or of three dimensions.
 #[derive(Clone, Debug)]
