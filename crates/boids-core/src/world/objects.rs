@@ -79,11 +79,6 @@ where
         self.captures
     }
 
-    /// Whether there are obstacles (and so an obstacle pass after the move).
-    pub fn has_obstacles(&self) -> bool {
-        self.obstacles.is_some()
-    }
-
     /// The obstacles of `params` as this world indexes them: the pass's index, built once, or
     /// an index of none (which still wraps a torus).
     pub fn obstacle_index(&self, params: &Params) -> Cow<'_, ObstacleIndex<D>> {
