@@ -96,7 +96,7 @@ pub use space::{Coordinates, Dim, Dimension, VecN};
 pub use state::FlockState;
 pub use stats::{ScanCounts, Stage, StageTimes, StepStats};
 
-/// The README's Rust examples, compiled and run as doctests.
-#[doc = include_str!("../../../README.md")]
+/// The guide's Rust examples (its chapter on the library), compiled and run as doctests.
+#[doc = include_str!("../../../docs/src/library.md")]
 #[cfg(doctest)]
-pub struct ReadmeDoctests;
+pub struct GuideDoctests;

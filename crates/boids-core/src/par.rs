@@ -131,7 +131,7 @@ pub fn threads() -> usize {
 /// Runs `f` on a thread of the global pool and returns its result: a loop of steps run there
 /// shares each step's parallel work from inside the pool, where a step started from outside
 /// hands its work over and waits for a sleeping worker to wake. On the 2-vCPU machine measured
-/// that wake-up made a 10,000-boid 2D step 26% slower on one thread (see the README's
+/// that wake-up made a 10,000-boid 2D step 26% slower on one thread (see the guide's
 /// performance notes). Call it only after the pool's size is set: its first use starts the
 /// pool.
 pub fn in_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {

@@ -50,7 +50,7 @@ const K_NEAREST_CELLS_PER_BOID: usize = 64;
 const K_NEAREST_MAX_CELLS: usize = 1 << 26;
 
 /// Times a k-nearest grid's cells are sized again by the volume its cells with boids fill.
-/// Each time shrinks the cells toward the flock's own density. Measured on the README's
+/// Each time shrinks the cells toward the flock's own density. Measured on the guide's
 /// peregrine example (the `murmuration` preset of 4,000 birds, stragglers scattered over its
 /// airspace by a predator; 400 steps, one thread): 31.0 s with cells sized by the box's mean
 /// density, 11.5 s with two refinements and 16 cells a boid at most, 6.7 s with 64

@@ -60,7 +60,7 @@ fn a_session_log_exports_what_replay_reads() {
             value: "inf".into()
         }
     );
-    // One event a line, as the README shows it: three lines of header, then the events.
+    // One event a line, as the guide shows it: three lines of header, then the events.
     assert_eq!(text.iter().filter(|&&b| b == b'\n').count(), 3 + 3);
 
     // A reset forgets what came before: replay starts from it anyway.
