@@ -8,14 +8,9 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{boids, ok};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{boids, ok, skip_unless_ci, workspace};
 
 /// The README and every chapter of the guide: (path relative to the workspace, text).
 fn documents() -> Vec<(String, String)> {
@@ -217,15 +212,10 @@ fn the_guide_builds_with_every_link_resolved() {
         .filter(|p| !available(p))
         .collect();
     if !missing.is_empty() {
-        let message = format!(
+        skip_unless_ci(&format!(
             "the guide was not built: {} not installed (cargo install mdbook mdbook-linkcheck2 --locked)",
             missing.join(" and ")
-        );
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{message}; CI=true, so this is a failure"
-        );
-        eprintln!("{message}");
+        ));
         return;
     }
     let out_dir = tempfile::tempdir().unwrap();
