@@ -243,3 +243,25 @@ fn bad_logs_are_refused_with_their_place() {
         assert!(err.contains("e.json") && err.contains(expected), "{err}");
     }
 }
+
+#[test]
+fn a_hand_written_log_may_leave_out_the_time_and_is_told_the_fields_it_misses() {
+    let text = r#"{"format":"boids-events","version":1,"events":[
+        {"step":0,"kind":"start","preset":"canvas","seed":3,"params":{}},
+        {"step":2,"kind":"set","key":"margin","value":1}]}"#;
+    let log = EventLog::parse(text, "e.json").unwrap();
+    assert_eq!(log.events[1].time, "");
+    assert!(
+        !log.events[1].to_line().contains("time"),
+        "no empty time written back"
+    );
+    let (mut sim, mut replay) = log.replay::<2>("e.json").unwrap();
+    replay.run_to(&mut sim, 3).unwrap();
+    assert_eq!(sim.params().margin, 1.0);
+    let missing = r#"{"format":"boids-events","version":1,"events":[
+        {"kind":"start","preset":"canvas","seed":3,"params":{}}]}"#;
+    let err = EventLog::parse(missing, "e.json").unwrap_err().to_string();
+    assert!(err.contains("missing field `step`"), "{err}");
+    assert!(err.contains("every event needs `step`, `kind`"), "{err}");
+    assert!(err.contains("`time` is optional"), "{err}");
+}
