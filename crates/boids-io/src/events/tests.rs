@@ -121,14 +121,14 @@ fn replay_applies_changes_at_their_steps() {
         (7, "max_speed", Raw::Float(f64::INFINITY)),
     ] {
         while live.step_count() < at {
-            live.step();
+            live.step().unwrap();
         }
         layers = apply_set(&layers, key, &value, Source::Message).unwrap();
         live.set_params(layers.params().clone()).unwrap();
         events.push(Event::set(at, key, live.params()));
     }
     for _ in 0..5 {
-        live.step();
+        live.step().unwrap();
     }
     let text = serde_json::to_string_pretty(&log(events)).unwrap();
     let parsed = EventLog::parse(&text, "log.json").unwrap();
