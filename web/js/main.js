@@ -145,6 +145,8 @@ function showState(state) {
 function onState(state) {
   const previous = server;
   server = state;
+  // A step the server refused (the flock would not stay finite): told once, to every client.
+  if (state.refused && state.refused !== previous?.refused) toast(state.refused);
   const started = !previous || previous.run !== state.run || previous.params.camera !== state.params.camera;
   if (started) camera.start(state.params);
   panel.follow(state, previous);

@@ -51,6 +51,26 @@ where
     (0..n).map(f).collect()
 }
 
+/// The least of `f(i)` over every index `0..n` where it is `Some`, in parallel when the feature
+/// is on (the least, so the answer does not depend on the thread count).
+pub fn min_of<T, F>(n: usize, f: F) -> Option<T>
+where
+    T: Ord + Send,
+    F: Fn(usize) -> Option<T> + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..n)
+            .into_par_iter()
+            .with_min_len(MIN_CHUNK)
+            .filter_map(f)
+            .min()
+    }
+    #[cfg(not(feature = "parallel"))]
+    (0..n).filter_map(f).min()
+}
+
 /// A mutable slice, or a tuple of equally long mutable slices, that can be cut in two: the
 /// unit of work of [`sum_parts`].
 pub trait Split: Sized + Send {

@@ -115,6 +115,14 @@ pub enum RequestError {
         /// The log's state.
         full: LogFull,
     },
+    /// A step the model refused (the flock would not stay finite), and what the server did.
+    #[error("{refused}; {recovery}")]
+    StepRefused {
+        /// The model's refusal, naming the step and the boid.
+        refused: StateError,
+        /// What the server did about it (the change undone, or the run paused).
+        recovery: String,
+    },
     /// The simulation thread has stopped.
     #[error(transparent)]
     Stopped(#[from] Stopped),

@@ -44,6 +44,7 @@ mod metrics;
 mod overlays;
 mod publishing;
 mod rate;
+mod recover;
 mod requests;
 
 use std::collections::HashMap;
@@ -176,6 +177,8 @@ impl Engine {
             frame_bytes: 0,
             publish_time: Duration::ZERO,
             captures: 0,
+            last_change: None,
+            refused: None,
         };
         engine.publish_state();
         engine.publish_frame();
@@ -256,6 +259,10 @@ pub struct EngineState {
     publish_time: Duration,
     /// Boids caught since the last metrics message.
     captures: u64,
+    /// The last live parameter change, undone if a step is refused after it.
+    last_change: Option<recover::LastChange>,
+    /// Why the last refused step was refused, until the next change.
+    refused: Option<String>,
 }
 
 impl EngineState {
@@ -288,7 +295,8 @@ impl EngineState {
             if now < next_step {
                 continue;
             }
-            self.step_once();
+            // A refused step is undone and reported (`recover.rs`): the loop goes on.
+            let _ = self.step_once();
             self.rate.tick();
             let period = Duration::from_secs_f64(1.0 / self.steps_per_second);
             // A fixed rate without catch-up bursts: a late step moves the schedule instead.
@@ -308,11 +316,13 @@ impl EngineState {
         }
     }
 
-    /// One step, counting its captures for the next metrics message.
-    fn step_once(&mut self) {
+    /// One step, counting its captures for the next metrics message; a step the model refuses
+    /// is recovered from ([`EngineState::recover`]).
+    fn step_once(&mut self) -> Result<(), RequestError> {
         // On a thread of the pool, the step starts its parallel phases from inside it
         // (see `boids_core::in_pool`).
-        boids_core::in_pool(|| self.sim.step());
+        let stepped = boids_core::in_pool(|| self.sim.step());
         self.captures += self.sim.captures();
+        stepped.map_err(|refused| self.recover(refused))
     }
 }

@@ -29,6 +29,7 @@ impl EngineState {
             "step": self.sim.step_count(),
             "events": self.log.events(),
             "params": params_to_json(self.sim.params()),
+            "refused": self.refused,
         })
         .to_string()
     }

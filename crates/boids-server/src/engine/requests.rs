@@ -10,6 +10,7 @@ use boids_io::events::{self, Change, Event};
 use boids_io::param_json::json_to_raw;
 
 use super::overlays::OverlayWish;
+use super::recover::LastChange;
 use super::{ClientId, EngineState};
 use crate::budget::{self, Extent, Work};
 use crate::error::RequestError;
@@ -35,7 +36,7 @@ impl EngineState {
                 self.check_steps(count)?;
                 self.running = false;
                 for _ in 0..count {
-                    self.step_once();
+                    self.step_once()?;
                 }
             }
             Request::Speed { steps_per_second } => self.steps_per_second = steps_per_second,
@@ -74,6 +75,7 @@ impl EngineState {
                 return Ok(());
             }
         }
+        self.refused = None;
         self.publish_state();
         self.publish_frame();
         if !self.running {
@@ -109,7 +111,8 @@ impl EngineState {
                 full,
             })?;
         self.sim.set_params(params)?;
-        self.layers = layers;
+        let before = std::mem::replace(&mut self.layers, layers);
+        self.last_change = Some(LastChange::new(key, before));
         self.log.push(line);
         self.revision = self.revision.wrapping_add(1);
         Ok(())
@@ -228,6 +231,7 @@ impl EngineState {
         self.revision = self.revision.wrapping_add(1);
         self.run = self.run.wrapping_add(1);
         self.captures = 0;
+        self.last_change = None;
         Ok(())
     }
 }
