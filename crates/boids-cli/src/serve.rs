@@ -34,9 +34,10 @@ pub struct ServeArgs {
     /// Largest boid count the page may ask for (the count slider stops here).
     #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = whole(1..=u64::MAX))]
     pub max_count: u64,
-    /// Most neighbour pairs a step (boids x expected neighbours each) the page may ask for:
-    /// a change that would make steps costlier is refused, so one client cannot freeze the
-    /// viewer for everyone. The default is 0.1 to 0.3 s a step on two cores; `inf` for no limit.
+    /// Most neighbour pairs a step (boids x expected neighbours each; the k nearest, the other
+    /// models' searches and the world's objects priced in pairs) the page may ask for: a change
+    /// that would make steps costlier is refused, so one client cannot freeze the viewer for
+    /// everyone. The default is 0.1 to 0.3 s a step on two cores; `inf` for no limit.
     #[arg(long, value_name = "PAIRS", default_value_t = DEFAULT_MAX_PAIRS)]
     pub max_pairs: f64,
     /// Simulation speed in steps per second (the page can change it).

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use boids_io::events::{Change, EventLog, LOG_LIMIT_BYTES};
 use boids_server::HARD_MESSAGE_LIMIT;
 use common::*;
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
@@ -51,7 +51,8 @@ async fn a_change_that_would_cost_too_much_is_refused_with_the_estimate() {
         (
             json!({"type": "set", "key": "visual_range", "value": 1e12}),
             "visual_range = 1000000000000.0 refused: about 2.50e5 neighbour pairs a step \
-             (500 boids x 4.990e2 expected neighbours each), over this server's budget of 1.00e5",
+             (500 boids x 4.990e2 each: 4.990e2 for their neighbours, 0.000e0 for the world's \
+             objects), over this server's budget of 1.00e5",
         ),
         (
             json!({"type": "set", "key": "count", "value": 5000}),
@@ -92,6 +93,55 @@ async fn a_change_that_would_cost_too_much_is_refused_with_the_estimate() {
         r["message"].as_str().unwrap().contains("reset refused"),
         "{r}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_k_nearest_and_the_worlds_objects_are_priced_as_they_cost() {
+    // 1,000 starlings, 7 nearest: about 4.2e6 pairs a step (105 candidates each, 40 pairs a
+    // candidate of the general path).
+    let mut config = config(params("murmuration", &["count=1000"]), 100_000, false);
+    config.engine.max_pairs = 1e7;
+    let addr = start_with(config).await;
+    let mut ws = connect(addr).await;
+    let before = get_json(addr, "/api/params").await["params"].clone();
+    let attractors: Vec<Value> = (0..1000).map(|k| json!([k, 0, 0])).collect();
+    let cases = [
+        // Every other bird a candidate of every search: once priced as 999 neighbours each.
+        (
+            json!({"type": "set", "key": "topological_k", "value": 10000}),
+            "topological_k = 10000 refused: about 4.00e7 neighbour pairs a step \
+             (1000 boids x 3.996e4 each: 3.996e4 for their neighbours, 0.000e0 for the world's \
+             objects), over this server's budget of 1.00e7",
+        ),
+        (
+            json!({"type": "set", "key": "attractors", "value": attractors}),
+            "attractors = [[0,0,0],",
+        ),
+        (
+            json!({"type": "set", "key": "predator_count", "value": 1000}),
+            "predator_count = 1000 refused: about 2.",
+        ),
+    ];
+    // The attractors attract and the predators see everything: each object costs every boid.
+    for (id, key, value) in [
+        (1, "attract_factor", json!(0.01)),
+        (2, "predator_vision", json!(1e9)),
+    ] {
+        let r = ws
+            .call(id, json!({"type": "set", "key": key, "value": value}))
+            .await;
+        assert_eq!(r["type"], "ok", "{r}");
+    }
+    let after_sets = get_json(addr, "/api/params").await["params"].clone();
+    assert_ne!(after_sets, before);
+    for (id, (request, expected)) in cases.into_iter().enumerate() {
+        let r = ws.call(10 + id as u64, request).await;
+        let message = r["message"].as_str().unwrap_or_default();
+        assert_eq!(r["type"], "error", "{r}");
+        assert!(message.contains(expected), "{message}");
+        assert!(message.contains("for the world's objects"), "{message}");
+    }
+    assert_eq!(get_json(addr, "/api/params").await["params"], after_sets);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
