@@ -27,7 +27,9 @@
 //! still have its requests applied in the order they came.
 //!
 //! What one request may cost is bounded: its flock's neighbour pairs a step
-//! ([`budget`](crate::budget)), and the event log's bytes ([`events::SessionLog`]).
+//! ([`budget`](crate::budget)), and the event log's bytes ([`events::SessionLog`]). Each step's
+//! measured cost is checked against the same budget (`cost.rs`), and every page is told, in a
+//! notice, what the server did about an overrun.
 //!
 //! The flock is flat or has three dimensions as its `dimensions` parameter says (the core's
 //! [`Flock`]); a change of `dimensions` (a `set`, or a preset of the other kind) begins a new
@@ -35,10 +37,11 @@
 //! into a box.
 //!
 //! This file holds the loop and its state; the handling of a client's requests
-//! (`requests.rs`), what is published to the clients (`publishing.rs`), what the HTTP routes
+//! (`requests.rs`), the measured re-check (`cost.rs`), what is published to the clients (`publishing.rs`), what the HTTP routes
 //! read (`exports.rs`), the step-rate meter (`rate.rs`), the metrics thread (`metrics.rs`) and
 //! the choice and encoding of overlays (`overlays.rs`) are files of their own.
 
+mod cost;
 mod exports;
 mod metrics;
 mod overlays;
@@ -123,6 +126,8 @@ pub struct Engine {
     pub state: watch::Receiver<Arc<str>>,
     /// Latest metrics (JSON text).
     pub metrics: watch::Receiver<Arc<str>>,
+    /// Latest notice to every page (JSON text; empty before the first).
+    pub notices: watch::Receiver<Arc<str>>,
 }
 
 impl Engine {
@@ -150,6 +155,7 @@ impl Engine {
         let (frame_tx, frames) = watch::channel(Arc::new(Snapshot::default()));
         let (state_tx, state) = watch::channel(Arc::from("{}"));
         let (metrics_tx, metrics) = watch::channel(Arc::from("{}"));
+        let (notice_tx, notices) = watch::channel(Arc::from(""));
         let (jobs, job_rx) = mpsc::channel::<Job>();
         let log = SessionLog::new(
             &Event::new_flock(0, true, &config.preset, config.seed, sim.params()),
@@ -169,6 +175,8 @@ impl Engine {
             overlays: HashMap::new(),
             frame_tx,
             state_tx,
+            notice_tx,
+            last_set: None,
             metrics: MetricsWorker::spawn(metrics_tx),
             next_frame: Instant::now(),
             last_metrics: None,
@@ -189,6 +197,7 @@ impl Engine {
             frames,
             state,
             metrics,
+            notices,
         })
     }
 
@@ -247,6 +256,9 @@ pub struct EngineState {
     overlays: HashMap<ClientId, OverlayWish>,
     frame_tx: watch::Sender<Arc<Snapshot>>,
     state_tx: watch::Sender<Arc<str>>,
+    notice_tx: watch::Sender<Arc<str>>,
+    /// The last `set` of a kept flock, which an overrun soon after undoes.
+    last_set: Option<cost::LastSet>,
     metrics: MetricsWorker,
     /// When the next frame is due while running.
     next_frame: Instant,
@@ -289,6 +301,7 @@ impl EngineState {
                 continue;
             }
             self.step_once();
+            self.check_measured_cost();
             self.rate.tick();
             let period = Duration::from_secs_f64(1.0 / self.steps_per_second);
             // A fixed rate without catch-up bursts: a late step moves the schedule instead.

@@ -9,6 +9,7 @@ use boids_core::{Flock, Params, ParamsBuilder, Source, on_flock};
 use boids_io::events::{self, Change, Event};
 use boids_io::param_json::json_to_raw;
 
+use super::cost::LastSet;
 use super::overlays::OverlayWish;
 use super::{ClientId, EngineState};
 use crate::budget::{self, Extent, Work};
@@ -36,6 +37,9 @@ impl EngineState {
                 self.running = false;
                 for _ in 0..count {
                     self.step_once();
+                    if self.check_measured_cost() {
+                        break;
+                    }
                 }
             }
             Request::Speed { steps_per_second } => self.steps_per_second = steps_per_second,
@@ -109,7 +113,13 @@ impl EngineState {
                 full,
             })?;
         self.sim.set_params(params)?;
-        self.layers = layers;
+        let before = std::mem::replace(&mut self.layers, layers);
+        self.last_set = Some(LastSet {
+            what: format!("{key} = {json}"),
+            key: key.to_owned(),
+            before,
+            step: self.sim.step_count(),
+        });
         self.log.push(line);
         self.revision = self.revision.wrapping_add(1);
         Ok(())
@@ -134,6 +144,8 @@ impl EngineState {
         });
         if layers.params() != self.layers.params() {
             self.revision = self.revision.wrapping_add(1);
+            // The layers before the last `set` would undo this edit too.
+            self.last_set = None;
         }
         self.layers = layers;
         self.log.push(line);
@@ -153,9 +165,16 @@ impl EngineState {
     }
 
     /// Refuses a `step` request of more than one step whose steps together would examine more
-    /// than [`budget::STEP_REQUEST_STEPS`] steps' worth of the budget.
+    /// than [`budget::STEP_REQUEST_STEPS`] steps' worth of the budget, at the estimate or at
+    /// the last step's measured cost, whichever is more.
     fn check_steps(&self, count: u32) -> Result<(), RequestError> {
-        let work = Work::estimate(self.sim.params(), Extent::of_flock(&self.sim));
+        let estimate = Work::estimate(self.sim.params(), Extent::of_flock(&self.sim));
+        let measured = Work::measured(&self.sim);
+        let work = if measured.pairs() > estimate.pairs() {
+            measured
+        } else {
+            estimate
+        };
         let allowed = budget::STEP_REQUEST_STEPS * self.max_pairs;
         if count <= 1 || f64::from(count) * work.pairs() <= allowed {
             return Ok(());
@@ -214,6 +233,7 @@ impl EngineState {
         let previous_step = self.sim.step_count();
         self.sim = sim;
         self.layers = layers;
+        self.last_set = None;
         if let Some(name) = preset {
             self.preset = name;
         }
