@@ -24,6 +24,9 @@
 //! dense as its corner. Flocks gather, so real counts run above the estimate: the server also
 //! prices each step from what it measured ([`Work::measured`]) and acts when one overruns.
 //!
+//! The count cap has one rule for a preset's own count ([`lower_preset_count`]), so that the
+//! flock the server starts with and a page's reset agree.
+//!
 //! The ratios were measured in one run on an Intel Xeon with 2 vCPUs, `boids bench --count 20000
 //! --neighbors 50 --steps 3 --warmup 1` with the `--set`s named at each constant, against
 //! `--neighbors 3000` (4.3 ns a pair in that run; the machine was shared, so every figure of
@@ -31,7 +34,8 @@
 
 use std::f64::consts::PI;
 
-use boids_core::{Coordinates, Flock, Params, ScanCounts, on_flock};
+use boids_core::params::Value;
+use boids_core::{Coordinates, Flock, Params, ParamsBuilder, ScanCounts, Source, on_flock};
 
 /// Default budget of neighbour pairs a step: 0.1 to 0.3 s a step on two cores.
 ///
@@ -70,6 +74,28 @@ pub const PREDATOR_PAIRS: f64 = 16.0;
 /// Pairs one obstacle costs a boid whose look-ahead probe may reach it (355 ns, 50 circles with
 /// `--set obstacle_lookahead=1e9 --set obstacle_avoid_factor=0.1`).
 pub const OBSTACLE_PAIRS: f64 = 80.0;
+
+/// Lowers a preset's own boid count above the server's cap (`--max-count`) to the cap, the
+/// new value from `source`, and says so: one rule for the flock the server starts with and
+/// for a page's reset to a preset. A count asked for (a flag, a file, a message) is never
+/// lowered; above the cap it is refused.
+pub fn lower_preset_count(
+    layers: &mut ParamsBuilder,
+    max_count: usize,
+    source: Source,
+) -> Option<String> {
+    let count = layers.params().count;
+    let from = layers.source_of("count");
+    if count <= max_count || !matches!(from, Source::Preset(_)) {
+        return None;
+    }
+    let note = format!(
+        "count = {count} from {from} is over this server's cap of {max_count} (--max-count): \
+         lowered to {max_count}"
+    );
+    layers.set("count", Value::Integer(max_count as u64), source);
+    Some(note)
+}
 
 /// The work of a flock a step, in neighbour pairs of the fast path.
 #[derive(Clone, Copy, Debug, PartialEq)]

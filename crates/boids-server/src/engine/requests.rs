@@ -4,7 +4,6 @@
 //! event log before it is applied, so that a refused request changes nothing and the log still
 //! replays exactly.
 
-use boids_core::params::Value;
 use boids_core::{Flock, Params, ParamsBuilder, Source, on_flock};
 use boids_io::events::{self, Change, Event};
 use boids_io::param_json::json_to_raw;
@@ -198,12 +197,11 @@ impl EngineState {
     }
 
     fn reset(&mut self, preset: Option<String>, seed: Option<u64>) -> Result<(), RequestError> {
+        let mut lowered = None;
         let layers = match &preset {
-            // A preset's default count above the cap is lowered to the cap.
             Some(name) => {
                 let mut layers = ParamsBuilder::preset(name)?;
-                let count = layers.params().count.min(self.max_count);
-                layers.set("count", Value::Integer(count as u64), Source::Message);
+                lowered = budget::lower_preset_count(&mut layers, self.max_count, Source::Message);
                 layers
             }
             None => self.layers.clone(),
@@ -213,7 +211,11 @@ impl EngineState {
             None => "reset".to_owned(),
         };
         let seed = seed.unwrap_or(self.sim.seed());
-        self.begin_flock(layers, preset, seed, &what)
+        self.begin_flock(layers, preset, seed, &what)?;
+        if let Some(note) = lowered {
+            self.notify(note);
+        }
+        Ok(())
     }
 
     /// Replaces the flock by a new one of `layers` drawn with `seed` (from `preset`, if one is
