@@ -74,6 +74,7 @@ const connection = createConnection({
   onText(message) {
     if (message.type === 'state') onState(message);
     else if (message.type === 'metrics') onMetrics(message);
+    else if (message.type === 'notice') toast(message.message);
   },
   onBinary,
   onRefused(key, text) {
@@ -145,8 +146,6 @@ function showState(state) {
 function onState(state) {
   const previous = server;
   server = state;
-  // A step the server refused (the flock would not stay finite): told once, to every client.
-  if (state.refused && state.refused !== previous?.refused) toast(state.refused);
   const started = !previous || previous.run !== state.run || previous.params.camera !== state.params.camera;
   if (started) camera.start(state.params);
   panel.follow(state, previous);

@@ -77,11 +77,8 @@ pub enum RequestError {
     },
     /// A flock whose step would cost more than the server's budget.
     #[error(
-        "{what} refused: about {:.2e} neighbour pairs a step ({} boids x {:.3e} expected neighbours each), \
-         over this server's budget of {max_pairs:.2e} (--max-pairs); lower visual_range or count",
-        work.pairs(),
-        work.count,
-        work.neighbours
+        "{what} refused: {work}, over this server's budget of {max_pairs:.2e} (--max-pairs); \
+         lower count, the ranges, topological_k or the world's objects"
     )]
     TooCostly {
         /// The change asked for.

@@ -27,7 +27,9 @@
 //! still have its requests applied in the order they came.
 //!
 //! What one request may cost is bounded: its flock's neighbour pairs a step
-//! ([`budget`](crate::budget)), and the event log's bytes ([`events::SessionLog`]).
+//! ([`budget`](crate::budget)), and the event log's bytes ([`events::SessionLog`]). Each step's
+//! measured cost is checked against the same budget (`cost.rs`), a step the model refuses is
+//! recovered from (`recover.rs`), and every page is told, in a notice, what the server did.
 //!
 //! The flock is flat or has three dimensions as its `dimensions` parameter says (the core's
 //! [`Flock`]); a change of `dimensions` (a `set`, or a preset of the other kind) begins a new
@@ -35,10 +37,13 @@
 //! into a box.
 //!
 //! This file holds the loop and its state; the handling of a client's requests
-//! (`requests.rs`), what is published to the clients (`publishing.rs`), what the HTTP routes
-//! read (`exports.rs`), the step-rate meter (`rate.rs`), the metrics thread (`metrics.rs`) and
-//! the choice and encoding of overlays (`overlays.rs`) are files of their own.
+//! (`requests.rs`), the measured re-check (`cost.rs`), a refused step (`recover.rs`), the undo
+//! of the last `set` they share (`undo.rs`), what is published to the clients
+//! (`publishing.rs`), what the HTTP routes read (`exports.rs`), the step-rate meter (`rate.rs`),
+//! the metrics thread (`metrics.rs`) and the choice and encoding of overlays (`overlays.rs`) are
+//! files of their own.
 
+mod cost;
 mod exports;
 mod metrics;
 mod overlays;
@@ -46,6 +51,7 @@ mod publishing;
 mod rate;
 mod recover;
 mod requests;
+mod undo;
 
 use std::collections::HashMap;
 use std::sync::{Arc, mpsc};
@@ -124,6 +130,8 @@ pub struct Engine {
     pub state: watch::Receiver<Arc<str>>,
     /// Latest metrics (JSON text).
     pub metrics: watch::Receiver<Arc<str>>,
+    /// Latest notice to every page (JSON text; empty before the first).
+    pub notices: watch::Receiver<Arc<str>>,
 }
 
 impl Engine {
@@ -151,6 +159,7 @@ impl Engine {
         let (frame_tx, frames) = watch::channel(Arc::new(Snapshot::default()));
         let (state_tx, state) = watch::channel(Arc::from("{}"));
         let (metrics_tx, metrics) = watch::channel(Arc::from("{}"));
+        let (notice_tx, notices) = watch::channel(Arc::from(""));
         let (jobs, job_rx) = mpsc::channel::<Job>();
         let log = SessionLog::new(
             &Event::new_flock(0, true, &config.preset, config.seed, sim.params()),
@@ -170,6 +179,8 @@ impl Engine {
             overlays: HashMap::new(),
             frame_tx,
             state_tx,
+            notice_tx,
+            last_set: None,
             metrics: MetricsWorker::spawn(metrics_tx),
             next_frame: Instant::now(),
             last_metrics: None,
@@ -177,8 +188,6 @@ impl Engine {
             frame_bytes: 0,
             publish_time: Duration::ZERO,
             captures: 0,
-            last_change: None,
-            refused: None,
         };
         engine.publish_state();
         engine.publish_frame();
@@ -192,6 +201,7 @@ impl Engine {
             frames,
             state,
             metrics,
+            notices,
         })
     }
 
@@ -250,6 +260,9 @@ pub struct EngineState {
     overlays: HashMap<ClientId, OverlayWish>,
     frame_tx: watch::Sender<Arc<Snapshot>>,
     state_tx: watch::Sender<Arc<str>>,
+    notice_tx: watch::Sender<Arc<str>>,
+    /// The last `set` of a kept flock, which an overrun soon after, or a refused step, undoes.
+    last_set: Option<undo::LastSet>,
     metrics: MetricsWorker,
     /// When the next frame is due while running.
     next_frame: Instant,
@@ -259,10 +272,6 @@ pub struct EngineState {
     publish_time: Duration,
     /// Boids caught since the last metrics message.
     captures: u64,
-    /// The last live parameter change, undone if a step is refused after it.
-    last_change: Option<recover::LastChange>,
-    /// Why the last refused step was refused, until the next change.
-    refused: Option<String>,
 }
 
 impl EngineState {
@@ -295,8 +304,11 @@ impl EngineState {
             if now < next_step {
                 continue;
             }
-            // A refused step is undone and reported (`recover.rs`): the loop goes on.
-            let _ = self.step_once();
+            // A refused step is undone and reported (`recover.rs`), an overrun dealt with
+            // (`cost.rs`): the loop goes on either way.
+            if self.step_once().is_ok() {
+                self.check_measured_cost();
+            }
             self.rate.tick();
             let period = Duration::from_secs_f64(1.0 / self.steps_per_second);
             // A fixed rate without catch-up bursts: a late step moves the schedule instead.
