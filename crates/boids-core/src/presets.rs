@@ -115,7 +115,7 @@ The camera follows the largest group (`camera = \"follow\"`): in the open plane 
         name: "pillars",
         source: "after OpenSteer's obstacle demos (Reynolds 1999, steering around obstacles)",
         summary: "400 cornell boids start in a staggered field of 20 round pillars between two attractors and stream through it to the nearer one",
-        deviations: "Not a seed: a scene for steer-to-avoid. The flock follows the cornell rules in a 900x500 box with 60-wide margins; each boid seeks the nearer of the attractors at (80, 250) and (820, 250) with attract_factor 0.0005 (cornell's cohesion weight, so goal and cohesion weigh alike), looks 40 ahead for pillars and turns away with obstacle_avoid_factor 0.5. Drag the attractors in the viewer to set the flock moving again.",
+        deviations: "Not a seed: a scene for steer-to-avoid. The flock follows the cornell rules in a 900x500 box with 60-wide margins; each boid seeks the nearer of the attractors at (80, 250) and (820, 250) with attract_factor 0.0005 (cornell's cohesion weight, so goal and cohesion weigh alike), steers around the pillars as every preset steers around obstacles: it looks 120 ahead (20 steps at its top speed of 6), keeps 30 clear of a pillar beside it and turns away with obstacle_avoid_factor 1. Drag the attractors in the viewer to set the flock moving again.",
         params: pillars,
     },
     Preset {
@@ -176,7 +176,7 @@ impl ParamsBuilder {
             valid: names().join(", "),
         })?;
         Ok(Self::from_params(
-            with_depth((preset.params)()),
+            with_avoidance(with_depth((preset.params)())),
             Source::Preset(name.to_owned()),
         ))
     }
@@ -195,6 +195,42 @@ fn with_depth(p: Params) -> Params {
         world_depth: p.world_height,
         init_z: p.init_y,
         init_vz: p.init_vy,
+        ..p
+    }
+}
+
+/// Steps of flight at top speed that a boid looks ahead for obstacles, at the least.
+const LOOKAHEAD_STEPS: f64 = 20.0;
+
+/// Every preset's steer-to-avoid weight.
+const AVOID_FACTOR: f64 = 1.0;
+
+/// Every preset's steer-to-avoid (`obstacle_lookahead`, `obstacle_avoid_factor`), from one
+/// rule over its own units and speeds, so that an obstacle placed in any flock (the viewer's
+/// tool bar) is streamed around, not rammed. Without obstacles they do nothing, so no preset's
+/// results change.
+///
+/// - The lookahead is as far as the boid sees its neighbours (`visual_range`), or the
+///   [`LOOKAHEAD_STEPS`] steps it flies at top speed (`max_speed`, or the heading models'
+///   `speed`, times `dt`) if that is farther: a fast boid in a short visual range (the
+///   murmuration's 4 m at 13 m/s) still starts its turn early enough to keep the clearance,
+///   a quarter of the lookahead, that the obstacle pass gives it beside a surface.
+/// - The weight has no unit (a turn per step, as a share of the boid's own speed): at 1 a boid
+///   heading straight at a surface turns up to 45 degrees a step, more than the other pulls of
+///   any preset push it toward one (a margin's turn, cohesion, fleeing, Vicsek's noise in the
+///   mean), so one value serves every preset.
+fn with_avoidance(p: Params) -> Params {
+    let top_speed = match p.model {
+        Model::Boids => p.max_speed,
+        Model::Vicsek | Model::Couzin => p.speed,
+    };
+    let flight = LOOKAHEAD_STEPS * top_speed * p.dt;
+    Params {
+        obstacle_lookahead: match flight.is_finite() {
+            true => p.visual_range.max(flight),
+            false => p.visual_range,
+        },
+        obstacle_avoid_factor: AVOID_FACTOR,
         ..p
     }
 }
@@ -389,8 +425,6 @@ fn pillars() -> Params {
         obstacles: (0..5)
             .flat_map(|c| (0..4).map(move |r| pillar(c, r)))
             .collect(),
-        obstacle_lookahead: 40.0,
-        obstacle_avoid_factor: 0.5,
         attractors: vec![vec![80.0, 250.0], vec![820.0, 250.0]],
         attract_factor: 0.0005,
         ..cornell()

@@ -332,10 +332,10 @@ catalogue! {
         "circles, rectangles and walls (2D), spheres and boxes (3D) that boids steer around and never enter or cross (in a TOML file, an array of tables named obstacles)";
     obstacle_lookahead: f64 = 0.0;
         NON_NEGATIVE, Length, Obstacles, ALL,
-        "how far ahead along its velocity a boid looks for obstacles to steer around (0: no steering, boids only stop at them)";
+        "how far ahead along its velocity a boid looks for obstacles to steer around, and keeps a quarter of it clear of a surface beside it (0: no steering, boids only stop at them; presets: their visual range, or 20 steps at top speed if farther)";
     obstacle_avoid_factor: f64 = 0.0;
         NON_NEGATIVE, PerStep, Obstacles, ALL,
-        "steer-to-avoid weight: sideways turn per step, as a share of the speed, for an obstacle met at once (less the farther ahead)";
+        "steer-to-avoid weight: sideways turn per step, as a share of the speed, for an obstacle met at once (less the farther ahead; presets: 1)";
     predator_count: usize = 0;
         Kind::Integer { min: 0, max: MAX_PREDATORS }, None, Predators, ALL,
         "predators: each chases the nearest boid it sees, else wanders; boids flee them";
