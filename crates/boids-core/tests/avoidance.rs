@@ -85,7 +85,7 @@ where
         boid_steps: 0,
     };
     for _ in 0..STEPS {
-        sim.step();
+        sim.step().unwrap();
         for &p in sim.positions() {
             let gap = minimum_image(p - center, periods).length() - radius;
             outcome.inside += usize::from(gap < 0.0);
