@@ -1,9 +1,14 @@
 //! `boids serve`: the live browser viewer (see the `boids-server` crate). With no subcommand,
-//! `boids` runs this with its defaults.
+//! `boids` runs this with its defaults. With `--events`, the viewer opens on a session saved
+//! from it, replayed to where it was saved, so that the session goes on where it stopped.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
+use boids_core::{Flock, ParamsBuilder, with_dimensions};
+use boids_io::events::{Event, EventLog};
+use boids_io::input::{EVENTS_LIMIT, read_text};
 use boids_server::budget::DEFAULT_MAX_PAIRS;
 use boids_server::protocol::{MAX_SPEED, MIN_SPEED};
 use boids_server::{EngineConfig, ServerConfig};
@@ -45,6 +50,11 @@ pub struct ServeArgs {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
+    /// Open the viewer on a session saved from it (its event log, the page's "Event log
+    /// (JSON)"): the flock replayed to the step it was saved at, paused, ready to go on; its
+    /// log goes on from the saved one. Replaces the flags that choose the flock.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["preset", "config", "set", "count", "seed"])]
+    pub events: Option<PathBuf>,
     /// Worker threads for the simulation (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
@@ -65,8 +75,8 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             args.max_pairs
         );
     }
-    let layers = args.flock.builder()?;
-    let params = layers.build()?;
+    let opening = Opening::of(args)?;
+    let params = opening.layers.build()?;
     let max_count = usize::try_from(args.max_count).unwrap_or(usize::MAX);
     if params.count > max_count {
         bail!(
@@ -76,25 +86,27 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
     }
     let config = ServerConfig {
         engine: EngineConfig {
-            params: layers,
-            preset: args.flock.preset.clone(),
-            seed: args.flock.seed,
+            params: opening.layers,
+            preset: opening.preset.clone(),
+            seed: opening.seed,
             engine: args.flock.engine,
             max_count,
             max_pairs: args.max_pairs,
             steps_per_second: args.speed,
-            running: !args.paused,
-            start: None,
+            running: opening.running,
+            start: opening.flock,
+            history: opening.history,
         },
         listen: SocketAddr::new(args.listen, args.port),
         allowed_hosts: args.allow_host.clone(),
     };
     boids_server::run_blocking(config, |server| {
         println!(
-            "boids viewer: open {}  ({} preset, seed {}; Ctrl-C to stop)",
+            "boids viewer: open {}  ({} preset, seed {}{}; Ctrl-C to stop)",
             server.url(),
-            args.flock.preset,
-            args.flock.seed
+            opening.preset,
+            opening.seed,
+            opening.summary
         );
         if !args.listen.is_loopback() {
             println!(
@@ -109,4 +121,54 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         }
     })?;
     Ok(())
+}
+
+/// The flock the viewer opens on: the flags', or a saved session's.
+struct Opening {
+    layers: ParamsBuilder,
+    preset: String,
+    seed: u64,
+    /// The replayed flock (`None`: the server draws the flags' flock).
+    flock: Option<Flock>,
+    /// The replayed flock's event log.
+    history: Vec<Event>,
+    running: bool,
+    /// What the first line says of it beside the preset and seed.
+    summary: String,
+}
+
+impl Opening {
+    fn of(args: &ServeArgs) -> Result<Opening> {
+        match &args.events {
+            Some(path) => Self::resumed(path),
+            None => Ok(Opening {
+                layers: args.flock.builder()?,
+                preset: args.flock.preset.clone(),
+                seed: args.flock.seed,
+                flock: None,
+                history: Vec::new(),
+                running: !args.paused,
+                summary: String::new(),
+            }),
+        }
+    }
+
+    /// The session of the event log at `path`, replayed to its end and paused there.
+    fn resumed(path: &Path) -> Result<Opening> {
+        let text = read_text("--events", path, EVENTS_LIMIT)?;
+        let origin = path.display().to_string();
+        let log = EventLog::parse(&text, &origin)?;
+        with_dimensions!(log.dimensions(&origin)?, D, {
+            let resumed = log.resume::<D>(&origin)?;
+            Ok(Opening {
+                seed: resumed.sim.seed(),
+                summary: format!(", paused at step {} of {origin}", resumed.sim.step_count()),
+                flock: Some(Flock::from(resumed.sim)),
+                layers: resumed.layers,
+                preset: resumed.preset,
+                history: resumed.history,
+                running: false,
+            })
+        })
+    }
 }
