@@ -8,9 +8,10 @@ export const TAU = Math.PI * 2;
 export const COLOR = {
   bg: [7, 10, 18],
   world: [13, 20, 36],
-  boid: [223, 232, 255],
-  // Scout groups in the colours of `boids render` (Style::default in
-  // crates/boids-render/src/scene.rs), so a rendered GIF and the viewer agree.
+  // Boids, by scout group, in the colours of `boids render` (Style::default in
+  // crates/boids-render/src/scene.rs), so a rendered GIF and the viewer agree;
+  // crates/boids-render/tests/web_colours.rs holds the two lists to each other.
+  boid: [246, 216, 110],
   scout1: [255, 96, 200],
   scout2: [90, 205, 255],
   // The world's things, in the colours of `boids render` too.

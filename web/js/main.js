@@ -35,7 +35,7 @@ import { bindShortcuts } from './shortcuts.js';
 import { createStats } from './stats.js';
 import { View, enablePanZoom } from './view.js';
 import { createWebGLRenderer } from './webgl.js';
-import { predatorsOf } from './world-objects.js';
+import { groundY, predatorsOf } from './world-objects.js';
 import { createWorldTools } from './world-tools.js';
 import { GHOST_FLOATS, boidPosition, decode } from './wire.js';
 
@@ -183,7 +183,8 @@ function draw() {
   // In 3D a boid's size is its own (the renderers keep it visible); flat, the view's.
   const radius = solid() ? Number(server?.params?.boid_size) || 1 : view.boidRadius(server?.params);
   const edited = { obstacles: obstacles.shown(), attractors: attractors.shown() };
-  renderer.draw(frame, display.byGroup, radius, edited.obstacles);
+  const ground = frame && !solid() ? groundY(frame.world, server?.params) : null;
+  renderer.draw(frame, display.byGroup, radius, edited.obstacles, ground);
   tools.refresh();
   overlays.draw(frame, server?.params, overlayMode.mode, display, radius, edited, tools.marks());
   describeHovered($('info'), overlays.latest, overlayMode.mode);

@@ -258,8 +258,10 @@ pub fn draw_frame<D: DebugDraw + ?Sized>(
         .map(|&p| view.to_px_nearest(p, torus))
         .collect();
     let opacity = crowd_opacity(seen.iter().copied(), length, TRIANGLE_SHARE);
+    let ground = ground_px(params, view, torus);
     for (k, ((&at, &v), &g)) in seen.iter().zip(velocities).zip(groups).enumerate() {
         if resting(k) {
+            let at = on_ground(at, ground);
             draw.polygon(&perched_mark(at, length), style.perched.with_alpha(opacity));
         } else {
             let color = style.group_color(g).with_alpha(opacity);
@@ -422,12 +424,9 @@ fn draw_ground<D: DebugDraw + ?Sized>(
     torus: Torus,
     style: &Style,
 ) {
-    let Some(perch) = Perch::new(params) else {
+    let Some(y) = ground_px(params, view, torus) else {
         return;
     };
-    let y = view
-        .to_px_nearest(Vec2::new(view.center().x, perch.ground()), torus)
-        .y;
     let width = view.image_size().x;
     let thickness = (0.004 * view.image_size().min_element()).max(1.5);
     draw.line(
@@ -436,6 +435,21 @@ fn draw_ground<D: DebugDraw + ?Sized>(
         thickness,
         style.ground,
     );
+}
+
+/// The image y of the ground line, with perching on.
+fn ground_px(params: &Params, view: &View, torus: Torus) -> Option<f32> {
+    let perch = Perch::new(params)?;
+    Some(
+        view.to_px_nearest(Vec2::new(view.center().x, perch.ground()), torus)
+            .y,
+    )
+}
+
+/// Where a resting boid seen at `at` is drawn: on the ground line (at `ground_px`, the line's
+/// image y) wherever below it it landed, so that perched boids sit on the line.
+fn on_ground(at: Vec2, ground_px: Option<f32>) -> Vec2 {
+    ground_px.map_or(at, |y| Vec2::new(at.x, y))
 }
 
 /// How much longer a predator is drawn than a boid.
