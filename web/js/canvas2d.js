@@ -42,15 +42,15 @@ function blend(under, tint, colour, level) {
 }
 
 const mix = (c, a) => c.map((v, k) => Math.round(v * a + COLOR.world[k] * (1 - a)));
-/**
- * The canvas y a boid is drawn at: where it is, or, resting (`colour` RESTING) with perching on,
- * on the ground line (`groundPx`), wherever below it it landed.
- */
-const drawnY = (colour, y, groundPx) => (colour === RESTING && groundPx !== null ? groundPx : y);
-
 /** Colours by scout group, then of resting boids (index RESTING). */
 const PALETTE = [COLOR.boid, COLOR.scout1, COLOR.scout2, COLOR.resting];
 const RESTING = 3;
+
+/**
+ * The canvas y a boid is drawn at: where it is, or, resting (`colour` RESTING) with perching on,
+ * sitting on the ground line (`restPx`), wherever below it it landed.
+ */
+const drawnY = (colour, y, restPx) => (colour === RESTING && restPx !== null ? restPx : y);
 /** The share of a pixel a sprite covers at each of its coverage levels 0..3 (3 = full). */
 const COVERAGE = [0.18, 0.4, 0.65, 1];
 // Per palette colour: packed colours for coverage levels 0..3 over the world's colour.
@@ -141,7 +141,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
    * over what is there, else a boid's fully covered pixels replace it and its edges only fill
    * the background.
    */
-  function drawSprites(frame, byGroup, rad, opacity, groundPx) {
+  function drawSprites(frame, byGroup, rad, opacity, restPx) {
     const w = canvas.width;
     const h = canvas.height;
     if (!image || image.width !== w || image.height !== h) {
@@ -168,7 +168,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
     for (let i = 0, o = 0; i < frame.count; i++, o += BOID_BYTES) {
       const colour = paletteIndex(b[o + 5], byGroup);
       const x = Math.round(nearestImage(ox + (b[o] | (b[o + 1] << 8)) * kx, ax, pw));
-      const y = Math.round(drawnY(colour, nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph), groundPx));
+      const y = Math.round(drawnY(colour, nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph), restPx));
       if (x < -reach || y < -reach || x >= w + reach || y >= h + reach) continue;
       const sprite = colour === RESTING ? sprites.resting : sprites.darts[b[o + 4] >> 2];
       const shade = SHADES[colour];
@@ -195,7 +195,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
    * Fills `frame`'s darts as paths, one a colour; at `opacity` under 1 (a crowd) each colour's
    * darts are spread over the paths of crowdLayers, filled translucent one after another.
    */
-  function drawPaths(frame, byGroup, rad, opacity, groundPx) {
+  function drawPaths(frame, byGroup, rad, opacity, restPx) {
     ctx.fillStyle = rgb(COLOR.bg);
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     const r = frame.world;
@@ -212,7 +212,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
     for (let i = 0, o = 0; i < frame.count; i++, o += BOID_BYTES) {
       const colour = paletteIndex(b[o + 5], byGroup);
       const x = nearestImage(ox + (b[o] | (b[o + 1] << 8)) * kx, ax, pw);
-      const y = drawnY(colour, nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph), groundPx);
+      const y = drawnY(colour, nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph), restPx);
       if (x < -margin || y < -margin || x > w || y > h) continue;
       const p = paths[colour][i % layers];
       if (colour === RESTING) {
@@ -240,10 +240,10 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
     canvas,
     /**
      * Draws `frame` (or only the background without one); `radius` is a boid's, in world units;
-     * `obstacles` the list to draw in three dimensions (flat ones are the overlay's); `ground`
-     * the world y of the ground line resting boids lie on (null without perching).
+     * `obstacles` the list to draw in three dimensions (flat ones are the overlay's); `restY`
+     * the world y resting boids are drawn at, on the ground line (null without perching).
      */
-    draw(frame, byGroup, radius, obstacles, ground) {
+    draw(frame, byGroup, radius, obstacles, restY) {
       if (!frame) {
         ctx.fillStyle = rgb(COLOR.bg);
         ctx.fillRect(0, 0, canvas.width, canvas.height);
@@ -255,9 +255,9 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
       }
       const rad = radius * view.scale;
       const opacity = crowdOpacity2D(frame, view, canvas, rad);
-      const groundPx = ground === null ? null : view.sy(ground);
-      if (rad <= SPRITE_MAX_PX) drawSprites(frame, byGroup, rad, opacity, groundPx);
-      else drawPaths(frame, byGroup, rad, opacity, groundPx);
+      const restPx = restY === null ? null : view.sy(restY);
+      if (rad <= SPRITE_MAX_PX) drawSprites(frame, byGroup, rad, opacity, restPx);
+      else drawPaths(frame, byGroup, rad, opacity, restPx);
     },
   };
 }

@@ -36,6 +36,9 @@ export const DART = [2.2, 0, -1.3, 1.15, -0.55, 0, 2.2, 0, -0.55, 0, -1.3, -1.15
  */
 export const REST_MARK = [-1.6, -0.45, 1.6, -0.45, 1.6, 0.45, -1.6, -0.45, 1.6, 0.45, -1.6, 0.45];
 
+/** The ground line's width in CSS px (perching); resting boids sit on it. */
+export const GROUND_WIDTH = 1.5;
+
 /** A predator is drawn as a dart this many times a boid's radius, and never smaller than PREDATOR_MIN_PX. */
 export const PREDATOR_SCALE = 2.4;
 export const PREDATOR_MIN_PX = 5;

@@ -35,7 +35,7 @@ import { bindShortcuts } from './shortcuts.js';
 import { createStats } from './stats.js';
 import { View, enablePanZoom } from './view.js';
 import { createWebGLRenderer } from './webgl.js';
-import { groundY, predatorsOf } from './world-objects.js';
+import { groundY, predatorsOf, restingY } from './world-objects.js';
 import { createWorldTools } from './world-tools.js';
 import { GHOST_FLOATS, boidPosition, decode } from './wire.js';
 
@@ -184,7 +184,7 @@ function draw() {
   const radius = solid() ? Number(server?.params?.boid_size) || 1 : view.boidRadius(server?.params);
   const edited = { obstacles: obstacles.shown(), attractors: attractors.shown() };
   const ground = frame && !solid() ? groundY(frame.world, server?.params) : null;
-  renderer.draw(frame, display.byGroup, radius, edited.obstacles, ground);
+  renderer.draw(frame, display.byGroup, radius, edited.obstacles, ground === null ? null : restingY(ground, radius, view));
   tools.refresh();
   overlays.draw(frame, server?.params, overlayMode.mode, display, radius, edited, tools.marks());
   describeHovered($('info'), overlays.latest, overlayMode.mode);

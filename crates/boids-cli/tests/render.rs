@@ -528,3 +528,34 @@ fn events_refuses_flock_flags_and_bad_logs_before_anything_is_written() {
     );
     refused(dir.path(), &["--out", &out], &[], &["--steps"]);
 }
+
+/// Perched boids are drawn sitting on the ground line, however far below it they landed: the
+/// pixels in the perched colour near the line all lie on or above its row.
+#[test]
+fn perched_boids_are_drawn_on_the_ground_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = path(&dir, "perching.png");
+    render_ok(&[
+        "--preset", "perching", "--count", "400", "--steps", "600", "--out", &out,
+    ]);
+    let (pixels, width, height) = png(&out);
+    let row = |y: usize| &pixels[y * width as usize..(y + 1) * width as usize];
+    // The ground line is the row with the most pixels in its colour.
+    let ground = (0..height as usize)
+        .max_by_key(|&y| near(row(y), [110, 150, 90]))
+        .unwrap();
+    // Rows with perched pixels, by their offset from the line's row, within 10 rows of it.
+    let perched: Vec<(i64, usize)> = (ground.saturating_sub(10)
+        ..(ground + 10).min(height as usize))
+        .map(|y| (y as i64 - ground as i64, near(row(y), [150, 135, 95])))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    assert!(
+        !perched.is_empty(),
+        "some boids perch on the line (row {ground}) in 600 steps"
+    );
+    assert!(
+        perched.iter().all(|&(dy, _)| dy <= 0),
+        "perched boids sit on the ground line (row {ground}), not below it: pixels at offsets {perched:?}"
+    );
+}
