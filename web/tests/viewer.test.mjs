@@ -538,6 +538,8 @@ try {
   await page.waitForFunction((v) => boidsViewer.server.params.visual_range === v, typed, { timeout: 5000 });
   await page.waitForTimeout(300);
   check((await setEvents('visual_range')).length === sets + 1, 'Enter in a number box sends the change once');
+  const visualSlider = page.locator('input[type=range][data-param="visual_range"]');
+  const rangeBefore = await visualSlider.inputValue();
   for (const bad of ['abc', '-5']) {
     const toasts = await page.locator('.toast:not(.ok)').count();
     await text.fill(bad);
@@ -545,6 +547,12 @@ try {
     await page.waitForTimeout(500);
     check((await page.locator('.toast:not(.ok)').count()) === toasts + 1, `"${bad}" in a number box gives one error toast`);
   }
+  // The server refused -5: the box (still focused) and the slider show the value in effect.
+  const inEffect = await page.evaluate(() => boidsViewer.server.params.visual_range);
+  check(
+    Number(await text.inputValue()) === inEffect && (await visualSlider.inputValue()) === rangeBefore,
+    `a refused value goes back to the one in effect in its box (${await text.inputValue()}) and slider`,
+  );
   await text.blur();
 
   // 6. The plots stay in view while the parameter list scrolls.
