@@ -211,6 +211,7 @@ function resize() {
   // The bar's buttons, not the hint beside them, which comes and goes with the chosen tool.
   const barBottom = Math.max(...[...$('tools').querySelectorAll('.seg')].map((seg) => seg.getBoundingClientRect().bottom));
   view.barHeight = barBottom - stage.getBoundingClientRect().top + 8;
+  stage.style.setProperty('--bar-bottom', `${Math.round(view.barHeight)}px`);
   for (const c of [renderer.canvas, overlayCanvas]) {
     c.width = Math.max(1, Math.round(stage.clientWidth * dpr));
     c.height = Math.max(1, Math.round(stage.clientHeight * dpr));

@@ -136,6 +136,19 @@ function pictureDifference(page, a, b) {
   }, [a.png, b.png]);
 }
 
+// The boxes (client rects) of the elements `selector` matches that are shown.
+function boxes(page, selector) {
+  return page.evaluate((sel) => [...document.querySelectorAll(sel)]
+    .filter((e) => e.offsetParent !== null)
+    .map((e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    }), selector);
+}
+
+// Whether any box of `a` overlaps any box of `b`.
+const overlap = (a, b) => a.some((p) => b.some((q) => p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom));
+
 const userDataDir = mkdtempSync(join(tmpdir(), 'boids-chromium-'));
 const context = await chromium.launchPersistentContext(userDataDir, {
   executablePath,
@@ -505,6 +518,13 @@ try {
   check(all.green > 40, `separation vectors drawn in green (${all.green} px)`);
   check(all.blue > 40, `alignment vectors drawn in blue (${all.blue} px)`);
   check(all.cyan > plain.cyan + 200, `visual-radius circles drawn in cyan (${all.cyan} px)`);
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.waitForTimeout(200);
+    const [legendBox, keysBox] = [await boxes(page, '#legend'), await boxes(page, '#keys')];
+    check(legendBox.length === 1 && keysBox.length === 1 && !overlap(legendBox, keysBox), `at ${width} px the overlay legend does not overlap the key hints below it`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // 4. The overlay for the boid under the mouse.
   await page.click('#overlay-mode button[data-mode="hover"]');
@@ -527,6 +547,10 @@ try {
   await page.waitForFunction(() => boidsViewer.overlay?.hover && boidsViewer.overlay.records === 1, null, { timeout: 10000 });
   await page.locator('#info').waitFor({ state: 'visible', timeout: 5000 });
   check(true, 'the boid under the mouse is described');
+  const toolBar = await boxes(page, '#tools .seg');
+  check(!overlap(await boxes(page, '#info'), toolBar), 'the hover box does not cover the tool bar');
+  const rows = new Set(toolBar.map((b) => Math.round(b.top)));
+  check(rows.size === 1, `the tool bar is one row at 1280 px (rows at ${[...rows].join(', ')})`);
 
   // 5. Enter in a number box sends the change once, and a refused value gives one toast.
   const text = page.locator('[data-param-text="visual_range"]');
@@ -576,6 +600,20 @@ try {
   });
   check(narrow === wide && new Set(tops).size === 1, `the header is one line at 800 px (${narrow} px high, ${wide} px at 1280)`);
   if (screenshot) await page.screenshot({ path: screenshot.replace(/\.png$/, '-800.png') });
+  // At 420 px (a phone) nothing runs off the side, and the stage keeps the width and a good
+  // part of the height; the panel goes below it.
+  await page.setViewportSize({ width: 420, height: 800 });
+  await page.waitForTimeout(600);
+  const phone = await page.evaluate(() => {
+    const stage = document.getElementById('stage').getBoundingClientRect();
+    const panel = document.getElementById('panel').getBoundingClientRect();
+    return { scroll: document.documentElement.scrollWidth, stage: { w: stage.width, h: stage.height, bottom: stage.bottom }, panelTop: panel.top, panelW: panel.width };
+  });
+  check(
+    phone.scroll <= 420 && phone.stage.w >= 400 && phone.stage.h >= 300 && phone.panelTop >= phone.stage.bottom - 1 && phone.panelW >= 400,
+    `usable at 420 px: nothing overflows (${phone.scroll} px wide), the stage ${Math.round(phone.stage.w)} x ${Math.round(phone.stage.h)} px, the panel below it`,
+  );
+  if (screenshot) await page.screenshot({ path: screenshot.replace(/\.png$/, '-420.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // 8. After choosing a preset the keyboard shortcuts work at once; the heading model of the
