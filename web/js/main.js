@@ -148,6 +148,7 @@ function onState(state) {
   const started = !previous || previous.run !== state.run || previous.params.camera !== state.params.camera;
   if (started) camera.start(state.params);
   panel.follow(state, previous);
+  plots.follow(state);
   obstacles.follow(state);
   attractors.follow(state);
   showState(state);
@@ -201,7 +202,7 @@ function frameLoop(now) {
     if (frame) framesDrawn++;
     stats.frameDrawn();
   }
-  stats.tick(now, frame, server?.running);
+  if (stats.tick(now, frame, server)) plots.age(now, frame?.step);
   overlayMode.flush();
   requestAnimationFrame(frameLoop);
 }

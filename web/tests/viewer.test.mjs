@@ -1020,6 +1020,26 @@ try {
   await page.waitForFunction(() => boidsViewer.frame?.dimensions === 2, null, { timeout: 10000 });
   check(true, 'and back to two dimensions');
 
+  // 14. A reset clears the Order card until the new flock is measured: at no animation frame
+  // does it hold the figures of the flock that is gone.
+  if (!(await page.evaluate(() => boidsViewer.server.running))) await page.click('#play');
+  await page.waitForFunction(() => boidsViewer.metrics && boidsViewer.metrics.run === boidsViewer.server.run, null, { timeout: 10000 });
+  const gone = await page.evaluate(() => new Promise((resolve) => {
+    const seen = { gone: 0, cleared: 0 };
+    const run = boidsViewer.server.run;
+    const until = performance.now() + 2000;
+    document.getElementById('reset').click();
+    (function look() {
+      const [m, s] = [boidsViewer.metrics, boidsViewer.server];
+      if (m && m.run !== s.run) seen.gone++;
+      if (s.run !== run && !m && document.getElementById('pol-value').textContent === '–') seen.cleared++;
+      if (performance.now() < until) requestAnimationFrame(look);
+      else resolve(seen);
+    })();
+  }));
+  await page.waitForFunction(() => boidsViewer.metrics?.run === boidsViewer.server.run, null, { timeout: 10000 });
+  check(gone.gone === 0, `a reset clears the Order card until the new flock is measured (cleared for ${gone.cleared} frames)`);
+
   if (screenshot) {
     await page.click('#overlay-mode button[data-mode="all"]');
     await page.click('#play');
