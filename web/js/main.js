@@ -9,7 +9,8 @@
 // predators, attractors, the ground line) go on a 2D canvas on top (overlays.js); the world tool
 // bar edits the world (world-tools.js, with the tools of obstacle-tools.js, predator-tools.js and
 // attractor-tools.js, and the camera's buttons, camera.js). Drawing happens once an animation
-// frame, and only after something changed (`redraw`) or the camera moved.
+// frame, and only after something changed (`redraw`) or the camera moved; Record makes a video
+// of what is drawn (recorder.js).
 //
 // A flock in three dimensions comes in version 3 frames (wire.js) and is drawn by the same
 // renderers through the orbit camera (orbit.js: drag rotates, the wheel zooms, a right-drag pans;
@@ -31,6 +32,7 @@ import { createParameterPanel } from './parameters.js';
 import { createMetricsPlots } from './plots.js';
 import { createPointing } from './pointing.js';
 import { createPredatorTools } from './predator-tools.js';
+import { createRecorder } from './recorder.js';
 import { bindShortcuts } from './shortcuts.js';
 import { createStats } from './stats.js';
 import { View, enablePanZoom } from './view.js';
@@ -104,6 +106,11 @@ const clearWorld = {
     predators.clear();
   },
 };
+const recorder = createRecorder({
+  layers: () => [renderer.canvas, overlayCanvas],
+  name: () => `boids-${server?.preset ?? 'stage'}-step${frame?.step ?? 0}`,
+  redraw,
+});
 const camera = createCamera({ view, orbit, canvas: () => renderer.canvas, redraw });
 const tools = createWorldTools({
   stage, pointing, entries: [...obstacles.tools, ...predators.tools, ...attractors.tools, clearWorld, ...camera.entries], redraw,
@@ -199,10 +206,12 @@ function frameLoop(now) {
   if (dirty) {
     dirty = false;
     draw();
+    recorder.frame();
     if (frame) framesDrawn++;
     stats.frameDrawn();
   }
   if (stats.tick(now, frame, server)) plots.age(now, frame?.step);
+  recorder.tick(now);
   overlayMode.flush();
   requestAnimationFrame(frameLoop);
 }

@@ -8,7 +8,7 @@
 // chromium), BOIDS_SCREENSHOT=path.png to save a picture of the page with overlays on (and
 // path-800.png of the page 800 px wide, path-3d.png of a flock in three dimensions).
 // Exits 0 when every check passes, 1 with a message otherwise.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -1039,6 +1039,71 @@ try {
   }));
   await page.waitForFunction(() => boidsViewer.metrics?.run === boidsViewer.server.run, null, { timeout: 10000 });
   check(gone.gone === 0, `a reset clears the Order card until the new flock is measured (cleared for ${gone.cleared} frames)`);
+
+  // 15. Record makes a video of the stage that the browser downloads on Stop, with a blinking
+  // red dot and the time elapsed on the button meanwhile.
+  await page.click('#record');
+  await page.waitForFunction(() => /^\d:\d\d Stop$/.test(document.getElementById('rec-label').textContent), null, { timeout: 5000 });
+  check(await page.locator('#rec-indicator').isVisible(), 'while recording, a red dot and the time show on the button');
+  await page.waitForTimeout(1500);
+  const [video] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), page.click('#record')]);
+  const videoBytes = statSync(await video.path()).size;
+  check(
+    /^boids-.*\.(webm|mp4)$/.test(video.suggestedFilename()) && videoBytes > 1000,
+    `Stop downloads the video (${video.suggestedFilename()}, ${videoBytes} bytes)`,
+  );
+  check(
+    (await page.locator('#rec-indicator').isHidden()) && (await page.locator('#rec-label').innerText()) === 'Record',
+    'and the button is Record again',
+  );
+
+  // 16. Perched boids are drawn sitting on the ground line, however deep below it they landed:
+  // the pixels in their colour near the line all lie on or above its row.
+  await page.selectOption('#preset', 'perching');
+  await page.waitForFunction(() => boidsViewer.server.preset === 'perching' && boidsViewer.frame?.dimensions === 2, null, { timeout: 10000 });
+  if (!(await page.evaluate(() => boidsViewer.server.running))) await page.keyboard.press('Space');
+  await setSpeed(page, 300);
+  await page.waitForFunction(() => boidsViewer.frame.step > 600, null, { timeout: 30000 });
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => boidsViewer.frame && !boidsViewer.frame.running, null, { timeout: 5000 });
+  await page.waitForTimeout(300);
+  await page.evaluate(() => {
+    for (const id of ['stage-foot', 'info', 'toasts', 'tools']) document.getElementById(id).style.visibility = 'hidden';
+  });
+  const perchShot = (await page.locator('#stage').screenshot()).toString('base64');
+  await page.evaluate(() => {
+    for (const id of ['stage-foot', 'info', 'toasts', 'tools']) document.getElementById(id).style.visibility = '';
+  });
+  const perch = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const near = (i, rgb, tol) => rgb.every((v, k) => Math.abs(d[i + k] - v) <= tol);
+    const groundPerRow = new Array(c.height).fill(0);
+    const perchedPerRow = new Array(c.height).fill(0);
+    for (let i = 0; i < d.length; i += 4) {
+      const y = Math.floor(i / 4 / c.width);
+      if (near(i, [100, 137, 85], 20)) groundPerRow[y]++;
+      if (near(i, [150, 135, 95], 12)) perchedPerRow[y]++;
+    }
+    const ground = groundPerRow.indexOf(Math.max(...groundPerRow));
+    // Perched pixels by their offset (CSS px) from the line's row, within 14 px of it.
+    const near14 = Math.round(14 * devicePixelRatio);
+    const offsets = [];
+    for (let y = Math.max(0, ground - near14); y <= Math.min(c.height - 1, ground + near14); y++) {
+      if (perchedPerRow[y] > 0) offsets.push([(y - ground) / devicePixelRatio, perchedPerRow[y]]);
+    }
+    const count = offsets.reduce((n, [, k]) => n + k, 0);
+    return { ground, count, lowest: Math.max(...offsets.map(([dy]) => dy)) };
+  }, perchShot);
+  check(
+    perch.count > 0 && perch.lowest <= 0,
+    `perched boids sit on the ground line, not below it (${perch.count} px, the lowest ${perch.lowest} px from the line)`,
+  );
 
   if (screenshot) {
     await page.click('#overlay-mode button[data-mode="all"]');
