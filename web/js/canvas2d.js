@@ -243,7 +243,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
      * `obstacles` the list to draw in three dimensions (flat ones are the overlay's); `restY`
      * the world y resting boids are drawn at, on the ground line (null without perching).
      */
-    draw(frame, byGroup, radius, obstacles, restY) {
+    draw(frame, byGroup, radius, obstacles, restY = null) {
       if (!frame) {
         ctx.fillStyle = rgb(COLOR.bg);
         ctx.fillRect(0, 0, canvas.width, canvas.height);

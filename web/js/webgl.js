@@ -177,7 +177,7 @@ export function createWebGLRenderer(canvas, view, evenInSoftware, orbit) {
      * `obstacles` the list to draw in three dimensions (flat ones are the overlay's); `restY`
      * the world y resting boids are drawn at, on the ground line (null without perching).
      */
-    draw(frame, byGroup, radius, obstacles, restY) {
+    draw(frame, byGroup, radius, obstacles, restY = null) {
       if (frame?.dimensions === 3) {
         draw3d(frame, byGroup, radius, orbit, obstacles);
         return;
