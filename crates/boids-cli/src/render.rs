@@ -307,7 +307,7 @@ impl<'a> Plan<'a> {
         for k in 0..=self.steps {
             if k > 0 {
                 // On a thread of the pool, as `boids run` steps.
-                boids_core::in_pool(|| sim.step());
+                boids_core::in_pool(|| sim.step())?;
                 changes.apply_due(&mut sim)?;
                 progress.inc(1);
             }
