@@ -169,6 +169,7 @@ pub fn serve(
             steps_per_second: speed,
             running: !paused,
             start: Some(flock),
+            history: Vec::new(),
         },
         listen: SocketAddr::new(ip, port),
         allowed_hosts: Vec::new(),

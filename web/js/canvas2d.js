@@ -45,6 +45,12 @@ const mix = (c, a) => c.map((v, k) => Math.round(v * a + COLOR.world[k] * (1 - a
 /** Colours by scout group, then of resting boids (index RESTING). */
 const PALETTE = [COLOR.boid, COLOR.scout1, COLOR.scout2, COLOR.resting];
 const RESTING = 3;
+
+/**
+ * The canvas y a boid is drawn at: where it is, or, resting (`colour` RESTING) with perching on,
+ * sitting on the ground line (`restPx`), wherever below it it landed.
+ */
+const drawnY = (colour, y, restPx) => (colour === RESTING && restPx !== null ? restPx : y);
 /** The share of a pixel a sprite covers at each of its coverage levels 0..3 (3 = full). */
 const COVERAGE = [0.18, 0.4, 0.65, 1];
 // Per palette colour: packed colours for coverage levels 0..3 over the world's colour.
@@ -135,7 +141,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
    * over what is there, else a boid's fully covered pixels replace it and its edges only fill
    * the background.
    */
-  function drawSprites(frame, byGroup, rad, opacity) {
+  function drawSprites(frame, byGroup, rad, opacity, restPx) {
     const w = canvas.width;
     const h = canvas.height;
     if (!image || image.width !== w || image.height !== h) {
@@ -160,10 +166,10 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
     const reach = sprites.reach;
     const tint = opacity < 1 ? tints(opacity) : null;
     for (let i = 0, o = 0; i < frame.count; i++, o += BOID_BYTES) {
-      const x = Math.round(nearestImage(ox + (b[o] | (b[o + 1] << 8)) * kx, ax, pw));
-      const y = Math.round(nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph));
-      if (x < -reach || y < -reach || x >= w + reach || y >= h + reach) continue;
       const colour = paletteIndex(b[o + 5], byGroup);
+      const x = Math.round(nearestImage(ox + (b[o] | (b[o + 1] << 8)) * kx, ax, pw));
+      const y = Math.round(drawnY(colour, nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph), restPx));
+      if (x < -reach || y < -reach || x >= w + reach || y >= h + reach) continue;
       const sprite = colour === RESTING ? sprites.resting : sprites.darts[b[o + 4] >> 2];
       const shade = SHADES[colour];
       const base = y * w + x;
@@ -189,7 +195,7 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
    * Fills `frame`'s darts as paths, one a colour; at `opacity` under 1 (a crowd) each colour's
    * darts are spread over the paths of crowdLayers, filled translucent one after another.
    */
-  function drawPaths(frame, byGroup, rad, opacity) {
+  function drawPaths(frame, byGroup, rad, opacity, restPx) {
     ctx.fillStyle = rgb(COLOR.bg);
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     const r = frame.world;
@@ -204,10 +210,10 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
     const w = canvas.width + margin;
     const h = canvas.height + margin;
     for (let i = 0, o = 0; i < frame.count; i++, o += BOID_BYTES) {
-      const x = nearestImage(ox + (b[o] | (b[o + 1] << 8)) * kx, ax, pw);
-      const y = nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph);
-      if (x < -margin || y < -margin || x > w || y > h) continue;
       const colour = paletteIndex(b[o + 5], byGroup);
+      const x = nearestImage(ox + (b[o] | (b[o + 1] << 8)) * kx, ax, pw);
+      const y = drawnY(colour, nearestImage(oy + (b[o + 2] | (b[o + 3] << 8)) * ky, ay, ph), restPx);
+      if (x < -margin || y < -margin || x > w || y > h) continue;
       const p = paths[colour][i % layers];
       if (colour === RESTING) {
         p.rect(x + REST_MARK[0] * rad, y + REST_MARK[1] * rad, (REST_MARK[2] - REST_MARK[0]) * rad, (REST_MARK[5] - REST_MARK[1]) * rad);
@@ -234,9 +240,10 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
     canvas,
     /**
      * Draws `frame` (or only the background without one); `radius` is a boid's, in world units;
-     * `obstacles` the list to draw in three dimensions (flat ones are the overlay's).
+     * `obstacles` the list to draw in three dimensions (flat ones are the overlay's); `restY`
+     * the world y resting boids are drawn at, on the ground line (null without perching).
      */
-    draw(frame, byGroup, radius, obstacles) {
+    draw(frame, byGroup, radius, obstacles, restY = null) {
       if (!frame) {
         ctx.fillStyle = rgb(COLOR.bg);
         ctx.fillRect(0, 0, canvas.width, canvas.height);
@@ -248,8 +255,9 @@ export function createCanvas2DRenderer(boidCanvas, view, orbit) {
       }
       const rad = radius * view.scale;
       const opacity = crowdOpacity2D(frame, view, canvas, rad);
-      if (rad <= SPRITE_MAX_PX) drawSprites(frame, byGroup, rad, opacity);
-      else drawPaths(frame, byGroup, rad, opacity);
+      const restPx = restY === null ? null : view.sy(restY);
+      if (rad <= SPRITE_MAX_PX) drawSprites(frame, byGroup, rad, opacity, restPx);
+      else drawPaths(frame, byGroup, rad, opacity, restPx);
     },
   };
 }

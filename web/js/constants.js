@@ -8,9 +8,10 @@ export const TAU = Math.PI * 2;
 export const COLOR = {
   bg: [7, 10, 18],
   world: [13, 20, 36],
-  boid: [223, 232, 255],
-  // Scout groups in the colours of `boids render` (Style::default in
-  // crates/boids-render/src/scene.rs), so a rendered GIF and the viewer agree.
+  // Boids, by scout group, in the colours of `boids render` (Style::default in
+  // crates/boids-render/src/scene.rs), so a rendered GIF and the viewer agree;
+  // crates/boids-render/tests/web_colours.rs holds the two lists to each other.
+  boid: [246, 216, 110],
   scout1: [255, 96, 200],
   scout2: [90, 205, 255],
   // The world's things, in the colours of `boids render` too.
@@ -34,6 +35,9 @@ export const DART = [2.2, 0, -1.3, 1.15, -0.55, 0, 2.2, 0, -0.55, 0, -1.3, -1.15
  * boid radius, as two triangles like DART (so both renderers draw it as they draw a dart).
  */
 export const REST_MARK = [-1.6, -0.45, 1.6, -0.45, 1.6, 0.45, -1.6, -0.45, 1.6, 0.45, -1.6, 0.45];
+
+/** The ground line's width in CSS px (perching); resting boids sit on it. */
+export const GROUND_WIDTH = 1.5;
 
 /** A predator is drawn as a dart this many times a boid's radius, and never smaller than PREDATOR_MIN_PX. */
 export const PREDATOR_SCALE = 2.4;

@@ -9,7 +9,8 @@
 // predators, attractors, the ground line) go on a 2D canvas on top (overlays.js); the world tool
 // bar edits the world (world-tools.js, with the tools of obstacle-tools.js, predator-tools.js and
 // attractor-tools.js, and the camera's buttons, camera.js). Drawing happens once an animation
-// frame, and only after something changed (`redraw`) or the camera moved.
+// frame, and only after something changed (`redraw`) or the camera moved; Record makes a video
+// of what is drawn (recorder.js).
 //
 // A flock in three dimensions comes in version 3 frames (wire.js) and is drawn by the same
 // renderers through the orbit camera (orbit.js: drag rotates, the wheel zooms, a right-drag pans;
@@ -31,11 +32,12 @@ import { createParameterPanel } from './parameters.js';
 import { createMetricsPlots } from './plots.js';
 import { createPointing } from './pointing.js';
 import { createPredatorTools } from './predator-tools.js';
+import { createRecorder } from './recorder.js';
 import { bindShortcuts } from './shortcuts.js';
 import { createStats } from './stats.js';
 import { View, enablePanZoom } from './view.js';
 import { createWebGLRenderer } from './webgl.js';
-import { predatorsOf } from './world-objects.js';
+import { groundY, predatorsOf, restingY } from './world-objects.js';
 import { createWorldTools } from './world-tools.js';
 import { GHOST_FLOATS, boidPosition, decode } from './wire.js';
 
@@ -105,6 +107,11 @@ const clearWorld = {
     predators.clear();
   },
 };
+const recorder = createRecorder({
+  layers: () => [renderer.canvas, overlayCanvas],
+  name: () => `boids-${server?.preset ?? 'stage'}-step${frame?.step ?? 0}`,
+  redraw,
+});
 const camera = createCamera({ view, orbit, canvas: () => renderer.canvas, redraw });
 const tools = createWorldTools({
   stage, pointing, entries: [...obstacles.tools, ...predators.tools, ...attractors.tools, clearWorld, ...camera.entries], redraw,
@@ -149,6 +156,7 @@ function onState(state) {
   const started = !previous || previous.run !== state.run || previous.params.camera !== state.params.camera;
   if (started) camera.start(state.params);
   panel.follow(state, previous);
+  plots.follow(state);
   obstacles.follow(state);
   attractors.follow(state);
   showState(state);
@@ -184,7 +192,8 @@ function draw() {
   // In 3D a boid's size is its own (the renderers keep it visible); flat, the view's.
   const radius = solid() ? Number(server?.params?.boid_size) || 1 : view.boidRadius(server?.params);
   const edited = { obstacles: obstacles.shown(), attractors: attractors.shown() };
-  renderer.draw(frame, display.byGroup, radius, edited.obstacles);
+  const ground = frame && !solid() ? groundY(frame.world, server?.params) : null;
+  renderer.draw(frame, display.byGroup, radius, edited.obstacles, ground === null ? null : restingY(ground, radius, view));
   tools.refresh();
   overlays.draw(frame, server?.params, overlayMode.mode, display, radius, edited, tools.marks());
   describeHovered($('info'), overlays.latest, overlayMode.mode);
@@ -198,10 +207,12 @@ function frameLoop(now) {
   if (dirty) {
     dirty = false;
     draw();
+    recorder.frame();
     if (frame) framesDrawn++;
     stats.frameDrawn();
   }
-  stats.tick(now, frame, server?.running);
+  if (stats.tick(now, frame, server)) plots.age(now, frame?.step);
+  recorder.tick(now);
   overlayMode.flush();
   requestAnimationFrame(frameLoop);
 }
@@ -211,6 +222,7 @@ function resize() {
   // The bar's buttons, not the hint beside them, which comes and goes with the chosen tool.
   const barBottom = Math.max(...[...$('tools').querySelectorAll('.seg')].map((seg) => seg.getBoundingClientRect().bottom));
   view.barHeight = barBottom - stage.getBoundingClientRect().top + 8;
+  stage.style.setProperty('--bar-bottom', `${Math.round(view.barHeight)}px`);
   for (const c of [renderer.canvas, overlayCanvas]) {
     c.width = Math.max(1, Math.round(stage.clientWidth * dpr));
     c.height = Math.max(1, Math.round(stage.clientHeight * dpr));

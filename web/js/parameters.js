@@ -144,8 +144,9 @@ function sliderControl(p, edits, serverParams) {
     range.value = toT(v);
     edits.send(p.name, v);
   });
-  function set(v) {
-    if (edits.holds(p.name)) return;
+  // `force`: the server refused the value shown, which goes back even while the user holds it.
+  function set(v, force) {
+    if (edits.holds(p.name) && !force) return;
     box.value = formatValue(v);
     box.classList.remove('bad');
     range.value = toT(v);
@@ -315,7 +316,7 @@ export function createParameterPanel({ request, serverParams, onLoaded }) {
       const params = serverParams();
       if (!key || !params || !(key in params)) return;
       edits.forget(key);
-      controls.get(key)?.set(params[key]);
+      controls.get(key)?.set(params[key], true);
     },
     /** Forgets the changes on their way: a new connection starts from the server's state. */
     forgetSent: edits.forgetAll,

@@ -2,24 +2,56 @@
 // last HISTORY messages of the current run, the other figures as numbers). With predators, the
 // captures of each message are plotted too (the figure is the run's total), and the world's
 // figures (distance to the nearest predator, share of boids perched) join the numbers.
+//
+// A large flock is measured seconds apart, so the card says how old its figures are once they
+// are older than STALE_MS, and a new flock (a reset) clears it: it never shows the figures of
+// a flock that is gone as if they were now.
 
 import { $, pixelRatio } from './dom.js';
 import { formatValue } from './format.js';
 
 const HISTORY = 300;
+/** Figures older than this are marked with their age. */
+const STALE_MS = 2000;
 
 export function createMetricsPlots() {
   let run = -1;
   let history = emptyHistory();
   let latest = null;
+  let receivedAt = 0;
+
+  function clear() {
+    latest = null;
+    history = emptyHistory();
+    for (const id of ['pol-value', 'flock-value', 'captures-value']) $(id).textContent = '–';
+    $('metric-more').replaceChildren();
+    $('metric-step').textContent = 'measuring the new flock…';
+    $('order').classList.remove('stale');
+    for (const id of ['plot-pol', 'plot-flocks', 'plot-captures']) plot($(id), [], null, '#000');
+  }
 
   return {
     /** The latest metrics message, or null. */
     get latest() {
       return latest;
     },
+    /** A state message of another run than the figures' (a reset) clears the card. */
+    follow(state) {
+      if (latest && state.run !== latest.run) clear();
+    },
+    /**
+     * Marks figures older than STALE_MS with their age, unless they are of `step`, the step on
+     * screen (a paused flock's figures stay true); call it about once a second.
+     */
+    age(now, step) {
+      const old = latest && latest.step !== step && now - receivedAt > STALE_MS;
+      $('order').classList.toggle('stale', Boolean(old));
+      if (old) $('metric-step').textContent = `at step ${latest.step.toLocaleString()}, ${Math.round((now - receivedAt) / 1000)} s ago`;
+    },
     show(m) {
       latest = m;
+      receivedAt = performance.now();
+      $('order').classList.remove('stale');
       if (m.run !== run) {
         run = m.run;
         history = emptyHistory();

@@ -1,10 +1,16 @@
 // The header's figures (step, boids, steps per second, frames drawn per second, data rate), the
-// connection dot, and the replay command under Export, which names the current step.
+// connection dot, and the replay command under Export, which names the current step. A flock
+// too large to be live (its steps come at well under the speed asked, as 100,000 boids crowded
+// in the 640 x 480 world do at 1 step a second) is said so: its rate turns red, and a note over
+// the Order card gives the rate measured against the speed asked, while it lasts.
 
 import { $ } from './dom.js';
 
 // Span of the step-rate measurement: long enough to hold a few steps at the slowest speed.
 const RATE_WINDOW_MS = 3000;
+/** A flock is too slow to be live below this share of the speed asked and SLOW_BELOW steps/s. */
+const SLOW_SHARE = 0.5;
+const SLOW_BELOW = 10;
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
 
 export function createStats() {
@@ -31,16 +37,28 @@ export function createStats() {
     return last.t > first.t ? ((last.step - first.step) * 1000) / (last.t - first.t) : null;
   }
 
-  function show(frame, running) {
+  /** Whether the flock runs at well under the speed asked; the note says so while it does. */
+  function tooSlow(rate, state) {
+    const slow = Boolean(state?.running) && rate !== null && rate < SLOW_SHARE * state.steps_per_second && rate < SLOW_BELOW;
+    $('slow-note').hidden = !slow;
+    if (slow) {
+      $('slow-note').textContent = `This flock runs at ${rate.toFixed(1)} steps/s of the ${state.steps_per_second} asked: too large to be live. Fewer boids or a smaller visual range run faster.`;
+    }
+    return slow;
+  }
+
+  function show(frame, state) {
     if (!live) return;
+    const running = state?.running;
     const rate = stepRate();
+    const slow = tooSlow(rate, state);
     // Numbers sit in fixed-width boxes so the header does not shift as they change; narrower
     // windows hide the less needed parts (style.css), so the whole line is also the tooltip.
     const parts = [
       `<span class="st-step">step <b class="n7">${frame ? frame.step.toLocaleString('en') : 0}</b></span>`,
       `<span><b class="n4">${frame ? compact.format(frame.count) : 0}</b> boids</span>`,
       running
-        ? `<span><b class="n4">${rate === null ? '–' : rate < 10 ? rate.toFixed(1) : Math.round(rate)}</b> steps/s</span>`
+        ? `<span${slow ? ' class="slow" title="too slow to be live"' : ''}><b class="n4">${rate === null ? '–' : rate < 10 ? rate.toFixed(1) : Math.round(rate)}</b> steps/s</span>`
         : '<span><b>paused</b></span>',
       `<span class="st-fps"><b class="n3">${running ? Math.round(fps.value) : '–'}</b> fps</span>`,
       `<span class="st-bytes"><b class="n4">${(bytes.rate / 1e6).toFixed(1)}</b> MB/s</span>`,
@@ -67,16 +85,20 @@ export function createStats() {
     frameDrawn() {
       fps.frames++;
     },
-    /** Once a second (called every animation frame): updates the rates and the header. */
-    tick(now, frame, running) {
-      if (now - fps.since < 1000) return;
+    /**
+     * Called every animation frame with the latest state message: once a second updates the
+     * rates and the header, and returns true.
+     */
+    tick(now, frame, state) {
+      if (now - fps.since < 1000) return false;
       fps.value = (fps.frames * 1000) / (now - fps.since);
       bytes.rate = (bytes.total * 1000) / (now - bytes.since);
       fps.frames = 0;
       fps.since = now;
       bytes.total = 0;
       bytes.since = now;
-      show(frame, running);
+      show(frame, state);
+      return true;
     },
   };
 }

@@ -27,11 +27,15 @@ const VERTEX_SHADER = `#version 300 es
   uniform vec3 u_resting_color;
   uniform vec2 u_anchor;
   uniform vec2 u_period;
+  uniform bool u_perching;
+  uniform float u_rest_y;
   out vec3 v_color;
   void main() {
     vec2 p = u_quant.xy + a_q * u_quant.zw;
     if (u_period.x > 0.0) p += u_period * floor((u_anchor - p) / u_period + 0.5);
     bool resting = a_group >= ${RESTING_BIT}.0;
+    // A resting boid sits on the ground line, wherever below it it landed.
+    if (resting && u_perching) p.y = u_rest_y;
     float angle = a_head * (6.28318530718 / 256.0);
     vec2 dir = resting ? vec2(1.0, 0.0) : vec2(cos(angle), sin(angle));
     vec2 side = vec2(-dir.y, dir.x);
@@ -138,7 +142,7 @@ export function createWebGLRenderer(canvas, view, evenInSoftware, orbit) {
   const u = (name) => gl.getUniformLocation(program, name);
   const uni = {
     quant: u('u_quant'), origin: u('u_origin'), scale: u('u_scale'), canvas: u('u_canvas'),
-    size: u('u_size'), byGroup: u('u_by_group'), colors: u('u_colors'), restingColor: u('u_resting_color'),
+    size: u('u_size'), byGroup: u('u_by_group'), colors: u('u_colors'), restingColor: u('u_resting_color'), perching: u('u_perching'), restY: u('u_rest_y'),
     anchor: u('u_anchor'), period: u('u_period'), alpha: u('u_alpha'),
   };
   const boids = gl.createBuffer();
@@ -170,9 +174,10 @@ export function createWebGLRenderer(canvas, view, evenInSoftware, orbit) {
     canvas,
     /**
      * Draws `frame` (or only the background without one); `radius` is a boid's, in world units;
-     * `obstacles` the list to draw in three dimensions (flat ones are the overlay's).
+     * `obstacles` the list to draw in three dimensions (flat ones are the overlay's); `restY`
+     * the world y resting boids are drawn at, on the ground line (null without perching).
      */
-    draw(frame, byGroup, radius, obstacles) {
+    draw(frame, byGroup, radius, obstacles, restY = null) {
       if (frame?.dimensions === 3) {
         draw3d(frame, byGroup, radius, orbit, obstacles);
         return;
@@ -195,6 +200,8 @@ export function createWebGLRenderer(canvas, view, evenInSoftware, orbit) {
       gl.uniform1i(uni.byGroup, byGroup ? 1 : 0);
       gl.uniform3fv(uni.colors, new Float32Array([...norm(COLOR.boid), ...norm(COLOR.scout1), ...norm(COLOR.scout2)]));
       gl.uniform3f(uni.restingColor, ...norm(COLOR.resting));
+      gl.uniform1i(uni.perching, restY === null ? 0 : 1);
+      gl.uniform1f(uni.restY, restY ?? 0);
       const wrap = view.wrap;
       gl.uniform2f(uni.anchor, wrap?.anchor.x ?? 0, wrap?.anchor.y ?? 0);
       gl.uniform2f(uni.period, wrap?.period.w ?? 0, wrap?.period.h ?? 0);

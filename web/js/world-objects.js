@@ -7,7 +7,7 @@
 // ring with a cross; the ground line across the world. Colours are those of `boids render`. A
 // flock in three dimensions has its world's objects drawn by world3d.js.
 
-import { COLOR, DART, PREDATOR_MIN_PX, PREDATOR_SCALE, TAU } from './constants.js';
+import { COLOR, DART, GROUND_WIDTH, PREDATOR_MIN_PX, PREDATOR_SCALE, REST_MARK, TAU } from './constants.js';
 import { pixelRatio } from './dom.js';
 import { framePredator } from './wire.js';
 
@@ -40,6 +40,14 @@ export function predatorsOf(frame, view) {
 /** The y of the ground line in `world` (a frame's world rectangle) for `params`, or null without perching. */
 export function groundY(world, params) {
   return params?.perch ? world.y + world.h - Number(params.perch_height) : null;
+}
+
+/**
+ * The world y at which a resting boid's mark (REST_MARK, of a boid of `radius` world units) is
+ * centred so that it sits on the ground line at world y `ground`, wherever below it it landed.
+ */
+export function restingY(ground, radius, view) {
+  return ground - REST_MARK[5] * radius - (GROUND_WIDTH / 2) * pixelRatio() / view.scale;
 }
 
 /** A predator's drawn radius in world units, from a boid's `radius`. */
@@ -116,7 +124,7 @@ function drawAttractors(ctx, view, attractors, marked) {
 function drawGround(ctx, view, world, params) {
   const y = groundY(world, params);
   if (y === null) return;
-  ctx.lineWidth = 1.5 * pixelRatio();
+  ctx.lineWidth = GROUND_WIDTH * pixelRatio();
   ctx.strokeStyle = rgba(COLOR.ground, 0.9);
   ctx.beginPath();
   ctx.moveTo(view.sx(world.x), view.sy(y));

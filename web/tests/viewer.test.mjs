@@ -8,7 +8,7 @@
 // chromium), BOIDS_SCREENSHOT=path.png to save a picture of the page with overlays on (and
 // path-800.png of the page 800 px wide, path-3d.png of a flock in three dimensions).
 // Exits 0 when every check passes, 1 with a message otherwise.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -90,7 +90,9 @@ async function pixelStats(page) {
   }, png.toString('base64'));
 }
 
-// The stage as a PNG (base64) with its count of bright pixels, without the HTML boxes over it.
+// The stage as a PNG (base64) with its count of boid pixels, without the HTML boxes over it:
+// pixels in the boids' warm colours (boids of no group are (246, 216, 110) as in boids render),
+// dimmed by depth down to 0.5, and never in the cool greys and blues of the world's box.
 async function stagePicture(page) {
   await page.evaluate(() => {
     for (const id of ['legend', 'info', 'keys', 'toasts', 'tools']) document.getElementById(id).style.visibility = 'hidden';
@@ -99,7 +101,7 @@ async function stagePicture(page) {
   await page.evaluate(() => {
     for (const id of ['legend', 'info', 'keys', 'toasts', 'tools']) document.getElementById(id).style.visibility = '';
   });
-  const bright = await page.evaluate(async (b64) => {
+  const boids = await page.evaluate(async (b64) => {
     const img = new Image();
     img.src = `data:image/png;base64,${b64}`;
     await img.decode();
@@ -108,10 +110,10 @@ async function stagePicture(page) {
     ctx.drawImage(img, 0, 0);
     const d = ctx.getImageData(0, 0, c.width, c.height).data;
     let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 450) n++;
+    for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 286 && d[i] > d[i + 2] + 40) n++;
     return n;
   }, png);
-  return { png, bright };
+  return { png, boids };
 }
 
 // The share of the pixels of two stage pictures (stagePicture) whose colours differ visibly.
@@ -135,6 +137,19 @@ function pictureDifference(page, a, b) {
     return differ / (da.length / 4);
   }, [a.png, b.png]);
 }
+
+// The boxes (client rects) of the elements `selector` matches that are shown.
+function boxes(page, selector) {
+  return page.evaluate((sel) => [...document.querySelectorAll(sel)]
+    .filter((e) => e.offsetParent !== null)
+    .map((e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    }), selector);
+}
+
+// Whether any box of `a` overlaps any box of `b`.
+const overlap = (a, b) => a.some((p) => b.some((q) => p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom));
 
 const userDataDir = mkdtempSync(join(tmpdir(), 'boids-chromium-'));
 const context = await chromium.launchPersistentContext(userDataDir, {
@@ -314,9 +329,10 @@ try {
   await page.keyboard.press('b');
   const corner = await clientOf(world.x - 0.02 * world.w, world.y - 0.02 * world.h);
   const opposite = await clientOf(world.x + 1.02 * world.w, world.y + 1.02 * world.h);
-  await page.mouse.move(corner.x, corner.y);
+  // Dragged from the bottom right: just outside the world's top left is the tool bar.
+  await page.mouse.move(opposite.x, opposite.y);
   await page.mouse.down();
-  await page.mouse.move(opposite.x, opposite.y, { steps: 8 });
+  await page.mouse.move(corner.x, corner.y, { steps: 8 });
   await page.mouse.up();
   await page.waitForFunction((n) => document.querySelectorAll('.toast:not(.ok)').length > n, toastsBefore, { timeout: 5000 });
   await page.waitForFunction(() => boidsViewer.obstacles.length === 1, null, { timeout: 5000 });
@@ -505,6 +521,13 @@ try {
   check(all.green > 40, `separation vectors drawn in green (${all.green} px)`);
   check(all.blue > 40, `alignment vectors drawn in blue (${all.blue} px)`);
   check(all.cyan > plain.cyan + 200, `visual-radius circles drawn in cyan (${all.cyan} px)`);
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.waitForTimeout(200);
+    const [legendBox, keysBox] = [await boxes(page, '#legend'), await boxes(page, '#keys')];
+    check(legendBox.length === 1 && keysBox.length === 1 && !overlap(legendBox, keysBox), `at ${width} px the overlay legend does not overlap the key hints below it`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // 4. The overlay for the boid under the mouse.
   await page.click('#overlay-mode button[data-mode="hover"]');
@@ -527,6 +550,10 @@ try {
   await page.waitForFunction(() => boidsViewer.overlay?.hover && boidsViewer.overlay.records === 1, null, { timeout: 10000 });
   await page.locator('#info').waitFor({ state: 'visible', timeout: 5000 });
   check(true, 'the boid under the mouse is described');
+  const toolBar = await boxes(page, '#tools .seg');
+  check(!overlap(await boxes(page, '#info'), toolBar), 'the hover box does not cover the tool bar');
+  const rows = new Set(toolBar.map((b) => Math.round(b.top)));
+  check(rows.size === 1, `the tool bar is one row at 1280 px (rows at ${[...rows].join(', ')})`);
 
   // 5. Enter in a number box sends the change once, and a refused value gives one toast.
   const text = page.locator('[data-param-text="visual_range"]');
@@ -538,6 +565,8 @@ try {
   await page.waitForFunction((v) => boidsViewer.server.params.visual_range === v, typed, { timeout: 5000 });
   await page.waitForTimeout(300);
   check((await setEvents('visual_range')).length === sets + 1, 'Enter in a number box sends the change once');
+  const visualSlider = page.locator('input[type=range][data-param="visual_range"]');
+  const rangeBefore = await visualSlider.inputValue();
   for (const bad of ['abc', '-5']) {
     const toasts = await page.locator('.toast:not(.ok)').count();
     await text.fill(bad);
@@ -545,6 +574,12 @@ try {
     await page.waitForTimeout(500);
     check((await page.locator('.toast:not(.ok)').count()) === toasts + 1, `"${bad}" in a number box gives one error toast`);
   }
+  // The server refused -5: the box (still focused) and the slider show the value in effect.
+  const inEffect = await page.evaluate(() => boidsViewer.server.params.visual_range);
+  check(
+    Number(await text.inputValue()) === inEffect && (await visualSlider.inputValue()) === rangeBefore,
+    `a refused value goes back to the one in effect in its box (${await text.inputValue()}) and slider`,
+  );
   await text.blur();
 
   // 6. The plots stay in view while the parameter list scrolls.
@@ -568,6 +603,20 @@ try {
   });
   check(narrow === wide && new Set(tops).size === 1, `the header is one line at 800 px (${narrow} px high, ${wide} px at 1280)`);
   if (screenshot) await page.screenshot({ path: screenshot.replace(/\.png$/, '-800.png') });
+  // At 420 px (a phone) nothing runs off the side, and the stage keeps the width and a good
+  // part of the height; the panel goes below it.
+  await page.setViewportSize({ width: 420, height: 800 });
+  await page.waitForTimeout(600);
+  const phone = await page.evaluate(() => {
+    const stage = document.getElementById('stage').getBoundingClientRect();
+    const panel = document.getElementById('panel').getBoundingClientRect();
+    return { scroll: document.documentElement.scrollWidth, stage: { w: stage.width, h: stage.height, bottom: stage.bottom }, panelTop: panel.top, panelW: panel.width };
+  });
+  check(
+    phone.scroll <= 420 && phone.stage.w >= 400 && phone.stage.h >= 300 && phone.panelTop >= phone.stage.bottom - 1 && phone.panelW >= 400,
+    `usable at 420 px: nothing overflows (${phone.scroll} px wide), the stage ${Math.round(phone.stage.w)} x ${Math.round(phone.stage.h)} px, the panel below it`,
+  );
+  if (screenshot) await page.screenshot({ path: screenshot.replace(/\.png$/, '-420.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // 8. After choosing a preset the keyboard shortcuts work at once; the heading model of the
@@ -657,7 +706,7 @@ try {
   };
   const home = await settled();
   const first = await stagePicture(page);
-  check(first.bright > 200, `the flock in 3D is drawn (${first.bright} bright pixels)`);
+  check(first.boids > 200, `the flock in 3D is drawn (${first.boids} pixels in the boids' colours)`);
   const stage = await page.locator('#stage').boundingBox();
   const [cx, cy] = [stage.x + stage.width / 2, stage.y + stage.height / 2];
   await page.mouse.move(cx, cy);
@@ -973,6 +1022,91 @@ try {
   await setDimensions(2);
   await page.waitForFunction(() => boidsViewer.frame?.dimensions === 2, null, { timeout: 10000 });
   check(true, 'and back to two dimensions');
+
+  // 14. A reset clears the Order card until the new flock is measured: at no animation frame
+  // does it hold the figures of the flock that is gone.
+  if (!(await page.evaluate(() => boidsViewer.server.running))) await page.click('#play');
+  await page.waitForFunction(() => boidsViewer.metrics && boidsViewer.metrics.run === boidsViewer.server.run, null, { timeout: 10000 });
+  const gone = await page.evaluate(() => new Promise((resolve) => {
+    const seen = { gone: 0, cleared: 0 };
+    const run = boidsViewer.server.run;
+    const until = performance.now() + 2000;
+    document.getElementById('reset').click();
+    (function look() {
+      const [m, s] = [boidsViewer.metrics, boidsViewer.server];
+      if (m && m.run !== s.run) seen.gone++;
+      if (s.run !== run && !m && document.getElementById('pol-value').textContent === '–') seen.cleared++;
+      if (performance.now() < until) requestAnimationFrame(look);
+      else resolve(seen);
+    })();
+  }));
+  await page.waitForFunction(() => boidsViewer.metrics?.run === boidsViewer.server.run, null, { timeout: 10000 });
+  check(gone.gone === 0, `a reset clears the Order card until the new flock is measured (cleared for ${gone.cleared} frames)`);
+
+  // 15. Record makes a video of the stage that the browser downloads on Stop, with a blinking
+  // red dot and the time elapsed on the button meanwhile.
+  await page.click('#record');
+  await page.waitForFunction(() => /^\d:\d\d Stop$/.test(document.getElementById('rec-label').textContent), null, { timeout: 5000 });
+  check(await page.locator('#rec-indicator').isVisible(), 'while recording, a red dot and the time show on the button');
+  await page.waitForTimeout(1500);
+  const [video] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }), page.click('#record')]);
+  const videoBytes = statSync(await video.path()).size;
+  check(
+    /^boids-.*\.(webm|mp4)$/.test(video.suggestedFilename()) && videoBytes > 1000,
+    `Stop downloads the video (${video.suggestedFilename()}, ${videoBytes} bytes)`,
+  );
+  check(
+    (await page.locator('#rec-indicator').isHidden()) && (await page.locator('#rec-label').innerText()) === 'Record',
+    'and the button is Record again',
+  );
+
+  // 16. Perched boids are drawn sitting on the ground line, however deep below it they landed:
+  // the pixels in their colour near the line all lie on or above its row.
+  await page.selectOption('#preset', 'perching');
+  await page.waitForFunction(() => boidsViewer.server.preset === 'perching' && boidsViewer.frame?.dimensions === 2, null, { timeout: 10000 });
+  if (!(await page.evaluate(() => boidsViewer.server.running))) await page.keyboard.press('Space');
+  await setSpeed(page, 300);
+  await page.waitForFunction(() => boidsViewer.frame.step > 600, null, { timeout: 30000 });
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => boidsViewer.frame && !boidsViewer.frame.running, null, { timeout: 5000 });
+  await page.waitForTimeout(300);
+  await page.evaluate(() => {
+    for (const id of ['stage-foot', 'info', 'toasts', 'tools']) document.getElementById(id).style.visibility = 'hidden';
+  });
+  const perchShot = (await page.locator('#stage').screenshot()).toString('base64');
+  await page.evaluate(() => {
+    for (const id of ['stage-foot', 'info', 'toasts', 'tools']) document.getElementById(id).style.visibility = '';
+  });
+  const perch = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const near = (i, rgb, tol) => rgb.every((v, k) => Math.abs(d[i + k] - v) <= tol);
+    const groundPerRow = new Array(c.height).fill(0);
+    const perchedPerRow = new Array(c.height).fill(0);
+    for (let i = 0; i < d.length; i += 4) {
+      const y = Math.floor(i / 4 / c.width);
+      if (near(i, [100, 137, 85], 20)) groundPerRow[y]++;
+      if (near(i, [150, 135, 95], 12)) perchedPerRow[y]++;
+    }
+    const ground = groundPerRow.indexOf(Math.max(...groundPerRow));
+    // Perched pixels by their offset (CSS px) from the line's row, within 14 px of it.
+    const near14 = Math.round(14 * devicePixelRatio);
+    const offsets = [];
+    for (let y = Math.max(0, ground - near14); y <= Math.min(c.height - 1, ground + near14); y++) {
+      if (perchedPerRow[y] > 0) offsets.push([(y - ground) / devicePixelRatio, perchedPerRow[y]]);
+    }
+    const count = offsets.reduce((n, [, k]) => n + k, 0);
+    return { ground, count, lowest: Math.max(...offsets.map(([dy]) => dy)) };
+  }, perchShot);
+  check(
+    perch.count > 0 && perch.lowest <= 0,
+    `perched boids sit on the ground line, not below it (${perch.count} px, the lowest ${perch.lowest} px from the line)`,
+  );
 
   if (screenshot) {
     await page.click('#overlay-mode button[data-mode="all"]');

@@ -3,6 +3,7 @@
 
 mod bench;
 mod bench_child;
+mod changes;
 mod compare;
 mod experiment;
 mod flock_args;

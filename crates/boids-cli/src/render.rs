@@ -3,6 +3,9 @@
 //! output's extension. Everything that can be refused (size, format, ffmpeg, parameters, the
 //! output path) is checked before the first step, and the output appears only when complete.
 //!
+//! With `--events`, the flock is a session saved from the viewer, replayed: each change applies
+//! at the step it was made, so the frames show the flock as it was run.
+//!
 //! A flock of three dimensions (`dimensions = 3`) is drawn in perspective, from `--camera-angle`
 //! and turning by `--orbit` degrees over the animation; the dimension is chosen once, and one
 //! generic path runs both.
@@ -10,8 +13,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use boids_core::params::{Camera, Value};
-use boids_core::{Dim, Params, Simulation, Source, with_dimensions};
+use boids_core::params::Camera;
+use boids_core::{Dim, Params, Simulation, with_dimensions};
+use boids_io::events::EventLog;
+use boids_io::input::{EVENTS_LIMIT, read_text};
 use boids_io::output::{self, Content, Pending, Target};
 use boids_render::{
     CameraAngle, Canvas, Format, GifWriter, ImageSize, Mp4Writer, Orbit, Palette, Renderer, Scene,
@@ -19,6 +24,7 @@ use boids_render::{
 };
 use clap::Args;
 
+use crate::changes::{Changes, NoChanges};
 use crate::flock_args::FlockArgs;
 use crate::numbers::whole;
 use crate::run::progress_bar;
@@ -29,9 +35,15 @@ use crate::run::progress_bar;
 pub struct RenderArgs {
     #[command(flatten)]
     pub flock: FlockArgs,
-    /// Number of steps to run; the last frame is at step K.
-    #[arg(long, value_name = "K", value_parser = whole(0..=u64::MAX))]
-    pub steps: u64,
+    /// Number of steps to run; the last frame is at step K (with --events, by default the step
+    /// the session was saved at).
+    #[arg(long, value_name = "K", value_parser = whole(0..=u64::MAX), required_unless_present = "events")]
+    pub steps: Option<u64>,
+    /// Render a session saved from the viewer (`boids serve`, its "Event log (JSON)"): the
+    /// flock of its last start/reset event, with each change applied at its step, as
+    /// `boids run --events` replays it. Replaces the flags that choose the flock.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["preset", "config", "set", "count", "seed"])]
+    pub events: Option<PathBuf>,
     /// Output file: .png (last frame), .gif (looping animation) or .mp4 (needs ffmpeg).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -87,14 +99,14 @@ fn parse_camera(text: &str) -> Result<Camera, String> {
     Camera::from_name(text).ok_or_else(|| format!("allowed: {}", Camera::NAMES.join(", ")))
 }
 
-/// The flock's parameters, with `--camera` as the last layer (it sets the `camera` parameter).
-fn params(args: &RenderArgs) -> Result<Params> {
-    let mut builder = args.flock.builder()?;
-    if let Some(camera) = args.camera {
-        let source = Source::Flag(format!("--camera {}", camera.name()));
-        builder.set("camera", Value::Choice(camera.name()), source);
+/// What the frames are drawn from: the flock's parameters, with `--camera` for its `camera`
+/// parameter (how the frames are framed, which the flock's steps never read).
+fn drawn(params: &Params, camera: Option<Camera>) -> Params {
+    let mut drawn = params.clone();
+    if let Some(camera) = camera {
+        drawn.camera = camera;
     }
-    Ok(builder.build()?)
+    drawn
 }
 
 /// Where frames go until the output is complete.
@@ -155,78 +167,163 @@ pub fn render(args: &RenderArgs) -> Result<()> {
     format
         .check_size(args.size)
         .with_context(|| format!("--size {}", args.size))?;
-    if format.is_animated() && args.warmup > args.steps {
-        bail!(
-            "--warmup {} is beyond --steps {}: the first frame must come at or before the last step",
-            args.warmup,
-            args.steps
-        );
-    }
-    let inputs: Vec<(&str, &Path)> = args
-        .flock
-        .config
-        .iter()
-        .map(|p| ("--config", p.as_path()))
+    let inputs: Vec<(&str, &Path)> = [("--config", &args.flock.config), ("--events", &args.events)]
+        .into_iter()
+        .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
         .collect();
     output::check(&inputs, &[&target])?;
     crate::set_threads(args.threads)?;
-    let params = params(args)?;
-    let orbit = orbit(args, &params, format)?;
-    let seed = args.flock.seed;
-    let recorded = with_dimensions!(params.dimensions, D, {
-        let sim = Simulation::<D>::with_engine(params, seed, args.flock.engine.build())?;
-        record(args, format, &target, sim, orbit)?
-    });
+    let recorded = match &args.events {
+        Some(path) => {
+            let text = read_text("--events", path, EVENTS_LIMIT)?;
+            let origin = path.display().to_string();
+            let log = EventLog::parse(&text, &origin)?;
+            let plan = Plan::new(args, format, args.steps.unwrap_or(log.end_step(&origin)?))?;
+            with_dimensions!(log.dimensions(&origin)?, D, {
+                let (sim, replay) = log.replay::<D>(&origin)?;
+                plan.record(&target, sim, replay, format!("the session of {origin}"))?
+            })
+        }
+        None => {
+            let plan = Plan::new(args, format, args.steps.unwrap_or_default())?;
+            let params = args.flock.builder()?.build()?;
+            let seed = args.flock.seed;
+            let source = format!("{} preset, seed {seed}", args.flock.preset);
+            with_dimensions!(params.dimensions, D, {
+                let sim = Simulation::<D>::with_engine(params, seed, args.flock.engine.build())?;
+                plan.record(&target, sim, NoChanges, source)?
+            })
+        }
+    };
     println!(
-        "wrote {}: {} frame{} of {} ({} boids, {} preset, seed {}, step {})",
+        "wrote {}: {} frame{} of {} ({} boids, {}, step {})",
         args.out.display(),
         recorded.frames,
         if recorded.frames == 1 { "" } else { "s" },
         args.size,
         recorded.boids,
-        args.flock.preset,
-        seed,
+        recorded.source,
         recorded.step
     );
     Ok(())
 }
 
-/// The 3D camera of `--camera-angle` and `--orbit`, checked against the flock and the output.
-fn orbit(args: &RenderArgs, params: &Params, format: Format) -> Result<Orbit> {
-    let flags = [
-        ("--camera-angle", args.camera_angle.map(|a| a.to_string())),
-        ("--orbit", args.orbit.map(|d| d.to_string())),
-    ];
-    if params.dimensions != 3
-        && let Some((flag, Some(value))) = flags.iter().find(|(_, value)| value.is_some())
-    {
-        bail!(
-            "{flag} {value} turns the camera of a 3D flock; this one is {}D (dimensions = {}): add --set dimensions=3",
-            params.dimensions,
-            params.dimensions
-        );
-    }
-    let degrees = args.orbit.unwrap_or(0.0);
-    let (lo, hi) = ORBIT_RANGE;
-    if !(lo..=hi).contains(&degrees) {
-        bail!("--orbit {degrees} is out of range [{lo}, {hi}] degrees");
-    }
-    if degrees != 0.0 && !format.is_animated() {
-        bail!(
-            "--orbit {degrees} turns the camera over an animation; a .png has one frame: write .gif or .mp4, or set its angle with --camera-angle"
-        );
-    }
-    Ok(Orbit {
-        angle: args.camera_angle.unwrap_or_default(),
-        degrees_per_frame: degrees / frame_count(args, format) as f32,
-    })
+/// A recording's frames: the flags of `boids render` with its number of steps resolved.
+struct Plan<'a> {
+    args: &'a RenderArgs,
+    format: Format,
+    steps: u64,
 }
 
-/// Number of frames the output will hold.
-fn frame_count(args: &RenderArgs, format: Format) -> u64 {
-    match format {
-        Format::Png => 1,
-        _ => (args.steps - args.warmup) / args.every + 1,
+impl<'a> Plan<'a> {
+    fn new(args: &'a RenderArgs, format: Format, steps: u64) -> Result<Self> {
+        if format.is_animated() && args.warmup > steps {
+            bail!(
+                "--warmup {} is beyond --steps {steps}: the first frame must come at or before the last step",
+                args.warmup
+            );
+        }
+        Ok(Plan {
+            args,
+            format,
+            steps,
+        })
+    }
+
+    /// Number of frames the output will hold.
+    fn frame_count(&self) -> u64 {
+        match self.format {
+            Format::Png => 1,
+            _ => (self.steps - self.args.warmup) / self.args.every + 1,
+        }
+    }
+
+    /// Whether the frame of step `k` is recorded.
+    fn records(&self, k: u64) -> bool {
+        let args = self.args;
+        match self.format {
+            Format::Png => k == self.steps,
+            _ => k >= args.warmup && (k - args.warmup).is_multiple_of(args.every),
+        }
+    }
+
+    /// The 3D camera of `--camera-angle` and `--orbit`, checked against the flock and the
+    /// output.
+    fn orbit(&self, params: &Params) -> Result<Orbit> {
+        let args = self.args;
+        let flags = [
+            ("--camera-angle", args.camera_angle.map(|a| a.to_string())),
+            ("--orbit", args.orbit.map(|d| d.to_string())),
+        ];
+        if params.dimensions != 3
+            && let Some((flag, Some(value))) = flags.iter().find(|(_, value)| value.is_some())
+        {
+            bail!(
+                "{flag} {value} turns the camera of a 3D flock; this one is {}D (dimensions = {}): add --set dimensions=3",
+                params.dimensions,
+                params.dimensions
+            );
+        }
+        let degrees = args.orbit.unwrap_or(0.0);
+        let (lo, hi) = ORBIT_RANGE;
+        if !(lo..=hi).contains(&degrees) {
+            bail!("--orbit {degrees} is out of range [{lo}, {hi}] degrees");
+        }
+        if degrees != 0.0 && !self.format.is_animated() {
+            bail!(
+                "--orbit {degrees} turns the camera over an animation; a .png has one frame: write .gif or .mp4, or set its angle with --camera-angle"
+            );
+        }
+        Ok(Orbit {
+            angle: args.camera_angle.unwrap_or_default(),
+            degrees_per_frame: degrees / self.frame_count() as f32,
+        })
+    }
+
+    /// Runs `sim` for the plan's steps with `changes`, drawing the frames it records into
+    /// `target`; `source` names the flock in the summary.
+    fn record<const D: usize>(
+        &self,
+        target: &Target,
+        mut sim: Simulation<D>,
+        mut changes: impl Changes<D>,
+        source: String,
+    ) -> Result<Recorded>
+    where
+        Dim<D>: Scene<D>,
+    {
+        let args = self.args;
+        let orbit = self.orbit(sim.params())?;
+        let drawn = drawn(sim.params(), args.camera);
+        let mut renderer = Renderer::<D>::new(&drawn, args.size, args.overlay).orbiting(orbit);
+        let palette = Palette::for_style(renderer.style());
+        let mut sink = Sink::create(self.format, target, args, palette)?;
+        // Drawing a frame costs about as much as stepping one boid per pixel it fills, so the
+        // bar's "work" counts both.
+        let pixels = (args.size.width as usize * args.size.height as usize) / args.every as usize;
+        let progress = progress_bar(self.steps, sim.len() + pixels);
+        let mut frames = 0u64;
+        changes.apply_due(&mut sim)?;
+        for k in 0..=self.steps {
+            if k > 0 {
+                // On a thread of the pool, as `boids run` steps.
+                boids_core::in_pool(|| sim.step())?;
+                changes.apply_due(&mut sim)?;
+                progress.inc(1);
+            }
+            if self.records(k) {
+                sink.push(renderer.draw(&sim))?;
+                frames += 1;
+            }
+        }
+        progress.finish_and_clear();
+        sink.finish()?;
+        Ok(Recorded {
+            frames,
+            boids: sim.len(),
+            step: sim.step_count(),
+            source,
+        })
     }
 }
 
@@ -235,46 +332,6 @@ struct Recorded {
     frames: u64,
     boids: usize,
     step: u64,
-}
-
-/// Runs `sim` for `--steps`, drawing the frames `format` records into `target`.
-fn record<const D: usize>(
-    args: &RenderArgs,
-    format: Format,
-    target: &Target,
-    mut sim: Simulation<D>,
-    orbit: Orbit,
-) -> Result<Recorded>
-where
-    Dim<D>: Scene<D>,
-{
-    let mut renderer = Renderer::<D>::new(sim.params(), args.size, args.overlay).orbiting(orbit);
-    let mut sink = Sink::create(format, target, args, Palette::for_style(renderer.style()))?;
-    let records = |k: u64| match format {
-        Format::Png => k == args.steps,
-        _ => k >= args.warmup && (k - args.warmup).is_multiple_of(args.every),
-    };
-    // Drawing a frame costs about as much as stepping one boid per pixel it fills, so the
-    // bar's "work" counts both.
-    let pixels = (args.size.width as usize * args.size.height as usize) / args.every as usize;
-    let progress = progress_bar(args.steps, sim.len() + pixels);
-    let mut frames = 0u64;
-    for k in 0..=args.steps {
-        if k > 0 {
-            // On a thread of the pool, as `boids run` steps.
-            boids_core::in_pool(|| sim.step())?;
-            progress.inc(1);
-        }
-        if records(k) {
-            sink.push(renderer.draw(&sim))?;
-            frames += 1;
-        }
-    }
-    progress.finish_and_clear();
-    sink.finish()?;
-    Ok(Recorded {
-        frames,
-        boids: sim.len(),
-        step: sim.step_count(),
-    })
+    /// The flock's preset and seed, or the session it replays.
+    source: String,
 }

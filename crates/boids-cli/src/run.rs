@@ -7,13 +7,14 @@ use anyhow::{Result, bail};
 use boids_core::{
     Dim, Dimension, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation, with_dimensions,
 };
-use boids_io::events::{EventLog, Replay};
+use boids_io::events::EventLog;
 use boids_io::input::{self, EVENTS_LIMIT, read_text};
 use boids_io::output::{self, Content, Target};
 use boids_io::state_csv;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::changes::{Changes, NoChanges};
 use crate::flock_args::FlockArgs;
 use crate::numbers::whole;
 use crate::trajectory::{RunInfo, TrajectoryTargets, TrajectoryWriter};
@@ -140,58 +141,6 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         let sim = build_simulation::<D>(args, builder)?;
         execute(args, &outputs, sim, NoChanges, command_line)
     })
-}
-
-/// Changes a run applies to its flock as it goes (after each step, and once before the first):
-/// an event log's, or none.
-trait Changes<const D: usize>
-where
-    Dim<D>: Dimension<D>,
-{
-    /// Applies the changes due at `sim`'s step.
-    fn apply_due(&mut self, sim: &mut Simulation<D>) -> Result<()>;
-    /// Changes not applied (due after the run's last step).
-    fn remaining(&self) -> usize;
-    /// Whether the changes come from an event log, which may add predators.
-    fn replays_events(&self) -> bool;
-}
-
-/// A run that only steps.
-struct NoChanges;
-
-impl<const D: usize> Changes<D> for NoChanges
-where
-    Dim<D>: Dimension<D>,
-{
-    fn apply_due(&mut self, _: &mut Simulation<D>) -> Result<()> {
-        Ok(())
-    }
-
-    fn remaining(&self) -> usize {
-        0
-    }
-
-    fn replays_events(&self) -> bool {
-        false
-    }
-}
-
-/// An event log, recorded by the viewer, of a flock of either dimension.
-impl<const D: usize> Changes<D> for Replay
-where
-    Dim<D>: Dimension<D>,
-{
-    fn apply_due(&mut self, sim: &mut Simulation<D>) -> Result<()> {
-        Ok(Replay::apply_due(self, sim)?)
-    }
-
-    fn remaining(&self) -> usize {
-        Replay::remaining(self)
-    }
-
-    fn replays_events(&self) -> bool {
-        true
-    }
 }
 
 /// Runs `sim` for `--steps` with `changes`, writing the outputs and the summary.

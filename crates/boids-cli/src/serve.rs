@@ -1,10 +1,14 @@
 //! `boids serve`: the live browser viewer (see the `boids-server` crate). With no subcommand,
-//! `boids` runs this with its defaults.
+//! `boids` runs this with its defaults. With `--events`, the viewer opens on a session saved
+//! from it, replayed to where it was saved, so that the session goes on where it stopped.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use boids_core::Source;
+use boids_core::{Flock, ParamsBuilder, Source, with_dimensions};
+use boids_io::events::{Event, EventLog};
+use boids_io::input::{EVENTS_LIMIT, read_text};
 use boids_server::budget::{self, DEFAULT_MAX_PAIRS};
 use boids_server::protocol::{MAX_SPEED, MIN_SPEED};
 use boids_server::{EngineConfig, ServerConfig};
@@ -48,6 +52,11 @@ pub struct ServeArgs {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
+    /// Open the viewer on a session saved from it (its event log, the page's "Event log
+    /// (JSON)"): the flock replayed to the step it was saved at, paused, ready to go on; its
+    /// log goes on from the saved one. Replaces the flags that choose the flock.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["preset", "config", "set", "count", "seed"])]
+    pub events: Option<PathBuf>,
     /// Worker threads for the simulation (default: all cores). Results do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
@@ -68,13 +77,9 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             args.max_pairs
         );
     }
-    let mut layers = args.flock.builder()?;
     let max_count = usize::try_from(args.max_count).unwrap_or(usize::MAX);
-    let cap = Source::Flag(format!("--max-count {max_count}"));
-    if let Some(note) = budget::lower_preset_count(&mut layers, max_count, cap) {
-        eprintln!("note: {note}");
-    }
-    let params = layers.build()?;
+    let opening = Opening::of(args, max_count)?;
+    let params = opening.layers.build()?;
     if params.count > max_count {
         bail!(
             "count = {} is out of range: allowed [1, {max_count}] by --max-count {max_count} (raise --max-count to serve more)",
@@ -83,25 +88,27 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
     }
     let config = ServerConfig {
         engine: EngineConfig {
-            params: layers,
-            preset: args.flock.preset.clone(),
-            seed: args.flock.seed,
+            params: opening.layers,
+            preset: opening.preset.clone(),
+            seed: opening.seed,
             engine: args.flock.engine,
             max_count,
             max_pairs: args.max_pairs,
             steps_per_second: args.speed,
-            running: !args.paused,
-            start: None,
+            running: opening.running,
+            start: opening.flock,
+            history: opening.history,
         },
         listen: SocketAddr::new(args.listen, args.port),
         allowed_hosts: args.allow_host.clone(),
     };
     boids_server::run_blocking(config, |server| {
         println!(
-            "boids viewer: open {}  ({} preset, seed {}; Ctrl-C to stop)",
+            "boids viewer: open {}  ({} preset, seed {}{}; Ctrl-C to stop)",
             server.url(),
-            args.flock.preset,
-            args.flock.seed
+            opening.preset,
+            opening.seed,
+            opening.summary
         );
         if !args.listen.is_loopback() {
             println!(
@@ -116,4 +123,61 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         }
     })?;
     Ok(())
+}
+
+/// The flock the viewer opens on: the flags', or a saved session's.
+struct Opening {
+    layers: ParamsBuilder,
+    preset: String,
+    seed: u64,
+    /// The replayed flock (`None`: the server draws the flags' flock).
+    flock: Option<Flock>,
+    /// The replayed flock's event log.
+    history: Vec<Event>,
+    running: bool,
+    /// What the first line says of it beside the preset and seed.
+    summary: String,
+}
+
+impl Opening {
+    /// The flock `args` ask for; a preset's own count above `max_count` is lowered to it, with
+    /// a note, as a page's reset lowers it (a saved session's count is its own).
+    fn of(args: &ServeArgs, max_count: usize) -> Result<Opening> {
+        if let Some(path) = &args.events {
+            return Self::resumed(path);
+        }
+        let mut layers = args.flock.builder()?;
+        let cap = Source::Flag(format!("--max-count {max_count}"));
+        if let Some(note) = budget::lower_preset_count(&mut layers, max_count, cap) {
+            eprintln!("note: {note}");
+        }
+        Ok(Opening {
+            layers,
+            preset: args.flock.preset.clone(),
+            seed: args.flock.seed,
+            flock: None,
+            history: Vec::new(),
+            running: !args.paused,
+            summary: String::new(),
+        })
+    }
+
+    /// The session of the event log at `path`, replayed to its end and paused there.
+    fn resumed(path: &Path) -> Result<Opening> {
+        let text = read_text("--events", path, EVENTS_LIMIT)?;
+        let origin = path.display().to_string();
+        let log = EventLog::parse(&text, &origin)?;
+        with_dimensions!(log.dimensions(&origin)?, D, {
+            let resumed = log.resume::<D>(&origin)?;
+            Ok(Opening {
+                seed: resumed.sim.seed(),
+                summary: format!(", paused at step {} of {origin}", resumed.sim.step_count()),
+                flock: Some(Flock::from(resumed.sim)),
+                layers: resumed.layers,
+                preset: resumed.preset,
+                history: resumed.history,
+                running: false,
+            })
+        })
+    }
 }

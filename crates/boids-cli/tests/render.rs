@@ -424,3 +424,138 @@ fn bad_camera_angles_and_orbits_are_refused_with_the_value_and_range() {
         ],
     );
 }
+
+/// An event log as the viewer saves it: a `cornell` flock of 60 boids with seed 1, `changes`
+/// after it, saved at step 8.
+fn session_log(changes: &str) -> String {
+    let start =
+        r#"{"step":0,"time":"t","kind":"start","preset":"cornell","seed":1,"params":{"count":60}}"#;
+    format!(
+        r#"{{"format":"boids-events","version":1,"exported_at_step":8,"events":[{start}{changes}]}}"#
+    )
+}
+
+/// `--events` renders a saved session: the flock of its start, each change applied at its step,
+/// up to the step it was saved at; without changes, exactly the flock the flags would choose.
+#[test]
+fn events_renders_a_saved_session_as_it_was_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.json");
+    std::fs::write(&plain, session_log("")).unwrap();
+    let changed = dir.path().join("changed.json");
+    let grow = r#",{"step":3,"time":"t","kind":"set","key":"count","value":90},
+        {"step":5,"time":"t","kind":"set","key":"boid_size","value":6.0}"#;
+    std::fs::write(&changed, session_log(grow)).unwrap();
+    let [plain, changed] = [&plain, &changed].map(|p| p.to_str().unwrap().to_owned());
+
+    let flags = path(&dir, "flags.png");
+    render_ok(&[
+        "--preset", "cornell", "--count", "60", "--seed", "1", "--steps", "8", "--out", &flags,
+    ]);
+    let replayed = path(&dir, "plain.png");
+    render_ok(&["--events", &plain, "--out", &replayed]);
+    assert_eq!(
+        png(&replayed),
+        png(&flags),
+        "a session without changes is the flags' flock"
+    );
+
+    let out = boids(
+        &[
+            "render",
+            "--events",
+            &changed,
+            "--out",
+            &path(&dir, "changed.png"),
+        ],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("(90 boids, the session of {changed}, step 8)")),
+        "{stdout}"
+    );
+    let changed_png = png(&path(&dir, "changed.png"));
+    assert_ne!(changed_png.0, png(&flags).0, "the changes show");
+    let bright = |pixels: &[[u8; 4]]| {
+        pixels
+            .iter()
+            .filter(|p| p[0] as u32 + p[1] as u32 + p[2] as u32 > 450)
+            .count()
+    };
+    assert!(
+        bright(&changed_png.0) > 2 * bright(&png(&flags).0),
+        "more and larger boids are drawn"
+    );
+
+    let gif = path(&dir, "session.gif");
+    render_ok(&[
+        "--events", &changed, "--every", "2", "--size", "96x64", "--out", &gif,
+    ]);
+    assert_eq!(gif_frames(&gif), (5, 96, 64), "steps 0, 2, 4, 6, 8");
+    let gif = path(&dir, "longer.gif");
+    render_ok(&[
+        "--events", &changed, "--steps", "12", "--every", "4", "--size", "96x64", "--out", &gif,
+    ]);
+    assert_eq!(
+        gif_frames(&gif),
+        (4, 96, 64),
+        "--steps goes on past the saved step"
+    );
+}
+
+#[test]
+fn events_refuses_flock_flags_and_bad_logs_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("e.json");
+    let file = log.to_str().unwrap();
+    std::fs::write(&log, session_log("")).unwrap();
+    let out = path(&dir, "a.png");
+    refused(
+        dir.path(),
+        &["--events", file, "--seed", "3", "--out", &out],
+        &[],
+        &["--events", "--seed"],
+    );
+    let bad = r#",{"step":2,"time":"t","kind":"set","key":"visual_range","value":-3.0}"#;
+    std::fs::write(&log, session_log(bad)).unwrap();
+    refused(
+        dir.path(),
+        &["--events", file, "--out", &out],
+        &[],
+        &[file, "event 1 (step 2)", "visual_range"],
+    );
+    refused(dir.path(), &["--out", &out], &[], &["--steps"]);
+}
+
+/// Perched boids are drawn sitting on the ground line, however far below it they landed: the
+/// pixels in the perched colour near the line all lie on or above its row.
+#[test]
+fn perched_boids_are_drawn_on_the_ground_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = path(&dir, "perching.png");
+    render_ok(&[
+        "--preset", "perching", "--count", "400", "--steps", "600", "--out", &out,
+    ]);
+    let (pixels, width, height) = png(&out);
+    let row = |y: usize| &pixels[y * width as usize..(y + 1) * width as usize];
+    // The ground line is the row with the most pixels in its colour.
+    let ground = (0..height as usize)
+        .max_by_key(|&y| near(row(y), [110, 150, 90]))
+        .unwrap();
+    // Rows with perched pixels, by their offset from the line's row, within 10 rows of it.
+    let perched: Vec<(i64, usize)> = (ground.saturating_sub(10)
+        ..(ground + 10).min(height as usize))
+        .map(|y| (y as i64 - ground as i64, near(row(y), [150, 135, 95])))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    assert!(
+        !perched.is_empty(),
+        "some boids perch on the line (row {ground}) in 600 steps"
+    );
+    assert!(
+        perched.iter().all(|&(dy, _)| dy <= 0),
+        "perched boids sit on the ground line (row {ground}), not below it: pixels at offsets {perched:?}"
+    );
+}

@@ -207,6 +207,7 @@ fn engine(params: ParamsBuilder) -> Engine {
         steps_per_second: 400.0,
         running: true,
         start: None,
+        history: Vec::new(),
     })
     .unwrap()
 }
@@ -422,5 +423,126 @@ fn obstacle_edits_replay_exactly_and_export_as_tables() {
         read_back.split_once('\n').unwrap().1,
         params.to_toml(),
         "every parameter, obstacles included, reads back as exported"
+    );
+}
+
+/// Starts `boids serve ARGS` on a free port; returns it with its first line and address.
+fn serve(args: &[&str]) -> (Server, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args([&["serve", "--port", "0"], args].concat())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let server = Server(child);
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    let addr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://127.0.0.1:"))
+        .map(|port| format!("127.0.0.1:{}", port.trim_end_matches('/')))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"));
+    (server, line, addr)
+}
+
+/// The JSON body of `GET path`.
+fn get_json(addr: &str, path: &str) -> serde_json::Value {
+    let response = http_get(addr, path);
+    let (_, body) = response.split_once("\r\n\r\n").unwrap();
+    serde_json::from_str(body).unwrap()
+}
+
+/// A session saved from the viewer opens again with `boids serve --events`: paused at the step
+/// it was saved at, with the flock as it was there, bit for bit, and its event log going on
+/// from the saved one, so that a later export still replays.
+#[test]
+fn serve_events_opens_the_viewer_where_the_session_was_saved() {
+    let params = ParamsBuilder::preset("cornell")
+        .unwrap()
+        .apply_assignment("count=120", Source::Message)
+        .unwrap();
+    let session = vec![
+        set("visual_range", json!(52.25)),
+        Request::Reset {
+            preset: None,
+            seed: Some(8),
+        },
+        set("count", json!(90)),
+        set("max_speed", json!(5.5)),
+    ];
+    let (log, state) = run_session(&engine(params), session, |e| {
+        (
+            e.event_log(),
+            e.flock().two().expect("a flat flock").state(),
+        )
+    });
+    let saved_at = log.exported_at_step.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("boids-events.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&log).unwrap()).unwrap();
+
+    let (_server, line, addr) = serve(&["--events", path.to_str().unwrap()]);
+    assert!(
+        line.contains(&format!("seed 8, paused at step {saved_at} of ")),
+        "{line}"
+    );
+    let served = get_json(&addr, "/api/state");
+    assert_eq!(served["step"], saved_at);
+    assert_eq!(served["count"], 90);
+    let positions: Vec<[f32; 2]> = serde_json::from_value(served["positions"].clone()).unwrap();
+    let velocities: Vec<[f32; 2]> = serde_json::from_value(served["velocities"].clone()).unwrap();
+    let expected = |v: &[boids_core::VecN<2>]| v.iter().map(|p| p.to_array()).collect::<Vec<_>>();
+    assert_eq!(positions, expected(&state.positions));
+    assert_eq!(velocities, expected(&state.velocities));
+    let params = get_json(&addr, "/api/params");
+    assert_eq!(params["preset"], "cornell");
+    let exported: EventLog = serde_json::from_value(get_json(&addr, "/api/events")).unwrap();
+    assert_eq!(exported.events, log.events);
+    assert_eq!(exported.exported_at_step, Some(saved_at));
+    // Paused: the flock stays at the saved step.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(get_json(&addr, "/api/state")["step"], saved_at);
+}
+
+#[test]
+fn serve_events_refuses_flock_flags_and_bad_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("e.json");
+    let log = |events: &str| {
+        format!(
+            r#"{{"format":"boids-events","version":1,"exported_at_step":5,"events":[{events}]}}"#
+        )
+    };
+    let start =
+        r#"{"step":0,"time":"t","kind":"start","preset":"cornell","seed":1,"params":{"count":40}}"#;
+    std::fs::write(&path, log(start)).unwrap();
+    let file = path.to_str().unwrap();
+    refused(
+        &["serve", "--events", file, "--preset", "canvas"],
+        &["--events", "--preset"],
+    );
+    let late = r#"{"step":9,"time":"t","kind":"set","key":"visual_range","value":50.0}"#;
+    std::fs::write(&path, log(&format!("{start},{late}"))).unwrap();
+    refused(
+        &["serve", "--events", file],
+        &[
+            file,
+            "event 1 is at step 9, after step 5, where the session was exported",
+        ],
+    );
+    let bad = r#"{"step":2,"time":"t","kind":"set","key":"visual_range","value":-3.0}"#;
+    std::fs::write(&path, log(&format!("{start},{bad}"))).unwrap();
+    refused(
+        &["serve", "--events", file],
+        &["visual_range", "event 1 (step 2)"],
+    );
+    refused(
+        &[
+            "serve",
+            "--events",
+            dir.path().join("none.json").to_str().unwrap(),
+        ],
+        &["--events", "none.json"],
     );
 }

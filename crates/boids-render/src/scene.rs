@@ -258,8 +258,10 @@ pub fn draw_frame<D: DebugDraw + ?Sized>(
         .map(|&p| view.to_px_nearest(p, torus))
         .collect();
     let opacity = crowd_opacity(seen.iter().copied(), length, TRIANGLE_SHARE);
+    let ground = GroundLine::of(params, view, torus);
     for (k, ((&at, &v), &g)) in seen.iter().zip(velocities).zip(groups).enumerate() {
         if resting(k) {
+            let at = ground.map_or(at, |line| line.perch(at, length));
             draw.polygon(&perched_mark(at, length), style.perched.with_alpha(opacity));
         } else {
             let color = style.group_color(g).with_alpha(opacity);
@@ -422,20 +424,43 @@ fn draw_ground<D: DebugDraw + ?Sized>(
     torus: Torus,
     style: &Style,
 ) {
-    let Some(perch) = Perch::new(params) else {
+    let Some(line) = GroundLine::of(params, view, torus) else {
         return;
     };
-    let y = view
-        .to_px_nearest(Vec2::new(view.center().x, perch.ground()), torus)
-        .y;
     let width = view.image_size().x;
-    let thickness = (0.004 * view.image_size().min_element()).max(1.5);
     draw.line(
-        Vec2::new(0.0, y),
-        Vec2::new(width, y),
-        thickness,
+        Vec2::new(0.0, line.y),
+        Vec2::new(width, line.y),
+        line.thickness,
         style.ground,
     );
+}
+
+/// The ground line on the image, with perching on: its y and thickness in pixels.
+#[derive(Clone, Copy)]
+struct GroundLine {
+    y: f32,
+    thickness: f32,
+}
+
+impl GroundLine {
+    fn of(params: &Params, view: &View, torus: Torus) -> Option<GroundLine> {
+        let perch = Perch::new(params)?;
+        let at = view.to_px_nearest(Vec2::new(view.center().x, perch.ground()), torus);
+        Some(GroundLine {
+            y: at.y,
+            thickness: (0.004 * view.image_size().min_element()).max(1.5),
+        })
+    }
+
+    /// Where a resting boid seen at `at` is drawn (its mark `length` px long): sitting on the
+    /// line, wherever below it it landed.
+    fn perch(self, at: Vec2, length: f32) -> Vec2 {
+        Vec2::new(
+            at.x,
+            self.y - 0.5 * self.thickness - PERCHED_HEIGHT / 2.0 * length,
+        )
+    }
 }
 
 /// How much longer a predator is drawn than a boid.
@@ -470,10 +495,13 @@ pub(crate) fn attractor_mark<D: DebugDraw + ?Sized>(
     draw.line(at - Vec2::Y * arm, at + Vec2::Y * arm, width, color);
 }
 
-/// A flat bar at `at`, as wide as a boid is long and 0.4 of that high: a boid resting on the
-/// ground.
+/// How high the mark of a boid resting on the ground is, in boid lengths.
+const PERCHED_HEIGHT: f32 = 0.4;
+
+/// A flat bar at `at`, as wide as a boid is long and [`PERCHED_HEIGHT`] of that high: a boid
+/// resting on the ground.
 fn perched_mark(at: Vec2, length: f32) -> [Vec2; 4] {
-    let half = Vec2::new(0.5 * length, 0.2 * length);
+    let half = Vec2::new(0.5 * length, PERCHED_HEIGHT / 2.0 * length);
     [
         at - half,
         at + Vec2::new(half.x, -half.y),

@@ -390,8 +390,8 @@ fn the_follow_camera_keeps_a_flock_whole_across_a_torus_seam() {
     );
 }
 
-/// Predators, attractors, the ground line and resting boids are drawn where they are, each in
-/// its own colour, and none of those colours shows in a frame without them.
+/// Predators, attractors and the ground line are drawn where they are, and resting boids on the
+/// ground line, each in its own colour, and none of those colours shows in a frame without them.
 #[test]
 fn predators_attractors_the_ground_and_perched_boids_show_in_their_colours() {
     use boids_core::world::Predator;
@@ -442,12 +442,17 @@ fn predators_attractors_the_ground_and_perched_boids_show_in_their_colours() {
     };
     assert!(close(at(predator), style.predator), "{:?}", at(predator));
     assert!(close(at(attractor), style.attractor), "{:?}", at(attractor));
-    assert!(close(at(perched), style.perched), "{:?}", at(perched));
+    // A resting boid sits on the ground line (its mark's centre half the line and half the
+    // mark above it), however far below the line it landed.
+    let length = style.boid_length(&view, world.params());
+    let mark = view.to_px(Vec2::new(perched.x, ground_y)) - Vec2::new(0.0, 1.0 + 0.2 * length);
+    let sitting = canvas.pixel(mark.x as u32, mark.y as u32).unwrap();
+    assert!(close(sitting, style.perched), "{sitting:?}");
+    assert!(!close(at(perched), style.perched), "{:?}", at(perched));
     assert!(close(at(flying), style.groups[0]), "{:?}", at(flying));
     assert!(close(at(Vec2::new(20.0, ground_y)), style.ground));
     assert!(!close(at(Vec2::new(20.0, ground_y - 10.0)), style.ground));
     // The predator is an arrowhead along its velocity (+y), longer than a boid.
-    let length = style.boid_length(&view, world.params());
     let reach = |d: f32| at(predator + Vec2::new(0.0, d) / view.scale());
     assert!(
         close(reach(0.75 * length), style.predator),

@@ -24,6 +24,7 @@
 //!         steps_per_second: 60.0,
 //!         running: true,
 //!         start: None,
+//!         history: Vec::new(),
 //!     },
 //!     listen: "127.0.0.1:8000".parse().unwrap(),
 //!     allowed_hosts: Vec::new(),
@@ -111,6 +112,13 @@ pub enum ServerError {
         /// The budget.
         max: f64,
     },
+    /// The event log of the session to carry on does not fit in the server's log.
+    #[error(
+        "the event log to carry on is too long: more than {} bytes of events (the viewer keeps at most {})",
+        .0.bytes,
+        .0.limit
+    )]
+    HistoryTooLong(boids_io::events::LogFull),
     /// The starting parameters are not allowed.
     #[error(transparent)]
     Params(#[from] boids_core::ParamsError),

@@ -104,6 +104,7 @@ const ASSETS: &[Asset] = &[
     js_module!("plots.js"),
     js_module!("pointing.js"),
     js_module!("predator-tools.js"),
+    js_module!("recorder.js"),
     js_module!("shortcuts.js"),
     js_module!("solids.js"),
     js_module!("stats.js"),

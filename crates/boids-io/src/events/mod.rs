@@ -61,5 +61,5 @@ mod tests;
 
 pub use edit::{EditError, apply_edit, apply_set};
 pub use log::{Change, Event, EventLog, EventsError, FORMAT, VERSION, now};
-pub use replay::Replay;
+pub use replay::{Replay, Resumed};
 pub use session::{LOG_LIMIT_BYTES, LogFull, LogLine, SessionLog};

@@ -7,7 +7,7 @@ use boids_core::params::Raw;
 use boids_core::{Dim, Dimension, Params, ParamsBuilder, ParamsError, Simulation, Source};
 
 use super::edit::{EditError, apply_edit, apply_set};
-use super::log::{Change, EventLog, EventsError};
+use super::log::{Change, Event, EventLog, EventsError};
 use crate::param_json::json_to_raw;
 
 impl EventLog {
@@ -17,17 +17,32 @@ impl EventLog {
         Ok(self.beginning(origin)?.params.dimensions)
     }
 
-    /// The last `start`/`reset` event: its index, seed and parameters.
+    /// Where the replayed flock begins: the index of the last `start`/`reset` event.
+    fn first_of_flock(&self, origin: &str) -> Result<usize, EventsError> {
+        self.events
+            .iter()
+            .rposition(|e| e.change.begins_a_flock())
+            .ok_or_else(|| EventsError::Invalid {
+                origin: origin.to_owned(),
+                message: "no \"start\" or \"reset\" event to begin from".to_owned(),
+            })
+    }
+
+    /// The step the session had reached: the step it was exported at, or, in a log without
+    /// one, the step of the replayed flock's last change (0 if it has none).
+    pub fn end_step(&self, origin: &str) -> Result<u64, EventsError> {
+        let first = self.first_of_flock(origin)?;
+        let last_change = self.events[first + 1..].last().map_or(0, |e| e.step);
+        Ok(self.exported_at_step.unwrap_or(last_change))
+    }
+
+    /// The last `start`/`reset` event: its index, preset, seed and parameters.
     fn beginning(&self, origin: &str) -> Result<Beginning, EventsError> {
         let invalid = |message: String| EventsError::Invalid {
             origin: origin.to_owned(),
             message,
         };
-        let first = self
-            .events
-            .iter()
-            .rposition(|e| e.change.begins_a_flock())
-            .ok_or_else(|| invalid("no \"start\" or \"reset\" event to begin from".to_owned()))?;
+        let first = self.first_of_flock(origin)?;
         let params_error = |index: usize, error: ParamsError| EventsError::Params {
             origin: origin.to_owned(),
             index,
@@ -63,6 +78,7 @@ impl EventLog {
         let params = layers.build().map_err(|e| params_error(first, e))?;
         Ok(Beginning {
             index: first,
+            preset: preset.clone(),
             seed: *seed,
             layers,
             params,
@@ -88,6 +104,7 @@ impl EventLog {
             seed,
             layers,
             params,
+            ..
         } = self.beginning(origin)?;
         if params.dimensions != D {
             return Err(invalid(format!(
@@ -133,11 +150,57 @@ impl EventLog {
             },
         ))
     }
+
+    /// Replays the session to its end ([`EventLog::end_step`]), for a face that carries it on
+    /// (`boids serve --events`): the flock there, with its parameters' layers, its preset and
+    /// the events that made it. Refuses a log with a change after its end, which the flock
+    /// would not have been through.
+    pub fn resume<const D: usize>(&self, origin: &str) -> Result<Resumed<D>, EventsError>
+    where
+        Dim<D>: Dimension<D>,
+    {
+        let end = self.end_step(origin)?;
+        let (mut sim, mut replay) = self.replay::<D>(origin)?;
+        if let Some(late) = replay.pending.back().filter(|e| e.step > end) {
+            return Err(EventsError::Invalid {
+                origin: origin.to_owned(),
+                message: format!(
+                    "event {} is at step {}, after step {end}, where the session was exported",
+                    late.index, late.step
+                ),
+            });
+        }
+        replay.run_to(&mut sim, end)?;
+        let beginning = self.beginning(origin)?;
+        Ok(Resumed {
+            sim,
+            layers: replay.layers,
+            preset: beginning.preset,
+            history: self.events[beginning.index..].to_vec(),
+        })
+    }
+}
+
+/// A session replayed to its end ([`EventLog::resume`]).
+#[derive(Debug)]
+pub struct Resumed<const D: usize>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// The flock at the session's end.
+    pub sim: Simulation<D>,
+    /// Its parameters, each with the event it came from.
+    pub layers: ParamsBuilder,
+    /// The preset of the event that began it.
+    pub preset: String,
+    /// That event and the changes after it: the flock's log so far.
+    pub history: Vec<Event>,
 }
 
 /// Where a replay begins: the last `start`/`reset` event.
 struct Beginning {
     index: usize,
+    preset: String,
     seed: u64,
     layers: ParamsBuilder,
     params: Params,

@@ -41,6 +41,21 @@ impl SessionLog {
         log
     }
 
+    /// A log that carries a session on: `first` (a `start` or `reset`) and the `changes` the
+    /// flock has been through since, if they fit in `limit` bytes.
+    pub fn carrying_on(
+        first: &Event,
+        changes: &[Event],
+        limit: usize,
+    ) -> Result<SessionLog, LogFull> {
+        let mut log = SessionLog::new(first, limit);
+        for change in changes {
+            let line = log.line(change)?;
+            log.push(line);
+        }
+        Ok(log)
+    }
+
     /// Forgets every event and starts again from `first`: what a reset does.
     pub fn restart(&mut self, first: &Event) {
         self.text.clear();

@@ -245,6 +245,39 @@ fn bad_logs_are_refused_with_their_place() {
 }
 
 #[test]
+fn resume_replays_the_last_flock_to_where_it_was_exported() {
+    let params = small();
+    let mut changed = ParamsBuilder::from_params(params.clone(), Source::Message);
+    changed = apply_set(&changed, "visual_range", &Raw::Float(50.0), Source::Message).unwrap();
+    let events = vec![
+        Event::new_flock(0, true, "canvas", 1, &Params::preset("canvas").unwrap()),
+        Event::new_flock(40, false, "cornell", 5, &params),
+        Event::set(6, "visual_range", changed.params()),
+    ];
+    let mut exported = log(events.clone());
+    exported.exported_at_step = Some(11);
+    let resumed = exported.resume::<2>("log.json").unwrap();
+    let (mut sim, mut replay) = exported.replay::<2>("log.json").unwrap();
+    replay.run_to(&mut sim, 11).unwrap();
+    assert_eq!(resumed.sim.step_count(), 11);
+    assert_eq!(resumed.sim.state(), sim.state());
+    assert_eq!(resumed.layers.params(), changed.params());
+    assert_eq!(resumed.preset, "cornell");
+    assert_eq!(resumed.history, events[1..]);
+
+    // Without the step it was exported at, the session ends at its last change.
+    exported.exported_at_step = None;
+    assert_eq!(exported.end_step("log.json").unwrap(), 6);
+    // A change after the end is one the flock was never through.
+    exported.exported_at_step = Some(5);
+    let err = exported.resume::<2>("log.json").unwrap_err().to_string();
+    assert!(
+        err.contains("event 2 is at step 6, after step 5, where the session was exported"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_hand_written_log_may_leave_out_the_time_and_is_told_the_fields_it_misses() {
     let text = r#"{"format":"boids-events","version":1,"events":[
         {"step":0,"kind":"start","preset":"canvas","seed":3,"params":{}},

@@ -102,6 +102,10 @@ pub struct EngineConfig {
     /// A flock to start from (one made elsewhere, such as a Python `Simulation`), whose
     /// parameters must be `params`' and seed `seed`; `None` draws a new flock.
     pub start: Option<Flock>,
+    /// The event log that `start` carries on (a session replayed by `boids serve --events`):
+    /// the event that began its flock and the changes it has been through. Empty: the log
+    /// begins with a `start` of `params` and `seed` at step 0.
+    pub history: Vec<Event>,
 }
 
 /// One published frame and the overlays computed with it.
@@ -161,10 +165,10 @@ impl Engine {
         let (metrics_tx, metrics) = watch::channel(Arc::from("{}"));
         let (notice_tx, notices) = watch::channel(Arc::from(""));
         let (jobs, job_rx) = mpsc::channel::<Job>();
-        let log = SessionLog::new(
-            &Event::new_flock(0, true, &config.preset, config.seed, sim.params()),
-            events::LOG_LIMIT_BYTES,
-        );
+        let started = Event::new_flock(0, true, &config.preset, config.seed, sim.params());
+        let (first, changes) = config.history.split_first().unwrap_or((&started, &[]));
+        let log = SessionLog::carrying_on(first, changes, events::LOG_LIMIT_BYTES)
+            .map_err(crate::ServerError::HistoryTooLong)?;
         let mut engine = EngineState {
             sim,
             layers: config.params,

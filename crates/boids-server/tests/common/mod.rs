@@ -44,6 +44,7 @@ pub fn config(params: Params, max_count: usize, running: bool) -> ServerConfig {
             steps_per_second: 1000.0,
             running,
             start: None,
+            history: Vec::new(),
         },
         listen: "127.0.0.1:0".parse().unwrap(),
         allowed_hosts: Vec::new(),
