@@ -27,9 +27,13 @@ pub fn params(error: ParamsError) -> PyErr {
     }
 }
 
-/// A flock state that does not fit: `ValueError`.
+/// A flock state that does not fit: `ValueError`; a step the model refused (the flock would
+/// not stay finite; it is kept at the last step taken): `RuntimeError`.
 pub fn state(error: StateError) -> PyErr {
-    PyValueError::new_err(error.to_string())
+    match error {
+        StateError::NonFinite { .. } => PyRuntimeError::new_err(error.to_string()),
+        error => PyValueError::new_err(error.to_string()),
+    }
 }
 
 /// A state file that cannot be used: as its cause.

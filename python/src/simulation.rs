@@ -51,18 +51,16 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// Steps `n` times with the GIL released.
+    /// Steps `n` times with the GIL released; a refused step (the flock would not stay
+    /// finite) raises, the flock kept at the last step taken.
     fn step_free(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
         let (flock, pool) = (&mut self.flock, self.pool.as_deref());
         py.detach(|| {
             on_pool(pool, || {
-                errors::guarded(|| {
-                    for _ in 0..n {
-                        flock.step();
-                    }
-                })
+                errors::guarded(|| (0..n).try_for_each(|_| flock.step()))
             })
-        })
+        })?
+        .map_err(errors::state)
     }
 
     /// Refuses `n` more steps, given to `method` as `argument`, where the step number would
@@ -547,32 +545,34 @@ where
     Dim<D>: Scene<D>,
 {
     let n = sim.len();
-    let recording = py.detach(|| {
-        on_pool(pool, || {
-            errors::guarded(|| {
-                let mut out = Recording::<D> {
-                    steps: Vec::new(),
-                    metrics: Vec::new(),
-                    positions: Vec::new(),
-                    velocities: Vec::new(),
-                };
-                for k in 0..=steps {
-                    if k > 0 {
-                        sim.step();
-                    }
-                    if k % every == 0 {
-                        out.steps.push(sim.step_count());
-                        out.metrics.push(Metrics::of(sim).values());
-                        if trajectory {
-                            out.positions.push(frames::positions(sim));
-                            out.velocities.push(frames::velocities(sim));
+    let recording = py
+        .detach(|| {
+            on_pool(pool, || {
+                errors::guarded(|| {
+                    let mut out = Recording::<D> {
+                        steps: Vec::new(),
+                        metrics: Vec::new(),
+                        positions: Vec::new(),
+                        velocities: Vec::new(),
+                    };
+                    for k in 0..=steps {
+                        if k > 0 {
+                            sim.step()?;
+                        }
+                        if k % every == 0 {
+                            out.steps.push(sim.step_count());
+                            out.metrics.push(Metrics::of(sim).values());
+                            if trajectory {
+                                out.positions.push(frames::positions(sim));
+                                out.velocities.push(frames::velocities(sim));
+                            }
                         }
                     }
-                }
-                out
+                    Ok::<_, boids_core::StateError>(out)
+                })
             })
-        })
-    })?;
+        })?
+        .map_err(errors::state)?;
     let mut columns: Columns<'py> = vec![(
         "step".to_owned(),
         recording

@@ -78,7 +78,7 @@ where
     let mut gif = GifWriter::new(Vec::new(), size, fps, palette).map_err(failed)?;
     for k in 0..=steps {
         if k > 0 {
-            sim.step();
+            sim.step().map_err(errors::state)?;
         }
         if k % every == 0 {
             gif.push(renderer.draw(sim)).map_err(failed)?;

@@ -1,4 +1,5 @@
-"""Shared fixtures: the `boids` command (for the comparisons with the CLI) and the README."""
+"""Shared fixtures: the `boids` command (for the comparisons with the CLI), and the README and the
+guide's chapters (for their examples)."""
 
 import os
 import pathlib
@@ -32,5 +33,12 @@ def cli(boids_bin):
 
 
 @pytest.fixture(scope="session")
-def readme():
-    return (REPO / "README.md").read_text()
+def document():
+    """Reads the README (`document("README.md")`) or a chapter of the guide
+    (`document("python.md")`, from docs/src)."""
+
+    def read(name):
+        path = REPO / name if name == "README.md" else REPO / "docs" / "src" / name
+        return path.read_text()
+
+    return read

@@ -186,3 +186,18 @@ def test_an_engine_is_chosen_by_name_and_an_unknown_one_is_refused(tmp_path):
     with pytest.raises(ValueError, match="unknown engine"):
         boids.Simulation.load(path, engine="warp")
     assert boids.Simulation.load(path, engine="cpu", start_step=5).step_count == 5
+
+
+def test_a_step_that_diverges_raises_and_the_flock_keeps_its_last_good_state():
+    # Allowed values whose alignment overshoots a thousandfold each step, with no speed limit.
+    sim = boids.Simulation(
+        "allegheny", seed=3, count=50, max_speed=float("inf"), matching_factor=1000, steering_gain=1000
+    )
+    with pytest.raises(RuntimeError, match=r"step \d+ is refused: it would leave boid \d+ at position") as refused:
+        sim.step(100)
+    step = sim.step_count
+    assert f"the flock stays at step {step}" in str(refused.value)
+    assert np.isfinite(sim.positions).all() and np.isfinite(sim.velocities).all()
+    with pytest.raises(RuntimeError, match=rf"step {step + 1} is refused"):
+        sim.step()
+    assert sim.step_count == step

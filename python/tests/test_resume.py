@@ -8,7 +8,7 @@ import pytest
 
 import boids
 
-from test_readme import python_blocks
+from test_docs import python_blocks
 
 
 def assert_same_flock(a, b):
@@ -17,15 +17,15 @@ def assert_same_flock(a, b):
     np.testing.assert_array_equal(a.velocities, b.velocities)
 
 
-def test_the_readme_example_resumes_bit_for_bit(readme, tmp_path, monkeypatch):
-    """The README's own save and load, run as written: the loaded flock and the one that goes on
+def test_the_guides_example_resumes_bit_for_bit(document, tmp_path, monkeypatch):
+    """The Python chapter's own save and load, run as written: the loaded flock and the one that goes on
     take the same next ten steps (before the parameters were saved, it resumed with
     visual_range 40, not 45, and diverged)."""
     monkeypatch.chdir(tmp_path)
-    block = next(b for b in python_blocks(readme) if "Simulation.load" in b)
+    block = next(b for b in python_blocks(document("python.md")) if "Simulation.load" in b)
     example = block[:block.index("\n", block.index("Simulation.load"))]
     names = {}
-    exec(compile(example, "README.md python example", "exec"), names)
+    exec(compile(example, "python.md python example", "exec"), names)
     sim, again = names["sim"], names["again"]
     assert again.params == sim.params and again.params["visual_range"] == 45
     for _ in range(10):

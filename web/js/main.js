@@ -74,6 +74,7 @@ const connection = createConnection({
   onText(message) {
     if (message.type === 'state') onState(message);
     else if (message.type === 'metrics') onMetrics(message);
+    else if (message.type === 'notice') toast(message.message);
   },
   onBinary,
   onRefused(key, text) {

@@ -169,14 +169,14 @@ where
     Memory::reset_peak();
     let mut first_step = None;
     for _ in 0..args.warmup {
-        sim.step();
+        sim.step()?;
         first_step.get_or_insert(sim.stats().counts);
     }
     let mut step_times = Vec::with_capacity(args.steps as usize);
     let mut measured = Vec::with_capacity(args.steps as usize);
     for _ in 0..args.steps {
         let start = Instant::now();
-        sim.step();
+        sim.step()?;
         step_times.push(start.elapsed());
         measured.push(sim.stats());
     }

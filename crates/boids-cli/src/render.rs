@@ -262,7 +262,7 @@ where
     for k in 0..=args.steps {
         if k > 0 {
             // On a thread of the pool, as `boids run` steps.
-            boids_core::in_pool(|| sim.step());
+            boids_core::in_pool(|| sim.step())?;
             progress.inc(1);
         }
         if records(k) {

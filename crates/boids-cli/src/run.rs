@@ -239,7 +239,7 @@ where
         if k > 0 {
             // On a thread of the pool, the step starts its parallel phases from inside it
             // (see `boids_core::in_pool`).
-            boids_core::in_pool(|| sim.step());
+            boids_core::in_pool(|| sim.step())?;
             progress.inc(1);
             measured = None;
         }

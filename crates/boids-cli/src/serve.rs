@@ -4,7 +4,8 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use anyhow::{Result, bail};
-use boids_server::budget::DEFAULT_MAX_PAIRS;
+use boids_core::Source;
+use boids_server::budget::{self, DEFAULT_MAX_PAIRS};
 use boids_server::protocol::{MAX_SPEED, MIN_SPEED};
 use boids_server::{EngineConfig, ServerConfig};
 use clap::Args;
@@ -31,12 +32,14 @@ pub struct ServeArgs {
     /// other sites.
     #[arg(long = "allow-host", value_name = "NAME")]
     pub allow_host: Vec<String>,
-    /// Largest boid count the page may ask for (the count slider stops here).
+    /// Largest boid count the page may ask for (the count slider stops here); a preset's own
+    /// count above it is lowered to it, a count asked for above it is refused.
     #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = whole(1..=u64::MAX))]
     pub max_count: u64,
-    /// Most neighbour pairs a step (boids x expected neighbours each) the page may ask for:
-    /// a change that would make steps costlier is refused, so one client cannot freeze the
-    /// viewer for everyone. The default is 0.1 to 0.3 s a step on two cores; `inf` for no limit.
+    /// Most neighbour pairs a step (boids x expected neighbours each; the k nearest, the other
+    /// models' searches and the world's objects priced in pairs) the page may ask for: a change
+    /// that would make steps costlier is refused, so one client cannot freeze the viewer for
+    /// everyone. The default is 0.1 to 0.3 s a step on two cores; `inf` for no limit.
     #[arg(long, value_name = "PAIRS", default_value_t = DEFAULT_MAX_PAIRS)]
     pub max_pairs: f64,
     /// Simulation speed in steps per second (the page can change it).
@@ -65,9 +68,13 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             args.max_pairs
         );
     }
-    let layers = args.flock.builder()?;
-    let params = layers.build()?;
+    let mut layers = args.flock.builder()?;
     let max_count = usize::try_from(args.max_count).unwrap_or(usize::MAX);
+    let cap = Source::Flag(format!("--max-count {max_count}"));
+    if let Some(note) = budget::lower_preset_count(&mut layers, max_count, cap) {
+        eprintln!("note: {note}");
+    }
+    let params = layers.build()?;
     if params.count > max_count {
         bail!(
             "count = {} is out of range: allowed [1, {max_count}] by --max-count {max_count} (raise --max-count to serve more)",

@@ -26,7 +26,7 @@ const PINNED: [(&str, &str); 10] = [
     ("vicsek", "0e61b606bb5030d1"),
     ("couzin", "01a3564a5da9e8f5"),
     ("predator", "3b46971ba91ddd90"),
-    ("pillars", "97efa870f91ebf75"),
+    ("pillars", "62162eb0437c1b9e"),
     ("perching", "0e3b8d3835ffc6e1"),
 ];
 

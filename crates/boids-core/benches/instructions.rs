@@ -39,7 +39,7 @@ fn warm_flock(n: usize) -> Simulation {
 #[bench::w3_10k(args = (10_000), setup = warm_flock)]
 #[bench::w3_100k(args = (100_000), setup = warm_flock)]
 fn step(mut sim: Simulation) -> Simulation {
-    sim.step();
+    sim.step().unwrap();
     black_box(sim)
 }
 

@@ -38,7 +38,7 @@ fn steps(c: &mut Criterion) {
                     for _ in 0..iters {
                         let mut sim = warm.clone();
                         let start = Instant::now();
-                        sim.step();
+                        sim.step().unwrap();
                         let whole = start.elapsed();
                         total += match stage {
                             "step" => whole,

@@ -125,6 +125,22 @@ pub enum StateError {
         /// `predator_count` of the parameters.
         expected: usize,
     },
+    /// A step would have left a boid's position or velocity not finite: it is refused, and
+    /// the flock stays as it was before it.
+    #[error(
+        "step {step} is refused: it would leave boid {id} at position {position} with velocity {velocity}, not finite numbers (the flock diverges under these parameters: lower a weight, a speed or dt); the flock stays at step {}",
+        step - 1
+    )]
+    NonFinite {
+        /// The step refused, counting from 1.
+        step: u64,
+        /// The first boid (lowest id) it would have broken.
+        id: u32,
+        /// Where the step would have put it.
+        position: String,
+        /// The velocity the step would have given it.
+        velocity: String,
+    },
     /// A predator's position or velocity is not finite.
     #[error("predator {index}: {field} = {value} is not allowed: finite numbers")]
     BadPredator {

@@ -120,8 +120,8 @@ impl Flock {
         on_flock!(self, sim => sim.stage_times())
     }
 
-    /// One step.
-    pub fn step(&mut self) {
+    /// One step ([`Simulation::step`]: refused, the flock kept, where it is not finite).
+    pub fn step(&mut self) -> Result<(), StateError> {
         on_flock!(self, sim => sim.step())
     }
 

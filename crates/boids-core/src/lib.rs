@@ -10,7 +10,7 @@
 //! let params = Params::preset("cornell").unwrap();
 //! let mut sim = Simulation::<2>::new(params, 42).unwrap();
 //! for _ in 0..100 {
-//!     sim.step();
+//!     sim.step().unwrap();
 //! }
 //! let metrics = Metrics::measure(sim.params(), &sim.state());
 //! assert!(metrics.polarization >= 0.0 && metrics.polarization <= 1.0);
@@ -38,6 +38,10 @@
 //!   same grid and under the simulation's own ranges.
 //! - **Units.** Each preset fixes its own world, units and time step, as its seed does
 //!   ([`presets`]). State is `f32`; parameters are `f64` and rounded once per step setup.
+//! - **Finite states.** Every real parameter lies within a magnitude set by its unit
+//!   ([`params::Unit::limit`]), so one step of a flock stays inside `f32`; a step that would
+//!   still leave a boid not finite (a flock diverging over many steps) is refused with
+//!   [`StateError::NonFinite`], naming the step and the boid, and the flock stays as it was.
 //!
 //! The debug overlays (seed 000's view of why each boid turns) are data computed here too
 //! ([`overlay`]), so the renderer and the live viewer show the same thing.
@@ -96,7 +100,7 @@ pub use space::{Coordinates, Dim, Dimension, VecN};
 pub use state::FlockState;
 pub use stats::{ScanCounts, Stage, StageTimes, StepStats};
 
-/// The README's Rust examples, compiled and run as doctests.
-#[doc = include_str!("../../../README.md")]
+/// The guide's Rust examples (its chapter on the library), compiled and run as doctests.
+#[doc = include_str!("../../../docs/src/library.md")]
 #[cfg(doctest)]
-pub struct ReadmeDoctests;
+pub struct GuideDoctests;

@@ -580,7 +580,7 @@ mod tests {
     fn a_simulations_neighbours_use_its_storage_order() {
         let mut sim = Simulation::<2>::new(params("functional", |p| p.count = 200), 3).unwrap();
         for _ in 0..5 {
-            sim.step();
+            sim.step().unwrap();
         }
         let hood = Neighbors::of(&sim);
         let state = sim.state();

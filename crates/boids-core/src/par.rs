@@ -51,6 +51,26 @@ where
     (0..n).map(f).collect()
 }
 
+/// The least of `f(i)` over every index `0..n` where it is `Some`, in parallel when the feature
+/// is on (the least, so the answer does not depend on the thread count).
+pub fn min_of<T, F>(n: usize, f: F) -> Option<T>
+where
+    T: Ord + Send,
+    F: Fn(usize) -> Option<T> + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..n)
+            .into_par_iter()
+            .with_min_len(MIN_CHUNK)
+            .filter_map(f)
+            .min()
+    }
+    #[cfg(not(feature = "parallel"))]
+    (0..n).filter_map(f).min()
+}
+
 /// A mutable slice, or a tuple of equally long mutable slices, that can be cut in two: the
 /// unit of work of [`sum_parts`].
 pub trait Split: Sized + Send {
@@ -131,7 +151,7 @@ pub fn threads() -> usize {
 /// Runs `f` on a thread of the global pool and returns its result: a loop of steps run there
 /// shares each step's parallel work from inside the pool, where a step started from outside
 /// hands its work over and waits for a sleeping worker to wake. On the 2-vCPU machine measured
-/// that wake-up made a 10,000-boid 2D step 26% slower on one thread (see the README's
+/// that wake-up made a 10,000-boid 2D step 26% slower on one thread (see the guide's
 /// performance notes). Call it only after the pool's size is set: its first use starts the
 /// pool.
 pub fn in_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {

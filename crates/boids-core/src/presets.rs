@@ -115,7 +115,7 @@ The camera follows the largest group (`camera = \"follow\"`): in the open plane 
         name: "pillars",
         source: "after OpenSteer's obstacle demos (Reynolds 1999, steering around obstacles)",
         summary: "400 cornell boids start in a staggered field of 20 round pillars between two attractors and stream through it to the nearer one",
-        deviations: "Not a seed: a scene for steer-to-avoid. The flock follows the cornell rules in a 900x500 box with 60-wide margins; each boid seeks the nearer of the attractors at (80, 250) and (820, 250) with attract_factor 0.0005 (cornell's cohesion weight, so goal and cohesion weigh alike), looks 40 ahead for pillars and turns away with obstacle_avoid_factor 0.5. Drag the attractors in the viewer to set the flock moving again.",
+        deviations: "Not a seed: a scene for steer-to-avoid. The flock follows the cornell rules in a 900x500 box with 60-wide margins; each boid seeks the nearer of the attractors at (80, 250) and (820, 250) with attract_factor 0.0005 (cornell's cohesion weight, so goal and cohesion weigh alike), steers around the pillars as every preset steers around obstacles: it looks 120 ahead (20 steps at its top speed of 6), keeps 30 clear of a pillar beside it and turns away with obstacle_avoid_factor 1. Drag the attractors in the viewer to set the flock moving again.",
         params: pillars,
     },
     Preset {
@@ -143,7 +143,7 @@ Our choices: dt = 0.1 s; matching 0.6 a step, so a turn passes from bird to bird
 the roost is the margins boundary with margins of 195 m in a 400 m cube: outside the central 10 m of each axis a bird turns toward the centre by 0.1 m/s a step (1 m/s2), so the flock circles above the roost about every 50 s instead of flying off (StarDisplay's birds turn by banking, ours by that pull); \
 that narrow band also holds the flock's altitude to a few metres, so it flies as a thin sheet level with the ground, as real flocks do (Ballerini et al., Anim. Behav. 76, 201, 2008: thin flocks that slide parallel to the ground and change their orientation to the direction of motion as they turn); at 10,000 birds its principal extents (2 sd) are 5 to 6 m thick, 15 to 20 m wide and 22 to 32 m long from 30 s to 60 s (about 6 x 14 x 22 m without the blind cone below, where a 20 m band made a 10 x 11 x 20 m cigar); \
 the flock starts as a 60x30x60 m block (about 0.19 birds per m3, nearest neighbours about 1 m apart) 80 m off the roost along z, flying along +x at 8 to 10 m/s with 1 m/s across, so the roost's pull turns it into its circle. \
-The dense, shifting bands come from the blind cone: a bird takes its 7 neighbours from ahead and beside it, never from behind, so nothing holds the front of the flock back as the rest is drawn forward. Without the cone the flock is a rigid, evenly dense pancake: seen from below, the column of 2 m squares over the bird at the 90th percentile holds 1.4 to 1.7 times the birds of the one over the bird at the 10th (20,000 birds, seed 0, every 10 s from 30 s to 200 s). With it the flock keeps changing shape, folds over itself, opens holes, splits into lobes that merge again, and dense bands run through it: that ratio is 2.0 to 4.0 from 40 s on, while the flock stays polarised (0.84 to 0.99 over 400 s, seeds 0 to 2) at the birds' spacing. Tried and not kept, as the flock stayed an even pancake: weaker matching or centering, a wider central box, a spring toward the roost, a gentle predator (it opens a hole, as a falcon does, and the hole closes behind it), random steering (a fuzzier pancake, or with more of it a flock that evaporates), and sinking in turns as a banking bird loses lift (the flock sags into a column). What it still does not show: the denser border Ballerini et al. measured, and the bands of real murmurations that are waves of banking birds after a falcon's attack (StarDisplay models the aerodynamics of banking, these rules do not). There is no predator (a falcon gives real murmurations their flash expansions): `--set predator_count=1` adds one, hunting in 3D; with the README's peregrine settings it splits a flock of 4,000 into 5 to 15 groups that stream away from it. visual_range (4 m) is not used by the rules here (k nearest at any distance): it is the distance that links birds into one flock in the metrics and the camera. \
+The dense, shifting bands come from the blind cone: a bird takes its 7 neighbours from ahead and beside it, never from behind, so nothing holds the front of the flock back as the rest is drawn forward. Without the cone the flock is a rigid, evenly dense pancake: seen from below, the column of 2 m squares over the bird at the 90th percentile holds 1.4 to 1.7 times the birds of the one over the bird at the 10th (20,000 birds, seed 0, every 10 s from 30 s to 200 s). With it the flock keeps changing shape, folds over itself, opens holes, splits into lobes that merge again, and dense bands run through it: that ratio is 2.0 to 4.0 from 40 s on, while the flock stays polarised (0.84 to 0.99 over 400 s, seeds 0 to 2) at the birds' spacing. Tried and not kept, as the flock stayed an even pancake: weaker matching or centering, a wider central box, a spring toward the roost, a gentle predator (it opens a hole, as a falcon does, and the hole closes behind it), random steering (a fuzzier pancake, or with more of it a flock that evaporates), and sinking in turns as a banking bird loses lift (the flock sags into a column). What it still does not show: the denser border Ballerini et al. measured, and the bands of real murmurations that are waves of banking birds after a falcon's attack (StarDisplay models the aerodynamics of banking, these rules do not). There is no predator (a falcon gives real murmurations their flash expansions): `--set predator_count=1` adds one, hunting in 3D; with the guide's peregrine settings (its chapter on the world) it splits a flock of 4,000 into 5 to 15 groups that stream away from it. visual_range (4 m) is not used by the rules here (k nearest at any distance): it is the distance that links birds into one flock in the metrics and the camera. \
 The camera fits the flock (`camera = \"fit\"`): the flock, some 50 m across, would be a speck in the world view of the 400 m airspace.",
         params: murmuration,
     },
@@ -176,7 +176,7 @@ impl ParamsBuilder {
             valid: names().join(", "),
         })?;
         Ok(Self::from_params(
-            with_depth((preset.params)()),
+            with_avoidance(with_depth((preset.params)())),
             Source::Preset(name.to_owned()),
         ))
     }
@@ -195,6 +195,42 @@ fn with_depth(p: Params) -> Params {
         world_depth: p.world_height,
         init_z: p.init_y,
         init_vz: p.init_vy,
+        ..p
+    }
+}
+
+/// Steps of flight at top speed that a boid looks ahead for obstacles, at the least.
+const LOOKAHEAD_STEPS: f64 = 20.0;
+
+/// Every preset's steer-to-avoid weight.
+const AVOID_FACTOR: f64 = 1.0;
+
+/// Every preset's steer-to-avoid (`obstacle_lookahead`, `obstacle_avoid_factor`), from one
+/// rule over its own units and speeds, so that an obstacle placed in any flock (the viewer's
+/// tool bar) is streamed around, not rammed. Without obstacles they do nothing, so no preset's
+/// results change.
+///
+/// - The lookahead is as far as the boid sees its neighbours (`visual_range`), or the
+///   [`LOOKAHEAD_STEPS`] steps it flies at top speed (`max_speed`, or the heading models'
+///   `speed`, times `dt`) if that is farther: a fast boid in a short visual range (the
+///   murmuration's 4 m at 13 m/s) still starts its turn early enough to keep the clearance,
+///   a quarter of the lookahead, that the obstacle pass gives it beside a surface.
+/// - The weight has no unit (a turn per step, as a share of the boid's own speed): at 1 a boid
+///   heading straight at a surface turns up to 45 degrees a step, more than the other pulls of
+///   any preset push it toward one (a margin's turn, cohesion, fleeing, Vicsek's noise in the
+///   mean), so one value serves every preset.
+fn with_avoidance(p: Params) -> Params {
+    let top_speed = match p.model {
+        Model::Boids => p.max_speed,
+        Model::Vicsek | Model::Couzin => p.speed,
+    };
+    let flight = LOOKAHEAD_STEPS * top_speed * p.dt;
+    Params {
+        obstacle_lookahead: match flight.is_finite() {
+            true => p.visual_range.max(flight),
+            false => p.visual_range,
+        },
+        obstacle_avoid_factor: AVOID_FACTOR,
         ..p
     }
 }
@@ -389,8 +425,6 @@ fn pillars() -> Params {
         obstacles: (0..5)
             .flat_map(|c| (0..4).map(move |r| pillar(c, r)))
             .collect(),
-        obstacle_lookahead: 40.0,
-        obstacle_avoid_factor: 0.5,
         attractors: vec![vec![80.0, 250.0], vec![820.0, 250.0]],
         attract_factor: 0.0005,
         ..cornell()

@@ -177,7 +177,7 @@ where
                 .map(Vec::len)
                 .sum();
         let mut sim = Simulation::<D>::from_state(p.clone(), 1, state, 0).unwrap();
-        sim.step();
+        sim.step().unwrap();
         assert_eq!(
             sim.stats().counts.neighbors,
             pairs as u64,
@@ -224,7 +224,7 @@ where
 {
     let mut sim = Simulation::<D>::new(p.clone(), seed).unwrap();
     for _ in 0..steps {
-        sim.step();
+        sim.step().unwrap();
     }
     bits(&sim.state())
 }
@@ -300,16 +300,16 @@ where
         let mut straight = Simulation::<D>::new(p.clone(), 3).unwrap();
         let mut first_half = Simulation::<D>::new(p.clone(), 3).unwrap();
         for _ in 0..150 {
-            straight.step();
-            first_half.step();
+            straight.step().unwrap();
+            first_half.step().unwrap();
         }
         let checkpoint = first_half.state();
         for _ in 0..150 {
-            straight.step();
+            straight.step().unwrap();
         }
         let mut resumed = Simulation::<D>::from_state(p.clone(), 3, checkpoint, 150).unwrap();
         for _ in 0..150 {
-            resumed.step();
+            resumed.step().unwrap();
         }
         assert_eq!(
             bits(&resumed.state()),
@@ -332,7 +332,7 @@ fn resuming_from_a_3d_checkpoint_continues_bit_identically() {
 #[test]
 fn live_parameter_changes_keep_the_flock() {
     let mut sim = Simulation::<2>::new(params("cornell", &[]), 1).unwrap();
-    sim.step();
+    sim.step().unwrap();
     let before = sim.state();
     let mut more = sim.params().clone();
     more.count = 700;

@@ -92,7 +92,7 @@ fn a_force_acts_by_id_bit_identically_on_any_thread_count() {
         let p = params(preset, sets);
         let mut free = Simulation::<2>::new(p, 3).unwrap();
         for _ in 0..10 {
-            free.step();
+            free.step().unwrap();
         }
         let free: Vec<u32> = (free.state().positions.iter())
             .flat_map(|v| v.to_array())

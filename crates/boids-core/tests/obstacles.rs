@@ -160,7 +160,7 @@ where
             let mut sim = Simulation::<D>::new(params.clone(), 7).unwrap();
             for _ in 0..200 {
                 let before = sim.state();
-                sim.step();
+                sim.step().unwrap();
                 let after = sim.state();
                 for (id, (&from, &to)) in before.positions.iter().zip(&after.positions).enumerate()
                 {
@@ -206,7 +206,7 @@ where
             common::on_threads(threads, || {
                 let mut sim = Simulation::<D>::new(params.clone(), 3).unwrap();
                 for _ in 0..60 {
-                    sim.step();
+                    sim.step().unwrap();
                 }
                 sim.state()
             })
@@ -253,7 +253,7 @@ fn steering_turns_boids_before_they_reach_an_obstacle() {
         let mut sim = Simulation::<2>::new(p, 1).unwrap();
         let mut close = [false; 200];
         for _ in 0..80 {
-            sim.step();
+            sim.step().unwrap();
             for (id, pos) in sim.state().positions.iter().enumerate() {
                 close[id] |= pos.distance(Vec2::new(150.0, 240.0)) < 31.0;
             }
@@ -307,7 +307,7 @@ where
     let mut params = crowded::<D>("cornell", "torus", &[]);
     let obstacles = std::mem::take(&mut params.obstacles);
     let mut sim = Simulation::<D>::new(params.clone(), 5).unwrap();
-    sim.step();
+    sim.step().unwrap();
     params.obstacles = obstacles;
     params.obstacles.push(ball_on_the_flock(D));
     let inside = |sim: &Simulation<D>| {
@@ -333,7 +333,7 @@ where
     );
     sim.set_params(params.clone()).unwrap();
     assert_eq!(inside(&sim), 0, "{D}D");
-    sim.step();
+    sim.step().unwrap();
     assert_eq!(inside(&sim), 0, "{D}D");
 }
 

@@ -108,7 +108,7 @@ fn a_murmuration_circles_its_roost_as_one_polarised_sheet_at_the_birds_spacing()
     let mut turned = 0.0f32;
     for _ in 0..6 {
         for _ in 0..100 {
-            sim.step();
+            sim.step().unwrap();
         }
         let shape = Shape::of(&p, &sim.state());
         // One flock: a random gas of 10,000 has a polarisation of about 0.01.
@@ -158,7 +158,7 @@ fn a_murmuration_shows_dense_bands_that_its_blind_cone_makes() {
         let mut sim = Simulation::<3>::new(p, 0).unwrap();
         let mut contrasts = Vec::new();
         for step in 1..=800 {
-            sim.step();
+            sim.step().unwrap();
             if step >= 300 && step % 100 == 0 {
                 contrasts.push(band_contrast(sim.positions()));
             }
@@ -185,7 +185,7 @@ fn vicsek3d_orders_at_its_noise_and_not_at_full_noise() {
     let polarization = |p: Params| {
         let mut sim = Simulation::<3>::new(p, 2).unwrap();
         for _ in 0..200 {
-            sim.step();
+            sim.step().unwrap();
         }
         let sum: Vec3 = sim.velocities().iter().map(|v| v.normalize()).sum();
         sum.length() / sim.len() as f32
@@ -200,7 +200,7 @@ fn vicsek3d_orders_at_its_noise_and_not_at_full_noise() {
 fn state_hash(preset: &str, steps: u64) -> u64 {
     let mut sim = Simulation::<3>::new(Params::preset(preset).unwrap(), 0).unwrap();
     for _ in 0..steps {
-        sim.step();
+        sim.step().unwrap();
     }
     let state = sim.state();
     let coordinates = state.positions.iter().chain(&state.velocities);

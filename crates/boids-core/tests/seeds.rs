@@ -404,7 +404,7 @@ fn agree(
     let mut neighbours_seen = false;
     for t in start_step..start_step + steps {
         expected = seed_step(&expected, &params, t);
-        sim.step();
+        sim.step().unwrap();
         let got = boids_of(&sim.state());
         for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
             let dp = if params.is_torus() {
@@ -590,7 +590,7 @@ fn agree_3d(params: &Params, start: Vec<Boid3>, steps: usize) {
     let mut expected = start;
     for t in 0..steps {
         expected = cornell_3d_step(&expected, params);
-        sim.step();
+        sim.step().unwrap();
         let got = sim.state();
         for (i, e) in expected.iter().enumerate() {
             let (gp, gv) = (got.positions[i].to_array(), got.velocities[i].to_array());

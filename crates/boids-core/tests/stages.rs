@@ -14,7 +14,7 @@ use common::params;
 /// The names of the stages the last step ran, in step order.
 fn stages_run(preset: &str, sets: &[&str]) -> Vec<&'static str> {
     let mut sim = Simulation::<2>::new(params(preset, sets), 7).unwrap();
-    sim.step();
+    sim.step().unwrap();
     sim.stage_times().named().map(|(name, _)| name).collect()
 }
 
@@ -65,6 +65,10 @@ impl Engine<2> for Counting {
         self.inner.before()
     }
 
+    fn undo(&self, flock: &mut FlockBuffers<2>) {
+        self.inner.undo(flock);
+    }
+
     fn boxed_clone(&self) -> Box<dyn Engine<2>> {
         Box::new(self.clone())
     }
@@ -79,8 +83,8 @@ fn an_engine_from_outside_steps_the_grid_path_through_the_seam() {
         let mut outside = Simulation::<2>::with_engine(p.clone(), 3, Box::new(counting)).unwrap();
         let mut built_in = Simulation::<2>::new(p, 3).unwrap();
         for _ in 0..20 {
-            outside.step();
-            built_in.step();
+            outside.step().unwrap();
+            built_in.step().unwrap();
         }
         assert_eq!(steps.load(Ordering::Relaxed), 20, "{preset}");
         assert_eq!(outside.state(), built_in.state(), "{preset}");
@@ -89,7 +93,7 @@ fn an_engine_from_outside_steps_the_grid_path_through_the_seam() {
     let counting = Counting::default();
     let steps = Arc::clone(&counting.steps);
     let mut vicsek = Simulation::<2>::with_engine(params("vicsek", &[]), 3, Box::new(counting));
-    vicsek.as_mut().unwrap().step();
+    vicsek.as_mut().unwrap().step().unwrap();
     assert_eq!(steps.load(Ordering::Relaxed), 0);
 }
 

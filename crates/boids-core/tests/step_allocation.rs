@@ -23,13 +23,13 @@ fn steps_allocate(params: &Params, threads: usize) -> u64 {
     let mut sim = Simulation::<2>::new(params.clone(), 3).unwrap();
     pool.install(|| {
         for _ in 0..3 {
-            sim.step();
+            sim.step().unwrap();
         }
     });
     let before = dhat::HeapStats::get().total_blocks;
     pool.install(|| {
         for _ in 0..MEASURED_STEPS {
-            sim.step();
+            sim.step().unwrap();
         }
     });
     dhat::HeapStats::get().total_blocks - before

@@ -16,7 +16,8 @@ fn step_on(threads: usize, sim: &mut Simulation) -> ScanCounts {
         .num_threads(threads)
         .build()
         .unwrap()
-        .install(|| sim.step());
+        .install(|| sim.step())
+        .unwrap();
     sim.stats().counts
 }
 
@@ -120,7 +121,7 @@ fn the_fast_path_tests_a_clump_against_itself_once_per_group_of_eight() {
     let reach = Simulation::<2>::geometry(&p, &spot.positions).reach();
     let block = u64::from((2 * reach[0] + 1) * (2 * reach[1] + 1));
     let mut sim = Simulation::<2>::from_state(p, 1, spot, 0).unwrap();
-    sim.step();
+    sim.step().unwrap();
     let counts = sim.stats().counts;
     assert_eq!(
         counts,
@@ -142,7 +143,7 @@ fn the_general_path_visits_each_of_nine_cells_once_per_query() {
     );
     let mut sim = Simulation::<2>::new(p.clone(), 3).unwrap();
     let want = brute_neighbors(&p, &sim.state());
-    sim.step();
+    sim.step().unwrap();
     let counts = sim.stats().counts;
     assert_eq!(
         counts,

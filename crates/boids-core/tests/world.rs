@@ -17,7 +17,7 @@ where
 {
     let mut sim = Simulation::<D>::new(params.clone(), seed).unwrap();
     for _ in 0..steps {
-        sim.step();
+        sim.step().unwrap();
     }
     sim
 }
@@ -124,7 +124,7 @@ where
         let half = run::<D>(&p, 8, 100).state();
         let mut resumed = Simulation::<D>::from_state(p.clone(), 8, half, 100).unwrap();
         for _ in 0..100 {
-            resumed.step();
+            resumed.step().unwrap();
         }
         assert_eq!(resumed.state(), whole, "{D}D {p:?}");
     }
@@ -177,7 +177,7 @@ fn boids_that_flee_keep_farther_from_predators_and_are_caught_less() {
         let mut sim = Simulation::<2>::new(p, 11).unwrap();
         let (mut caught, mut distance) = (0, 0.0);
         for step in 0..1500 {
-            sim.step();
+            sim.step().unwrap();
             caught += sim.captures();
             if step >= 500 && step % 50 == 0 {
                 distance += Metrics::of(&sim).predator_distance;
@@ -224,7 +224,7 @@ where
     let mut sim = Simulation::<D>::from_state(p, 0, state, 0).unwrap();
     let mut caught_at = None;
     for step in 0..200 {
-        sim.step();
+        sim.step().unwrap();
         if sim.captures() > 0 {
             caught_at = Some(step);
             break;
@@ -289,7 +289,7 @@ where
     let mut sim = Simulation::<D>::new(p, 4).unwrap();
     let before = mean_distance(&sim);
     for _ in 0..400 {
-        sim.step();
+        sim.step().unwrap();
     }
     assert!(
         mean_distance(&sim) < 0.5 * before,
@@ -344,7 +344,7 @@ where
     let (mut landed_ever, mut took_off) = (vec![false; 300], 0);
     let mut before = sim.state();
     for _ in 0..1500 {
-        sim.step();
+        sim.step().unwrap();
         let now = sim.state();
         for (id, landed) in landed_ever.iter_mut().enumerate() {
             let (was, is) = (before.resting[id], now.resting[id]);
@@ -399,7 +399,7 @@ where
     let mut sim = Simulation::<D>::new(p.clone(), 2).unwrap();
     let obstacles = boids_core::obstacles::ObstacleIndex::<D>::of(&p);
     for _ in 0..1500 {
-        sim.step();
+        sim.step().unwrap();
         for predator in sim.predators() {
             assert!(
                 !obstacles.contains(predator.position),
@@ -446,8 +446,8 @@ where
     let centre = at::<D>(&p, 320.0, 240.0);
     pointed.set_pointer(Some(centre)).unwrap();
     for _ in 0..30 {
-        pointed.step();
-        alone.step();
+        pointed.step().unwrap();
+        alone.step().unwrap();
     }
     let near = |sim: &Simulation<D>| {
         sim.positions()

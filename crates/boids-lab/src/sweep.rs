@@ -192,12 +192,16 @@ where
     Dim<D>: Dimension<D>,
 {
     let mut samples = Vec::new();
+    let mut diverged = false;
     for k in 0..=steps {
-        if k > 0 {
-            sim.step();
-        }
+        // A refused step (the flock would not stay finite) ends the run: the samples it did
+        // not reach are undefined.
+        diverged = diverged || (k > 0 && sim.step().is_err());
         if k >= from && (k - from).is_multiple_of(every.max(1)) {
-            samples.push(Metrics::of(&sim).values());
+            samples.push(match diverged {
+                false => Metrics::of(&sim).values(),
+                true => [f64::NAN; METRIC_COLUMNS.len()],
+            });
         }
     }
     samples

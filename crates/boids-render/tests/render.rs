@@ -79,7 +79,7 @@ fn the_scene_draws_through_any_back_end_one_triangle_per_boid() {
     params.count = 300;
     let mut sim = Simulation::<2>::new(params, 3).unwrap();
     for _ in 0..10 {
-        sim.step();
+        sim.step().unwrap();
     }
     let style = Style::default();
     let view = View::for_params(sim.params(), 320, 240, false);
@@ -216,7 +216,7 @@ fn a_gif_decodes_to_its_frames_size_rate_and_loop() {
     let mut gif = GifWriter::new(Vec::new(), size, 25, palette.clone()).unwrap();
     let mut last = Vec::new();
     for _ in 0..3 {
-        sim.step();
+        sim.step().unwrap();
         let canvas = renderer.draw(&sim);
         last = canvas.rgba().to_vec();
         gif.push(canvas).unwrap();
@@ -676,7 +676,7 @@ fn the_3d_overlay_draws_the_rule_vectors_only_when_asked() {
     params.init_z = [180.0, 300.0];
     let mut sim = Simulation::<3>::new(params, 4).unwrap();
     for _ in 0..5 {
-        sim.step();
+        sim.step().unwrap();
     }
     let style = Style::default();
     let camera = Perspective::of_world(sim.params(), CameraAngle::DEFAULT, 320, 240);

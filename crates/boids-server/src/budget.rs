@@ -1,24 +1,41 @@
 //! How much work one change may ask of the server.
 //!
 //! A step costs about one unit of work per pair of a boid and a neighbour it examines, so a
-//! client that sets `visual_range = 1e12` on a large flock turns every step into an all-pairs
+//! client that sets `visual_range = 1e9` on a large flock turns every step into an all-pairs
 //! loop (200,000 boids: 4e10 pairs, seconds a step) and every viewer freezes. The count cap
-//! (`--max-count`) bounds memory, not this. So a `set` or `reset` whose flock would examine
-//! more than [`DEFAULT_MAX_PAIRS`] (or the server's `--max-pairs`) neighbour pairs a step is
-//! refused, with the estimate in the message, and a `step` request may take only a few steps'
-//! worth of that budget ([`STEP_REQUEST_STEPS`]).
+//! (`--max-count`) bounds memory, not this. So a `set` or `reset` whose flock would cost more
+//! than [`DEFAULT_MAX_PAIRS`] (or the server's `--max-pairs`) pairs a step is refused, with the
+//! estimate in the message, and a `step` request may take only a few steps' worth of that
+//! budget ([`STEP_REQUEST_STEPS`]).
+//!
+//! The unit is a neighbour pair of the grid's fast path (the boids model, metric, nothing
+//! blind). Everything else a step does is priced in that unit, by the ratio of its measured
+//! cost to a pair's: a candidate the general path tests ([`GENERAL_CANDIDATE_PAIRS`]; the k
+//! nearest test about [`K_NEAREST_CANDIDATES_PER_K`] candidates for each of the k), and each
+//! world object a boid is weighed against ([`ATTRACTOR_PAIRS`], [`PREDATOR_PAIRS`],
+//! [`OBSTACLE_PAIRS`]). Without these, `topological_k = 10000` at 50,000 boids or 4,000
+//! attractors were priced like a plain flock and froze the viewer for minutes.
 //!
 //! The estimate is what a uniform spread would give: each boid sees the others in proportion to
 //! the area of its visual disc over the area the flock occupies (its bounding box, and never
 //! more than the world on a torus), capped at all of them; in three dimensions, the volume of
 //! its visual ball over the volume of the box. It uses where the boids are rather
 //! than the world's size alone, because a flock started in a small corner of a large world is as
-//! dense as its corner. Flocks gather, so real counts run above the estimate; the budget leaves
-//! room for that.
+//! dense as its corner. Flocks gather, so real counts run above the estimate: the server also
+//! prices each step from what it measured ([`Work::measured`]) and acts when one overruns.
+//!
+//! The count cap has one rule for a preset's own count ([`lower_preset_count`]), so that the
+//! flock the server starts with and a page's reset agree.
+//!
+//! The ratios were measured in one run on an Intel Xeon with 2 vCPUs, `boids bench --count 20000
+//! --neighbors 50 --steps 3 --warmup 1` with the `--set`s named at each constant, against
+//! `--neighbors 3000` (4.3 ns a pair in that run; the machine was shared, so every figure of
+//! that run is several times today's idle figure, and only their ratios are kept).
 
 use std::f64::consts::PI;
 
-use boids_core::{Coordinates, Flock, Params, on_flock};
+use boids_core::params::Value;
+use boids_core::{Coordinates, Flock, Params, ParamsBuilder, ScanCounts, Source, on_flock};
 
 /// Default budget of neighbour pairs a step: 0.1 to 0.3 s a step on two cores.
 ///
@@ -35,54 +52,210 @@ pub const DEFAULT_MAX_PAIRS: f64 = 1e9;
 /// the default budget on two cores), and always for one step.
 pub const STEP_REQUEST_STEPS: f64 = 4.0;
 
-/// The expected work of a flock: its boid count and expected neighbours per boid.
+/// Pairs a candidate costs on the general path (Vicsek, Couzin, k nearest, a blind angle,
+/// perching), which searches each boid's cells ring by ring and applies its rules one boid at
+/// a time: 72 ns a candidate for `--set model=vicsek`, 189 ns for `--preset murmuration` (k
+/// nearest in a blind cone, in 3D).
+pub const GENERAL_CANDIDATE_PAIRS: f64 = 40.0;
+
+/// Candidates a k-nearest search tests for each of the k: its cells are sized to hold a few k
+/// and it reads the rings around a boid's (`--preset murmuration --set topological_k=K`: 104
+/// candidates for k = 7, 740 for 50, 2,500 for 200).
+pub const K_NEAREST_CANDIDATES_PER_K: f64 = 15.0;
+
+/// Pairs a boid's look at one attractor costs: every boid weighs every attractor (39 ns,
+/// `--set attractors=[...200...] --set attract_factor=0.001`).
+pub const ATTRACTOR_PAIRS: f64 = 10.0;
+
+/// Pairs one predator costs a boid in its sight or fear range: the hunt, fleeing and the catch
+/// (70 ns, `--set predator_count=100 --set predator_vision=1e9`).
+pub const PREDATOR_PAIRS: f64 = 16.0;
+
+/// Pairs one obstacle costs a boid whose look-ahead probe may reach it (355 ns, 50 circles with
+/// `--set obstacle_lookahead=1e9 --set obstacle_avoid_factor=0.1`).
+pub const OBSTACLE_PAIRS: f64 = 80.0;
+
+/// Lowers a preset's own boid count above the server's cap (`--max-count`) to the cap, the
+/// new value from `source`, and says so: one rule for the flock the server starts with and
+/// for a page's reset to a preset. A count asked for (a flag, a file, a message) is never
+/// lowered; above the cap it is refused.
+pub fn lower_preset_count(
+    layers: &mut ParamsBuilder,
+    max_count: usize,
+    source: Source,
+) -> Option<String> {
+    let count = layers.params().count;
+    let from = layers.source_of("count");
+    if count <= max_count || !matches!(from, Source::Preset(_)) {
+        return None;
+    }
+    let note = format!(
+        "count = {count} from {from} is over this server's cap of {max_count} (--max-count): \
+         lowered to {max_count}"
+    );
+    layers.set("count", Value::Integer(max_count as u64), source);
+    Some(note)
+}
+
+/// The work of a flock a step, in neighbour pairs of the fast path.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Work {
     /// Boids.
     pub count: usize,
-    /// Expected neighbours examined per boid.
+    /// Pairs a boid's neighbour search costs: its neighbours on the fast path; on the general
+    /// path the candidates it tests, [`GENERAL_CANDIDATE_PAIRS`] each.
     pub neighbours: f64,
+    /// Pairs the world's objects (attractors, predators, obstacles) cost a boid.
+    pub objects: f64,
 }
 
 impl Work {
-    /// The work of a flock under `params` whose boids lie in `extent`.
+    /// The expected work of a flock under `params` whose boids lie in `extent`.
     pub fn estimate(params: &Params, extent: Extent) -> Work {
-        let others = params.count.saturating_sub(1) as f64;
+        let spread = Spread::new(params, extent);
+        let neighbours = if params.uses_fast_path() {
+            spread.within(params.visual_range)
+        } else {
+            GENERAL_CANDIDATE_PAIRS * general_candidates(params, &spread)
+        };
+        Work {
+            count: params.count,
+            neighbours,
+            objects: world_objects(params, &spread),
+        }
+    }
+
+    /// The work of the step `flock` has just taken: the neighbour search from the counts the
+    /// step made (exact and the same on any thread count), the world's objects as estimated
+    /// where the boids are now.
+    pub fn measured(flock: &Flock) -> Work {
+        let params = flock.params();
+        let counts: ScanCounts = on_flock!(flock, sim => sim.stats().counts);
+        let boids = flock.len().max(1) as f64;
+        let neighbours = if params.uses_fast_path() {
+            counts.neighbors as f64 / boids
+        } else {
+            GENERAL_CANDIDATE_PAIRS * counts.candidates as f64 / boids
+        };
+        let estimate = Work::estimate(params, Extent::of_flock(flock));
+        Work {
+            neighbours,
+            ..estimate
+        }
+    }
+
+    /// Pairs a step.
+    pub fn pairs(&self) -> f64 {
+        self.count as f64 * (self.neighbours + self.objects)
+    }
+}
+
+impl std::fmt::Display for Work {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "about {:.2e} neighbour pairs a step ({} boids x {:.3e} each: {:.3e} for their \
+             neighbours, {:.3e} for the world's objects)",
+            self.pairs(),
+            self.count,
+            self.neighbours + self.objects,
+            self.neighbours,
+            self.objects
+        )
+    }
+}
+
+/// How the others spread around a boid, as a uniform spread over the room the flock occupies.
+struct Spread {
+    others: f64,
+    dimensions: usize,
+    room: f64,
+}
+
+impl Spread {
+    fn new(params: &Params, extent: Extent) -> Spread {
         let dimensions = params.dimensions;
         let mut room = extent.content(dimensions);
         if params.is_torus() {
             let (_, size) = params.world_box::<3>();
             room = room.min(size[..dimensions].iter().map(|&s| f64::from(s)).product());
         }
-        // The share of the others within `radius`: inside its disc, or its ball in 3D.
-        let within = |radius: f64| {
-            let reach = match dimensions {
-                3 => 4.0 / 3.0 * PI * radius.powi(3),
-                _ => PI * radius * radius,
-            };
-            if room > 0.0 {
-                others * (reach / room).min(1.0)
-            } else if reach > 0.0 {
-                others
-            } else {
-                0.0
-            }
-        };
-        let neighbours = match params.topological_k {
-            // The k nearest for the averages; separation stays metric.
-            0 => within(params.visual_range),
-            k => (k as f64 + within(params.protected_range)).min(others),
-        };
-        Work {
-            count: params.count,
-            neighbours,
+        Spread {
+            others: params.count.saturating_sub(1) as f64,
+            dimensions,
+            room,
         }
     }
 
-    /// Neighbour pairs examined a step.
-    pub fn pairs(&self) -> f64 {
-        self.count as f64 * self.neighbours
+    /// The disc of `radius`, or its ball in 3D.
+    fn reach(&self, radius: f64) -> f64 {
+        match self.dimensions {
+            3 => 4.0 / 3.0 * PI * radius.powi(3),
+            _ => PI * radius * radius,
+        }
     }
+
+    /// The share of the room within `radius` of a point, from 0 to 1.
+    fn share(&self, radius: f64) -> f64 {
+        self.share_of(self.reach(radius))
+    }
+
+    /// The share of the room a region of `volume` (an area in 2D) holds, from 0 to 1.
+    fn share_of(&self, volume: f64) -> f64 {
+        if self.room > 0.0 {
+            (volume / self.room).min(1.0)
+        } else if volume > 0.0 {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
+    /// The others within `radius` of a boid.
+    fn within(&self, radius: f64) -> f64 {
+        self.others * self.share(radius)
+    }
+
+    /// The others a ring search out to `radius` tests: those in the cells of that width around
+    /// a boid's (3 x 3, or 3 x 3 x 3).
+    fn scanned(&self, radius: f64) -> f64 {
+        self.others * self.share_of((3.0 * radius).powi(self.dimensions as i32))
+    }
+}
+
+/// Candidates a boid tests on the general path: the k nearest's, plus the cells out to the
+/// metric range (the protected range beside the k nearest).
+fn general_candidates(params: &Params, spread: &Spread) -> f64 {
+    match params.topological_k {
+        0 => spread.scanned(params.visual_range),
+        k => {
+            let nearest = (K_NEAREST_CANDIDATES_PER_K * k as f64).min(spread.others);
+            (nearest + spread.scanned(params.protected_range)).min(spread.others)
+        }
+    }
+}
+
+/// Pairs the world's objects cost a boid: every attractor; each predator as far as it sees or
+/// is feared; each obstacle as far as the look-ahead probe reaches.
+fn world_objects(params: &Params, spread: &Spread) -> f64 {
+    let attractors = if params.attract_factor > 0.0 {
+        params.attractors.len() as f64
+    } else {
+        0.0
+    };
+    let fear = if params.flee_factor > 0.0 {
+        params.fear_range
+    } else {
+        0.0
+    };
+    let predators = params.predator_count as f64 * spread.share(params.predator_vision.max(fear));
+    let probe = if params.obstacle_avoid_factor > 0.0 {
+        params.obstacle_lookahead
+    } else {
+        0.0
+    };
+    let obstacles = params.obstacles.len() as f64 * spread.share(probe);
+    attractors * ATTRACTOR_PAIRS + predators * PREDATOR_PAIRS + obstacles * OBSTACLE_PAIRS
 }
 
 /// An axis-aligned box that boids occupy, in up to three dimensions (a flat flock's z is 0).
@@ -159,7 +332,7 @@ mod tests {
         let uniform = 199_999.0 * PI * 1600.0 / (640.0 * 480.0);
         assert!((w.neighbours / uniform - 1.0).abs() < 0.01, "{w:?}");
         assert!(w.pairs() < DEFAULT_MAX_PAIRS, "{w:?}");
-        let far = params("cornell", &["count=200000", "visual_range=1e12"]);
+        let far = params("cornell", &["count=200000", "visual_range=1e9"]);
         let w = work(&far);
         assert_eq!(w.neighbours, 199_999.0);
         assert!(w.pairs() > 10.0 * DEFAULT_MAX_PAIRS);
@@ -195,7 +368,11 @@ mod tests {
         let near = work(&params("vicsek", &["topological_k=7"]));
         let far = work(&params("vicsek", &["topological_k=7", "visual_range=5"]));
         assert_eq!(near, far);
-        assert!(near.neighbours >= 7.0 && near.neighbours < 8.0, "{near:?}");
+        let nearest = 7.0 * K_NEAREST_CANDIDATES_PER_K * GENERAL_CANDIDATE_PAIRS;
+        assert!(
+            near.neighbours >= nearest && near.neighbours < 1.1 * nearest,
+            "{near:?}"
+        );
     }
 
     #[test]
@@ -208,6 +385,91 @@ mod tests {
         assert!((w.neighbours / uniform - 1.0).abs() < 0.02, "{w:?}");
         let flat = work(&params("cornell", &["count=20000"]));
         assert!(w.neighbours < flat.neighbours / 5.0, "{w:?} {flat:?}");
+    }
+
+    fn flock_work(p: &Params) -> Work {
+        let flock = Flock::new(p.clone(), 1, boids_core::EngineKind::Cpu).unwrap();
+        Work::estimate(p, Extent::of_flock(&flock))
+    }
+
+    #[test]
+    fn every_preset_fits_the_default_budget_at_its_own_count() {
+        for preset in boids_core::PRESETS {
+            let w = flock_work(&params(preset.name, &[]));
+            assert!(w.pairs() < DEFAULT_MAX_PAIRS / 2.0, "{}: {w}", preset.name);
+        }
+    }
+
+    #[test]
+    fn the_k_nearest_cost_the_candidates_their_search_tests() {
+        let seven = flock_work(&params("murmuration", &[]));
+        // 20,000 birds x 7 x 15 candidates, at 40 pairs each (the protected range adds little).
+        let nearest = 7.0 * K_NEAREST_CANDIDATES_PER_K * GENERAL_CANDIDATE_PAIRS;
+        assert!(
+            seven.neighbours >= nearest && seven.neighbours < 1.1 * nearest,
+            "{seven}"
+        );
+        let many = flock_work(&params(
+            "murmuration",
+            &["count=50000", "topological_k=10000"],
+        ));
+        // Every other bird is a candidate: 50,000 x 49,999 x 40.
+        assert_eq!(many.neighbours, 49_999.0 * GENERAL_CANDIDATE_PAIRS);
+        assert!(many.pairs() > 50.0 * DEFAULT_MAX_PAIRS, "{many}");
+    }
+
+    #[test]
+    fn the_general_path_pays_for_each_candidate_it_tests() {
+        let fast = work(&params("cornell", &["count=20000"]));
+        let blind = work(&params("cornell", &["count=20000", "blind_angle=0.5"]));
+        // The fast path's neighbours; the general path's 3 x 3 cells over the disc, 40 each.
+        let ratio = blind.neighbours / fast.neighbours;
+        let expected = 9.0 / PI * GENERAL_CANDIDATE_PAIRS;
+        assert!((ratio / expected - 1.0).abs() < 1e-9, "{fast} {blind}");
+    }
+
+    #[test]
+    fn world_objects_cost_each_boid_as_far_as_they_reach() {
+        let plain = work(&params("cornell", &["count=1000"]));
+        assert_eq!(plain.objects, 0.0);
+        let attractors: Vec<String> = (0..4000).map(|k| format!("[{}, 100]", k % 600)).collect();
+        let attractors = format!("attractors=[{}]", attractors.join(","));
+        let pulled = work(&params("cornell", &["count=1000", &attractors]));
+        assert_eq!(
+            pulled.objects, 0.0,
+            "attractors that do not attract cost nothing"
+        );
+        let pulled = work(&params(
+            "cornell",
+            &["count=1000", &attractors, "attract_factor=0.001"],
+        ));
+        assert_eq!(pulled.objects, 4000.0 * ATTRACTOR_PAIRS);
+        let hunted = work(&params(
+            "cornell",
+            &["count=1000", "predator_count=1000", "predator_vision=1e9"],
+        ));
+        assert_eq!(hunted.objects, 1000.0 * PREDATOR_PAIRS);
+        let near = work(&params("cornell", &["count=1000", "predator_count=1000"]));
+        assert!(near.objects < hunted.objects / 5.0, "{near}");
+        let circles: Vec<String> = (0..1000)
+            .map(|k| {
+                format!(
+                    "{{shape = \"circle\", center = [{}, 50], radius = 1}}",
+                    k % 600
+                )
+            })
+            .collect();
+        let circles = format!("obstacles=[{}]", circles.join(","));
+        let probed = work(&params(
+            "cornell",
+            &[
+                "count=1000",
+                &circles,
+                "obstacle_lookahead=1e9",
+                "obstacle_avoid_factor=0.1",
+            ],
+        ));
+        assert_eq!(probed.objects, 1000.0 * OBSTACLE_PAIRS);
     }
 
     #[test]

@@ -47,14 +47,14 @@ fn slider(info: &ParamInfo, defaults: &Params, max_count: usize) -> Option<Json>
             let hi = (4.0 * default).max(min as f64 + 100.0).min(max as f64);
             (min as f64, hi, false, true)
         }
-        Kind::Number { min, max } => {
+        Kind::Number { min, max, .. } => {
             let scale = if default.is_finite() && default != 0.0 {
                 default.abs()
             } else {
                 reference_scale(info, defaults)
             };
-            if min == f64::MIN {
-                // Any value: centre the range on the default.
+            if min == -info.unit.limit() {
+                // Any value the unit allows: centre the range on the default.
                 let centre = if default.is_finite() { default } else { 0.0 };
                 (centre - 2.0 * scale, centre + 2.0 * scale, false, false)
             } else if max - min <= 1.0 {
@@ -63,7 +63,11 @@ fn slider(info: &ParamInfo, defaults: &Params, max_count: usize) -> Option<Json>
                 (min.max(0.0), (4.0 * scale).min(max), false, false)
             }
         }
-        Kind::Bool | Kind::Choice(_) | Kind::Interval | Kind::Shapes | Kind::Points => {
+        Kind::Bool
+        | Kind::Choice(_)
+        | Kind::Interval { .. }
+        | Kind::Shapes
+        | Kind::Points { .. } => {
             return None;
         }
     };
@@ -80,15 +84,15 @@ fn kind_json(kind: Kind) -> Json {
         }
     };
     match kind {
-        Kind::Number { min, max } => {
+        Kind::Number { min, max, .. } => {
             json!({"type": "number", "min": finite(min), "max": finite(max)})
         }
         Kind::Integer { min, max } => json!({"type": "integer", "min": min, "max": max}),
         Kind::Bool => json!({"type": "bool"}),
         Kind::Choice(names) => json!({"type": "choice", "choices": names}),
-        Kind::Interval => json!({"type": "interval"}),
+        Kind::Interval { .. } => json!({"type": "interval"}),
         Kind::Shapes => json!({"type": "shapes"}),
-        Kind::Points => json!({"type": "points"}),
+        Kind::Points { .. } => json!({"type": "points"}),
     }
 }
 

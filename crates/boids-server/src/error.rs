@@ -77,11 +77,8 @@ pub enum RequestError {
     },
     /// A flock whose step would cost more than the server's budget.
     #[error(
-        "{what} refused: about {:.2e} neighbour pairs a step ({} boids x {:.3e} expected neighbours each), \
-         over this server's budget of {max_pairs:.2e} (--max-pairs); lower visual_range or count",
-        work.pairs(),
-        work.count,
-        work.neighbours
+        "{what} refused: {work}, over this server's budget of {max_pairs:.2e} (--max-pairs); \
+         lower count, the ranges, topological_k or the world's objects"
     )]
     TooCostly {
         /// The change asked for.
@@ -114,6 +111,14 @@ pub enum RequestError {
         what: String,
         /// The log's state.
         full: LogFull,
+    },
+    /// A step the model refused (the flock would not stay finite), and what the server did.
+    #[error("{refused}; {recovery}")]
+    StepRefused {
+        /// The model's refusal, naming the step and the boid.
+        refused: StateError,
+        /// What the server did about it (the change undone, or the run paused).
+        recovery: String,
     },
     /// The simulation thread has stopped.
     #[error(transparent)]

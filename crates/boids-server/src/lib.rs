@@ -103,10 +103,7 @@ pub enum ServerError {
     },
     /// The starting flock would cost more a step than the server allows clients to ask for.
     #[error(
-        "the flock would examine about {:.2e} neighbour pairs a step ({} boids x {:.3e} expected neighbours each): allowed at most {max:.2e} (raise --max-pairs to allow more)",
-        work.pairs(),
-        work.count,
-        work.neighbours
+        "the flock would cost {work}: allowed at most {max:.2e} (raise --max-pairs to allow more)"
     )]
     WorkAboveBudget {
         /// The flock's estimated work.

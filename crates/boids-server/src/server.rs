@@ -354,11 +354,14 @@ async fn connection(socket: WebSocket, engine: Engine, versions: FrameVersions) 
         }
     };
 
-    let (mut frames, mut state, mut metrics) = (
+    let (mut frames, mut state, mut metrics, mut notices) = (
         engine.frames.clone(),
         engine.state.clone(),
         engine.metrics.clone(),
+        engine.notices.clone(),
     );
+    // A notice is news: a page that connects later is not told what happened before it came.
+    notices.borrow_and_update();
     let writer = async {
         frames.mark_changed();
         state.mark_changed();
@@ -394,6 +397,7 @@ async fn connection(socket: WebSocket, engine: Engine, versions: FrameVersions) 
                     }
                 }
                 Ok(()) = metrics.changed() => text_of(&metrics.borrow_and_update()),
+                Ok(()) = notices.changed() => text_of(&notices.borrow_and_update()),
                 else => return,
             };
             if sink.send(message).await.is_err() {

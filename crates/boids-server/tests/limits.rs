@@ -6,10 +6,11 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use boids_core::{FlockState, Simulation, Vec2};
 use boids_io::events::{Change, EventLog, LOG_LIMIT_BYTES};
 use boids_server::HARD_MESSAGE_LIMIT;
 use common::*;
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
@@ -49,9 +50,10 @@ async fn a_change_that_would_cost_too_much_is_refused_with_the_estimate() {
     let before = get_json(addr, "/api/params").await["params"].clone();
     let cases = [
         (
-            json!({"type": "set", "key": "visual_range", "value": 1e12}),
-            "visual_range = 1000000000000.0 refused: about 2.50e5 neighbour pairs a step \
-             (500 boids x 4.990e2 expected neighbours each), over this server's budget of 1.00e5",
+            json!({"type": "set", "key": "visual_range", "value": 1e9}),
+            "visual_range = 1000000000.0 refused: about 2.50e5 neighbour pairs a step \
+             (500 boids x 4.990e2 each: 4.990e2 for their neighbours, 0.000e0 for the world's \
+             objects), over this server's budget of 1.00e5",
         ),
         (
             json!({"type": "set", "key": "count", "value": 5000}),
@@ -92,6 +94,154 @@ async fn a_change_that_would_cost_too_much_is_refused_with_the_estimate() {
         r["message"].as_str().unwrap().contains("reset refused"),
         "{r}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_k_nearest_and_the_worlds_objects_are_priced_as_they_cost() {
+    // 1,000 starlings, 7 nearest: about 4.2e6 pairs a step (105 candidates each, 40 pairs a
+    // candidate of the general path).
+    let mut config = config(params("murmuration", &["count=1000"]), 100_000, false);
+    config.engine.max_pairs = 1e7;
+    let addr = start_with(config).await;
+    let mut ws = connect(addr).await;
+    let before = get_json(addr, "/api/params").await["params"].clone();
+    let attractors: Vec<Value> = (0..1000).map(|k| json!([k, 0, 0])).collect();
+    let cases = [
+        // Every other bird a candidate of every search: once priced as 999 neighbours each.
+        (
+            json!({"type": "set", "key": "topological_k", "value": 10000}),
+            "topological_k = 10000 refused: about 4.00e7 neighbour pairs a step \
+             (1000 boids x 3.996e4 each: 3.996e4 for their neighbours, 0.000e0 for the world's \
+             objects), over this server's budget of 1.00e7",
+        ),
+        (
+            json!({"type": "set", "key": "attractors", "value": attractors}),
+            "attractors = [[0,0,0],",
+        ),
+        (
+            json!({"type": "set", "key": "predator_count", "value": 1000}),
+            "predator_count = 1000 refused: about 2.",
+        ),
+    ];
+    // The attractors attract and the predators see everything: each object costs every boid.
+    for (id, key, value) in [
+        (1, "attract_factor", json!(0.01)),
+        (2, "predator_vision", json!(1e9)),
+    ] {
+        let r = ws
+            .call(id, json!({"type": "set", "key": key, "value": value}))
+            .await;
+        assert_eq!(r["type"], "ok", "{r}");
+    }
+    let after_sets = get_json(addr, "/api/params").await["params"].clone();
+    assert_ne!(after_sets, before);
+    for (id, (request, expected)) in cases.into_iter().enumerate() {
+        let r = ws.call(10 + id as u64, request).await;
+        let message = r["message"].as_str().unwrap_or_default();
+        assert_eq!(r["type"], "error", "{r}");
+        assert!(message.contains(expected), "{message}");
+        assert!(message.contains("for the world's objects"), "{message}");
+    }
+    assert_eq!(get_json(addr, "/api/params").await["params"], after_sets);
+}
+
+/// A server whose flock is huddled: 998 of its 1,000 boids within 22 units of each other, one
+/// in each far corner, so the estimate (the flock spread over the world) is 1.7e4 pairs a step
+/// and a step measures about 1e6; paused, at 1000 steps a second, with `max_pairs`.
+async fn huddled(max_pairs: f64) -> (std::net::SocketAddr, Client) {
+    let p = params("cornell", &["count=1000"]);
+    let mut state = FlockState::<2>::initial(&p, 3);
+    for (i, position) in state.positions.iter_mut().enumerate() {
+        *position = match i {
+            998 => Vec2::new(1.0, 1.0),
+            999 => Vec2::new(639.0, 479.0),
+            _ => Vec2::new(300.0 + (i % 32) as f32 * 0.5, 200.0 + (i / 32) as f32 * 0.5),
+        };
+    }
+    let sim = Simulation::from_state(p.clone(), 3, state, 0).unwrap();
+    let mut config = config(p, 1000, false);
+    config.engine.max_pairs = max_pairs;
+    config.engine.start = Some(sim.into());
+    let addr = start_with(config).await;
+    (addr, connect(addr).await)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_that_overruns_the_budget_undoes_the_last_change_then_lowers_the_speed() {
+    let (addr, mut ws) = huddled(2e5).await;
+    // Priced as the flock spread evenly, the change passes.
+    let r = ws
+        .call(
+            1,
+            json!({"type": "set", "key": "visual_range", "value": 41}),
+        )
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let r = ws.call(2, json!({"type": "step", "count": 3})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let notice = ws.next_json("notice", |_| true).await;
+    let message = notice["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("visual_range = 41 was undone: the last step cost about 9."),
+        "{message}"
+    );
+    assert!(
+        message.contains("over this server's budget of 2.00e5 (--max-pairs)"),
+        "{message}"
+    );
+    // The flock stopped at the overrun, with the parameter as it was; the undo is logged.
+    assert_eq!(param(addr, "visual_range").await, json!(40.0));
+    let state = ws.next_json("state", |s| s["step"] == 1).await;
+    assert_eq!(state["params"]["visual_range"], json!(40.0), "{state}");
+    let log = get(addr, "/api/events").await;
+    assert_eq!(log.matches(r#""key":"visual_range""#).count(), 2, "{log}");
+    // Nothing left to undo: the next overrun lowers the speed to 4 steps' worth of the budget.
+    let r = ws.call(3, json!({"type": "start"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let notice = ws.next_json("notice", |_| true).await;
+    let message = notice["message"].as_str().unwrap();
+    assert!(message.starts_with("speed lowered to 0.8"), "{message}");
+    let state = ws
+        .next_json("state", |s| s["steps_per_second"].as_f64() < Some(1.0))
+        .await;
+    assert_eq!(state["running"], true, "{state}");
+    // Still answering.
+    let r = ws.call(4, json!({"type": "stop"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let r = ws
+        .call(
+            5,
+            json!({"type": "set", "key": "visual_range", "value": 10}),
+        )
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_far_over_the_budget_pauses_the_flock_and_every_page_is_told() {
+    let (addr, mut ws) = huddled(2e4).await;
+    let mut other = connect(addr).await;
+    let r = ws.call(1, json!({"type": "start"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    for client in [&mut ws, &mut other] {
+        let notice = client.next_json("notice", |_| true).await;
+        let message = notice["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("paused: the last step cost about 9."),
+            "{message}"
+        );
+        // Paused after the step that overran.
+        client
+            .next_json("state", |s| s["running"] == false && s["step"] == 1)
+            .await;
+    }
+    let r = ws
+        .call(
+            2,
+            json!({"type": "set", "key": "visual_range", "value": 10}),
+        )
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

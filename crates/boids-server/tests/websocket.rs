@@ -195,6 +195,72 @@ async fn bad_messages_are_refused_and_the_server_keeps_streaming() {
     assert_eq!(r["type"], "ok", "{r}");
     let state = ws.next_json("state", |s| s["preset"] == "functional").await;
     assert_eq!(state["params"]["count"], 450);
+    // And says so, as `boids serve --preset functional --max-count 450` does.
+    let notice = ws.next_json("notice", |_| true).await;
+    assert_eq!(
+        notice["message"],
+        "count = 500 from preset `functional` is over this server's cap of 450 (--max-count): \
+         lowered to 450"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_that_diverges_is_undone_and_the_simulation_goes_on() {
+    let addr = start(params("cornell", &["count=100"]), 1000, false).await;
+    let mut ws = connect(addr).await;
+    // Four messages that once stopped the simulation thread: the speed is now refused.
+    let r = ws
+        .call(1, json!({"type": "reset", "preset": "cornell"}))
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let r = ws
+        .call(2, json!({"type": "set", "key": "model", "value": "vicsek"}))
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let r = ws
+        .call(3, json!({"type": "set", "key": "speed", "value": 1e38}))
+        .await;
+    assert_eq!(r["type"], "error", "{r}");
+    let message = r["message"].as_str().unwrap();
+    assert!(message.contains("allowed range is [0, 1e9]"), "{message}");
+    let r = ws.call(4, json!({"type": "step", "count": 10})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    // Allowed values whose flock diverges: the refused step undoes the last change.
+    let diverging = [
+        json!({"type": "reset", "preset": "allegheny"}),
+        json!({"type": "set", "key": "count", "value": 50}),
+        json!({"type": "set", "key": "max_speed", "value": "inf"}),
+        json!({"type": "set", "key": "matching_factor", "value": 1000}),
+        json!({"type": "set", "key": "steering_gain", "value": 1000}),
+    ];
+    for (id, request) in (10..).zip(diverging) {
+        let r = ws.call(id, request).await;
+        assert_eq!(r["type"], "ok", "{r}");
+    }
+    let r = ws.call(20, json!({"type": "step", "count": 50})).await;
+    assert_eq!(r["type"], "error", "{r}");
+    let message = r["message"].as_str().unwrap();
+    assert!(
+        message.contains("is refused: it would leave boid")
+            && message.contains("the last change is undone: steering_gain is back to 1"),
+        "{message}"
+    );
+    // Every page is told, in a notice.
+    ws.next_json("notice", |n| n["message"] == message).await;
+    assert_eq!(param(addr, "steering_gain").await, 1.0);
+    // The simulation goes on: a change is answered, and frames come while it runs.
+    let r = ws
+        .call(
+            21,
+            json!({"type": "set", "key": "matching_factor", "value": 0.05}),
+        )
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let step = ws.next_frame().await.header.step;
+    let r = ws.call(22, json!({"type": "start"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let later = ws.frame_at_least(step + 3).await;
+    assert!(later.positions.iter().all(|p| p.is_finite()));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -93,5 +93,23 @@ impl Dir {
 
 /// The text of a file.
 pub fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap()
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The workspace's root directory.
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the workspace")
+}
+
+/// For a test that needs a tool this machine lacks: says why and lets the test pass, except under
+/// `CI=true`, where `.ci/run` has installed every tool and the same message fails the test.
+pub fn skip_unless_ci(message: &str) {
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{message}; CI=true, so this is a failure, not a skip"
+    );
+    eprintln!("skipped: {message}");
 }

@@ -9,7 +9,7 @@ pub fn warm_w3_flock(n: usize) -> Simulation {
     let params = workload::w3(&base, n, 25.0, "benchmark").expect("W3 fits these counts");
     let mut sim = Simulation::<2>::new(params, 1).expect("a valid flock");
     for _ in 0..10 {
-        sim.step();
+        sim.step().unwrap();
     }
     sim
 }

@@ -115,6 +115,15 @@ where
         Before::Frame(&self.previous.boid)
     }
 
+    fn undo(&self, flock: &mut FlockBuffers<D>) {
+        let n = flock.len();
+        let frame = &self.previous;
+        for (k, &[position, velocity]) in frame.boid[..n].iter().enumerate() {
+            (flock.pos[k], flock.vel[k]) = (position.into(), velocity.into());
+        }
+        flock.bias.copy_from_slice(&frame.bias[..n]);
+    }
+
     fn boxed_clone(&self) -> Box<dyn Engine<D>> {
         Box::new(self.clone())
     }

@@ -128,6 +128,10 @@ where
     /// Where each boid, in the storage order the last step left, was before that step.
     fn before(&self) -> Before<'_, D>;
 
+    /// Puts `flock` back as it was before the last step, in the storage order that step left:
+    /// the simulation undoes a step it refuses (one that is not finite).
+    fn undo(&self, flock: &mut FlockBuffers<D>);
+
     /// A copy of the engine and its state (a cloned simulation steps on its own).
     fn boxed_clone(&self) -> Box<dyn Engine<D>>;
 }

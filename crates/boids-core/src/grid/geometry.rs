@@ -274,7 +274,13 @@ fn cell_counts<const D: usize>(
 ) -> [u32; D] {
     let mut counts: [f64; D] = std::array::from_fn(|a| {
         let width = radius / f64::from(per_radius[a]);
-        (size[a] / (width * CELL_SLACK)).floor().clamp(1.0, 1e6)
+        let cells = (size[a] / (width * CELL_SLACK)).floor();
+        // An infinite size over an infinite width (a flock gone infinite) is one cell, not none.
+        if cells.is_nan() {
+            1.0
+        } else {
+            cells.clamp(1.0, 1e6)
+        }
     });
     let cap = max_cells.max(1) as f64;
     let total: f64 = counts.iter().product();

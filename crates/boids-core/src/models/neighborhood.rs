@@ -50,7 +50,7 @@ const K_NEAREST_CELLS_PER_BOID: usize = 64;
 const K_NEAREST_MAX_CELLS: usize = 1 << 26;
 
 /// Times a k-nearest grid's cells are sized again by the volume its cells with boids fill.
-/// Each time shrinks the cells toward the flock's own density. Measured on the README's
+/// Each time shrinks the cells toward the flock's own density. Measured on the guide's
 /// peregrine example (the `murmuration` preset of 4,000 birds, stragglers scattered over its
 /// airspace by a predator; 400 steps, one thread): 31.0 s with cells sized by the box's mean
 /// density, 11.5 s with two refinements and 16 cells a boid at most, 6.7 s with 64
@@ -228,6 +228,8 @@ where
             f32::INFINITY
         };
         let mut within = Vec::new();
+        // Other boids met so far.
+        let mut seen = 0;
         let width = self.grid.geometry().min_cell_width();
         let reach = (f64::from(below).sqrt() / width).ceil();
         let rings = self.grid.rings_around(self.grid.positions()[i]);
@@ -243,9 +245,11 @@ where
                 if d2 < below && self.sees(i, d) {
                     within.push(j);
                 }
+                seen += 1;
                 // Most candidates are farther than the k-th nearest so far: one comparison
-                // rules them out before the exact order (distance, then id) is asked.
-                if d2 > farthest {
+                // rules them out before the exact order (distance, then id) is asked. A
+                // distance that is not a number is farther than every other.
+                if d2 > farthest || d2.is_nan() {
                     return;
                 }
                 let candidate = (d2, j);
@@ -265,7 +269,10 @@ where
                     farthest = best[k - 1].0;
                 }
             });
-            if rings.done(ring, farthest) && ring >= range_rings {
+            // Done when no cell farther out could hold a nearer boid, or when there is no
+            // other boid left to find (which ends the walk where distances are not numbers).
+            let searched_all = seen + 1 >= self.grid.positions().len();
+            if (rings.done(ring, farthest) && ring >= range_rings) || searched_all {
                 break;
             }
         }
@@ -539,5 +546,41 @@ mod tests {
         }
         assert!(fov.sees(Vec3::ZERO, Vec3::Z), "at rest: sees all");
         assert!(fov.sees(heading, Vec3::ZERO), "at the same point");
+    }
+
+    /// Positions that are not numbers (or infinite) end every search: the k nearest and the
+    /// metric range find only boids at a number's distance, and the walk stops once every
+    /// boid has been met, in an open world and on a torus, with k = 0 and k > 0.
+    #[test]
+    fn searches_among_positions_that_are_not_numbers_end_without_a_panic() {
+        let mut positions: Vec<Vec2> = (0..40).map(|i| Vec2::new(i as f32 * 0.1, 0.5)).collect();
+        positions[3] = Vec2::NAN;
+        positions[7] = Vec2::new(f32::INFINITY, 1.0);
+        positions[11] = Vec2::new(f32::NAN, f32::NEG_INFINITY);
+        let velocities = vec![Vec2::X; positions.len()];
+        for (torus, k) in [(true, 0), (true, 5), (false, 0), (false, 5)] {
+            let p = params(2, |p| {
+                p.world_width = 4.0;
+                p.topological_k = k;
+                if !torus {
+                    p.boundary = crate::params::Boundary::Margins;
+                }
+            });
+            let hood = Neighborhood::<2>::new(&p, &positions, &velocities);
+            for i in 0..positions.len() {
+                let (nearest, within) = hood.nearest_and_within_counting(
+                    i,
+                    k as usize,
+                    0.05,
+                    &mut ScanCounts::default(),
+                );
+                let odd = [3, 7, 11];
+                assert!(nearest.iter().all(|j| !odd.contains(j)), "{i}: {nearest:?}");
+                assert!(within.iter().all(|j| !odd.contains(j)), "{i}: {within:?}");
+                if !odd.contains(&(i as u32)) && torus {
+                    assert_eq!(nearest.len(), k as usize, "{i} finds its k nearest");
+                }
+            }
+        }
     }
 }

@@ -273,7 +273,7 @@ fn scout_bias_toward_any_preferred_direction() {
         ..flock(&[(300.0, 200.0, 3.0, 4.0)], &[group::RIGHT])
     };
     let mut sim = Simulation::<2>::from_state(p, 0, s, 0).unwrap();
-    sim.step();
+    sim.step().unwrap();
     assert!(
         close(sim.velocities()[0], Vec2::new(3.0, 2.5)),
         "{}",
@@ -288,7 +288,7 @@ where
     let run = || {
         let mut sim = Simulation::<D>::new(params.clone(), 42).unwrap();
         for _ in 0..steps {
-            sim.step();
+            sim.step().unwrap();
         }
         sim.state()
     };
@@ -347,7 +347,7 @@ where
     }
     let two = run_in_pool::<D>(2, p, 2);
     let mut resumed = Simulation::<D>::from_state(p.clone(), 42, two, 2).unwrap();
-    resumed.step();
+    resumed.step().unwrap();
     assert_eq!(resumed.state(), one, "{D}D {:?} resumed", p.model);
 }
 
@@ -362,7 +362,7 @@ fn vicsek_orders_without_noise_and_not_with_full_noise() {
     let polarization = |p: &Params| {
         let mut sim = Simulation::<2>::new(p.clone(), 1).unwrap();
         for _ in 0..300 {
-            sim.step();
+            sim.step().unwrap();
         }
         crate::Metrics::measure(sim.params(), &sim.state()).polarization
     };
@@ -384,7 +384,7 @@ fn walls_keep_heading_models_inside() {
     });
     let mut sim = Simulation::<2>::new(p, 4).unwrap();
     for _ in 0..500 {
-        sim.step();
+        sim.step().unwrap();
     }
     for q in sim.positions() {
         assert!(
@@ -806,7 +806,7 @@ fn scouts_in_3d_bias_toward_a_raised_preferred_direction() {
         ..flock3(&[([300.0, 200.0, 200.0], [3.0, 1.0, 4.0])], &[group::RIGHT])
     };
     let mut sim = Simulation::<3>::from_state(p, 0, s, 0).unwrap();
-    sim.step();
+    sim.step().unwrap();
     assert!(
         close3(sim.velocities()[0], Vec3::new(3.0, 1.0, 2.5)),
         "{}",

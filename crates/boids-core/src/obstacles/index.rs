@@ -195,6 +195,22 @@ where
         });
         first
     }
+
+    /// The nearest surface within `reach` of `p`, a point outside every obstacle: its
+    /// distance and the unit normal pointing from it to `p`. `None` when none is that near (or
+    /// `p` lies on a surface, where the normal is not known).
+    pub fn nearest_within(&self, p: VecN<D>, reach: f32) -> Option<(f32, VecN<D>)> {
+        let mut nearest: Option<(f32, VecN<D>)> = None;
+        let grow = splat::<D>(reach);
+        self.for_each_near(p - grow, p + grow, |s| {
+            let away = p - s.nearest_surface(p);
+            let distance = away.length();
+            if distance > 0.0 && distance < reach && nearest.is_none_or(|(d, _)| distance < d) {
+                nearest = Some((distance, away * (1.0 / distance)));
+            }
+        });
+        nearest
+    }
 }
 
 /// The side of a square (2D) or cube (3D) cell that splits `extent` into about `cells` cells.
@@ -371,6 +387,12 @@ mod tests {
                 shapes.iter().any(|s| s.contains(to)),
                 "{to}"
             );
+            let nearest = shapes
+                .iter()
+                .map(|s| from.distance(s.nearest_surface(from)))
+                .filter(|&d| d > 0.0 && d < 6.0)
+                .min_by(f32::total_cmp);
+            assert_eq!(index.nearest_within(from, 6.0).map(|(d, _)| d), nearest);
             let mut seen = 0;
             index.for_each_near(from.min(to), from.max(to), |_| seen += 1);
             assert!(seen <= shapes.len());

@@ -261,6 +261,26 @@ where
         }
     }
 
+    /// The point of the shape's surface nearest to `p`, a point outside it (walls are
+    /// two-dimensional: their nearest point keeps any other coordinate of `p`).
+    pub fn nearest_surface(&self, p: VecN<D>) -> VecN<D> {
+        match self {
+            Shape::Ball { center, radius } => *center + (p - *center).normalize_or_zero() * *radius,
+            Shape::AlignedBox { min, max } => zip_axes(zip_axes(p, *min, f32::max), *max, f32::min),
+            Shape::Wall { points } => {
+                let at = plane(p);
+                let nearest = points
+                    .windows(2)
+                    .map(|s| nearest_on_segment(s[0], s[1], at))
+                    .min_by(|a, b| a.distance_squared(at).total_cmp(&b.distance_squared(at)))
+                    .unwrap_or(at);
+                let mut q = p.to_array();
+                q[..2].copy_from_slice(&nearest.to_array());
+                q.into()
+            }
+        }
+    }
+
     /// The first contact of the straight move `from -> to` with the shape, for a move that
     /// starts outside it. `None` if the move stays clear.
     pub fn first_hit(&self, from: VecN<D>, to: VecN<D>) -> Option<Hit<D>> {
@@ -278,6 +298,16 @@ where
                 }),
         }
     }
+}
+
+/// The point of the segment `a b` nearest to `p`.
+fn nearest_on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
+    let e = b - a;
+    let along = e.length_squared();
+    if along == 0.0 {
+        return a;
+    }
+    a + e * ((p - a).dot(e) / along).clamp(0.0, 1.0)
 }
 
 /// Entry of `from + t d`, `t` in `[0, 1]`, into the ball.
@@ -401,6 +431,27 @@ mod tests {
         assert!(c.first_hit(v(-3.0, 2.0), v(3.0, 2.0)).is_none());
         assert!(c.first_hit(v(-3.0, 0.0), v(-1.5, 0.0)).is_none());
         assert!(c.contains(v(0.5, 0.5)) && !c.contains(v(1.0, 0.0)));
+    }
+
+    #[test]
+    fn nearest_surface_points_of_each_shape() {
+        let circle = Shape::<2>::Ball {
+            center: v(1.0, 1.0),
+            radius: 2.0,
+        };
+        assert_eq!(circle.nearest_surface(v(1.0, 5.0)), v(1.0, 3.0));
+        let rect = Shape::<2>::AlignedBox {
+            min: v(0.0, 0.0),
+            max: v(2.0, 1.0),
+        };
+        assert_eq!(rect.nearest_surface(v(3.0, 0.5)), v(2.0, 0.5));
+        assert_eq!(rect.nearest_surface(v(-1.0, 4.0)), v(0.0, 1.0));
+        let wall = Shape::<2>::Wall {
+            points: vec![v(0.0, 0.0), v(4.0, 0.0), v(4.0, 4.0)],
+        };
+        assert_eq!(wall.nearest_surface(v(2.0, -1.0)), v(2.0, 0.0));
+        assert_eq!(wall.nearest_surface(v(6.0, 3.0)), v(4.0, 3.0));
+        assert_eq!(wall.nearest_surface(v(5.0, -2.0)), v(4.0, 0.0));
     }
 
     #[test]

@@ -2,6 +2,11 @@
 //! default, its kind and allowed range, its unit, the section it is shown in, the models it acts
 //! in, and one line on what it means.
 //!
+//! Every real value is bounded by its unit ([`Unit::limit`]): a range is declared by what the
+//! parameter means (non-negative, a fraction, an angle) and clipped to the magnitude its unit
+//! allows, so that a step stays finite in `f32`; `inf` is accepted only by the limits it turns
+//! off (`max_speed`, `turn_rate`, `attract_range`, `predator_vision`).
+//!
 //! The `catalogue!` macro turns that one list into the [`Params`] struct (one field each, the
 //! meaning as its doc), the [`PARAMS`] table that validation, `boids params` and the viewer's
 //! panel read, the defaults ([`Params::default`], which every preset starts from), and typed
@@ -27,7 +32,7 @@ pub const MAX_TOPOLOGICAL_K: u64 = 10_000;
 pub struct ParamInfo {
     /// Name as used in config files, `--set`, the viewer and the event log.
     pub name: &'static str,
-    /// Type and allowed values.
+    /// Type and allowed values, within the unit's limit.
     pub kind: Kind,
     /// Unit of the value.
     pub unit: Unit,
@@ -59,18 +64,28 @@ pub fn param_info(name: &str) -> Option<&'static ParamInfo> {
 }
 
 const fn number(min: f64, max: f64) -> Kind {
-    Kind::Number { min, max }
+    Kind::Number {
+        min,
+        max,
+        unlimited: false,
+    }
 }
-const NON_NEGATIVE: Kind = number(0.0, f64::INFINITY);
-const NON_NEGATIVE_FINITE: Kind = number(0.0, f64::MAX);
+/// Any value up to its unit's limit ([`Unit::limit`], which every kind is bounded by).
+const NON_NEGATIVE: Kind = number(0.0, f64::MAX);
+/// A limit: any value up to its unit's limit, or `inf` for none.
+const UNLIMITED: Kind = Kind::Number {
+    min: 0.0,
+    max: f64::MAX,
+    unlimited: true,
+};
 const POSITIVE: Kind = number(1e-12, f64::MAX);
 const FRACTION: Kind = number(0.0, 1.0);
 const ANY: Kind = number(f64::MIN, f64::MAX);
-const EXTENT: Kind = number(1e-9, 1e12);
+const EXTENT: Kind = number(1e-9, f64::MAX);
 const ANGLE: Kind = number(0.0, std::f64::consts::TAU);
 const ELEVATION: Kind = number(-std::f64::consts::FRAC_PI_2, std::f64::consts::FRAC_PI_2);
 const BOOL: Kind = Kind::Bool;
-const INTERVAL: Kind = Kind::Interval;
+const INTERVAL: Kind = Kind::Interval { limit: f64::MAX };
 const STEPS: Kind = Kind::Integer {
     min: 0,
     max: u32::MAX as u64,
@@ -105,7 +120,7 @@ macro_rules! catalogue {
         pub const PARAMS: &[ParamInfo] = &[$(
             ParamInfo {
                 name: stringify!($name),
-                kind: $kind,
+                kind: Kind::within($kind, Unit::$unit),
                 unit: Unit::$unit,
                 section: Section::$section,
                 models: $models,
@@ -223,10 +238,10 @@ catalogue! {
         NON_NEGATIVE, Speed, Speed, BOIDS,
         "speeds below this are raised to it (0: no minimum)";
     max_speed: f64 = f64::INFINITY;
-        NON_NEGATIVE, Speed, Speed, BOIDS,
+        UNLIMITED, Speed, Speed, BOIDS,
         "speeds above this are lowered to it (inf: no maximum)";
     dt: f64 = 1.0;
-        number(1e-12, 1e6), TimePerStep, Flock, ALL,
+        POSITIVE, TimePerStep, Flock, ALL,
         "time step: position += velocity * dt";
     scout_group1_fraction: f64 = 0.0;
         FRACTION, None, Scouts, ALL,
@@ -286,7 +301,7 @@ catalogue! {
         ANGLE, Radians, Model, ALL,
         "width of the blind sector centred behind each boid: neighbours there are not seen";
     speed: f64 = 1.0;
-        NON_NEGATIVE_FINITE, Speed, Model, HEADING,
+        NON_NEGATIVE, Speed, Model, HEADING,
         "vicsek and couzin: the constant speed (v0, s)";
     noise: f64 = 0.0;
         ANGLE, Radians, Model, HEADING,
@@ -295,10 +310,10 @@ catalogue! {
         Kind::Choice(NoiseDistribution::NAMES), None, Model, HEADING,
         "vicsek and couzin: uniform in [-noise/2, noise/2], or gaussian with s.d. noise";
     turn_rate: f64 = f64::INFINITY;
-        NON_NEGATIVE, RadiansPerTime, Model, HEADING,
+        UNLIMITED, RadiansPerTime, Model, HEADING,
         "vicsek and couzin: largest turn per unit time (a step turns at most turn_rate * dt; inf: no limit)";
     informed_weight: f64 = 0.5;
-        NON_NEGATIVE_FINITE, None, Model, HEADING,
+        NON_NEGATIVE, None, Model, HEADING,
         "vicsek and couzin: weight omega of a scout's preferred direction g: d' = (d + omega g) / |d + omega g|";
     preferred_angle1: f64 = 0.0;
         ANY, Radians, Model, ALL,
@@ -316,19 +331,19 @@ catalogue! {
         Kind::Shapes, Length, Obstacles, ALL,
         "circles, rectangles and walls (2D), spheres and boxes (3D) that boids steer around and never enter or cross (in a TOML file, an array of tables named obstacles)";
     obstacle_lookahead: f64 = 0.0;
-        NON_NEGATIVE_FINITE, Length, Obstacles, ALL,
-        "how far ahead along its velocity a boid looks for obstacles to steer around (0: no steering, boids only stop at them)";
+        NON_NEGATIVE, Length, Obstacles, ALL,
+        "how far ahead along its velocity a boid looks for obstacles to steer around, and keeps a quarter of it clear of a surface beside it (0: no steering, boids only stop at them; presets: their visual range, or 20 steps at top speed if farther)";
     obstacle_avoid_factor: f64 = 0.0;
-        NON_NEGATIVE_FINITE, PerStep, Obstacles, ALL,
-        "steer-to-avoid weight: sideways turn per step, as a share of the speed, for an obstacle met at once (less the farther ahead)";
+        NON_NEGATIVE, PerStep, Obstacles, ALL,
+        "steer-to-avoid weight: sideways turn per step, as a share of the speed, for an obstacle met at once (less the farther ahead; presets: 1)";
     predator_count: usize = 0;
         Kind::Integer { min: 0, max: MAX_PREDATORS }, None, Predators, ALL,
         "predators: each chases the nearest boid it sees, else wanders; boids flee them";
     predator_speed: f64 = 1.0;
-        NON_NEGATIVE_FINITE, Speed, Predators, ALL,
+        NON_NEGATIVE, Speed, Predators, ALL,
         "a predator's constant speed";
     predator_vision: f64 = 100.0;
-        NON_NEGATIVE, Length, Predators, ALL,
+        UNLIMITED, Length, Predators, ALL,
         "how far a predator sees boids: it chases the nearest one within this range";
     predator_turn_rate: f64 = 0.2;
         ANGLE, Radians, Predators, ALL,
@@ -337,28 +352,28 @@ catalogue! {
         ANGLE, Radians, Predators, ALL,
         "a predator that sees no boid turns by a random angle in [-w/2, w/2] each step";
     fear_range: f64 = 50.0;
-        NON_NEGATIVE_FINITE, Length, Predators, ALL,
+        NON_NEGATIVE, Length, Predators, ALL,
         "boids within this distance of a predator flee it";
     flee_factor: f64 = 0.5;
-        NON_NEGATIVE_FINITE, VelocityPerStep, Predators, ALL,
+        NON_NEGATIVE, VelocityPerStep, Predators, ALL,
         "fleeing: boids add flee_factor * (1 - d / fear_range) times the unit vector away from each predator they fear (vicsek, couzin: a weight against the unit social direction); 0: no fleeing";
     capture_range: f64 = 0.0;
-        NON_NEGATIVE_FINITE, Length, Predators, ALL,
+        NON_NEGATIVE, Length, Predators, ALL,
         "a predator catches the nearest boid within this distance (one a step); the boid is counted and starts again at a random free place (0: no captures)";
     attractors: Vec<Vec<f64>> = Vec::new();
-        Kind::Points, Length, Attractors, ALL,
+        Kind::Points { limit: f64::MAX }, Length, Attractors, ALL,
         "points the flock seeks, e.g. [[100.0, 240.0], [540.0, 240.0]] ([x, y, z] points in 3D)";
     attract_range: f64 = f64::INFINITY;
-        NON_NEGATIVE, Length, Attractors, ALL,
+        UNLIMITED, Length, Attractors, ALL,
         "a boid seeks the nearest attractor within this distance (inf: everywhere)";
     attract_factor: f64 = 0.0;
-        NON_NEGATIVE_FINITE, PerStep, Attractors, ALL,
+        NON_NEGATIVE, PerStep, Attractors, ALL,
         "boids: v += attract_factor * (attractor - position), a goal weighed against cohesion; vicsek, couzin: weight of the unit direction to it, as of an informed direction";
     perch: bool = false;
         BOOL, None, Perching, ALL,
         "seed 001's perching: a boid that goes below the ground line lands, rests, then takes off again";
     perch_height: f64 = 40.0;
-        NON_NEGATIVE_FINITE, Length, Perching, ALL,
+        NON_NEGATIVE, Length, Perching, ALL,
         "height of the ground line above the bottom edge of the world (the bottom of the screen)";
     perch_min: u64 = 20;
         STEPS, Steps, Perching, ALL,

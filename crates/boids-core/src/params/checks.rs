@@ -63,6 +63,7 @@ struct Conflict {
 const CROSS_CHECKS: &[fn(&Params) -> Option<Conflict>] = &[
     protected_within_visual,
     min_speed_within_max,
+    boost_has_a_max_speed,
     bias_increment_within_max_bias,
     scouts_within_flock,
     margins_do_not_cross,
@@ -161,6 +162,18 @@ fn min_speed_within_max(p: &Params) -> Option<Conflict> {
             p.min_speed, p.max_speed
         ),
         keys: ["min_speed", "max_speed"],
+    })
+}
+
+/// A boost above 1 multiplies the speed every step: without a `max_speed` it grows without
+/// bound, until the flock's velocities overflow.
+fn boost_has_a_max_speed(p: &Params) -> Option<Conflict> {
+    (p.speed_boost > 1.0 && p.max_speed == f64::INFINITY).then(|| Conflict {
+        message: format!(
+            "speed_boost = {} needs a finite max_speed (max_speed = inf): a boost above 1 multiplies the speed every step, without bound",
+            p.speed_boost
+        ),
+        keys: ["speed_boost", "max_speed"],
     })
 }
 

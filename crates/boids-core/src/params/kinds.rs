@@ -199,12 +199,15 @@ impl Field for Vec<Vec<f64>> {
 /// The type and allowed values of one parameter.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
-    /// A finite number in `[min, max]` (`max` may be infinite, then `inf` itself is allowed).
+    /// A finite number in `[min, max]`, or `inf` too where `unlimited` (it then means "no
+    /// limit", and the step treats it so).
     Number {
         /// Smallest allowed value.
         min: f64,
-        /// Largest allowed value.
+        /// Largest allowed finite value.
         max: f64,
+        /// Whether `inf` is allowed as well.
+        unlimited: bool,
     },
     /// A whole number in `[min, max]`.
     Integer {
@@ -217,12 +220,19 @@ pub enum Kind {
     Bool,
     /// One of a fixed list of names.
     Choice(&'static [&'static str]),
-    /// A pair `[low, high]` of finite numbers with `low <= high`.
-    Interval,
+    /// A pair `[low, high]` of numbers within `±limit` with `low <= high`.
+    Interval {
+        /// Largest magnitude of either end.
+        limit: f64,
+    },
     /// A list of obstacle shapes ([`crate::world`]), each checked as it is read.
     Shapes,
-    /// A list of `[x, y]` (2D) or `[x, y, z]` (3D) points of finite numbers (attractors).
-    Points,
+    /// A list of `[x, y]` (2D) or `[x, y, z]` (3D) points with coordinates within `±limit`
+    /// (attractors).
+    Points {
+        /// Largest magnitude of a coordinate.
+        limit: f64,
+    },
 }
 
 /// Largest whole number a [`Raw::Float`] may spell for a [`Kind::Integer`] (beyond it, `f64`
@@ -230,6 +240,27 @@ pub enum Kind {
 const EXACT_WHOLE: f64 = 9.0e15;
 
 impl Kind {
+    /// This kind bounded by `unit`'s [`Unit::limit`]: every real value of the catalogue lies
+    /// within the magnitude its unit allows (a number's range is clipped to it; `inf` stays
+    /// allowed where it means no limit).
+    pub const fn within(self, unit: Unit) -> Kind {
+        let limit = unit.limit();
+        match self {
+            Kind::Number {
+                min,
+                max,
+                unlimited,
+            } => Kind::Number {
+                min: if min < -limit { -limit } else { min },
+                max: if max > limit { limit } else { max },
+                unlimited,
+            },
+            Kind::Interval { .. } => Kind::Interval { limit },
+            Kind::Points { .. } => Kind::Points { limit },
+            other => other,
+        }
+    }
+
     /// Reads a raw value as this kind: the type is checked (an integer is accepted where a
     /// number is expected, a whole float where an integer is); the range is not
     /// ([`Kind::check`] does that once the value's source is known too). The error is what the
@@ -250,7 +281,7 @@ impl Kind {
                 .find(|name| **name == text)
                 .map(|name| Value::Choice(name))
                 .ok_or_else(|| self.expected()),
-            (Kind::Interval, Raw::List(items)) => match items.as_slice() {
+            (Kind::Interval { .. }, Raw::List(items)) => match items.as_slice() {
                 [low, high] => match (number(low), number(high)) {
                     (Some(low), Some(high)) => Ok(Value::Interval([low, high])),
                     _ => Err(self.expected()),
@@ -258,7 +289,7 @@ impl Kind {
                 _ => Err(self.expected()),
             },
             (Kind::Shapes, raw) => read_shapes(raw).map(Value::Shapes),
-            (Kind::Points, Raw::List(items)) => items
+            (Kind::Points { .. }, Raw::List(items)) => items
                 .iter()
                 .map(|item| match item {
                     Raw::List(coordinates) if (2..=3).contains(&coordinates.len()) => {
@@ -280,9 +311,9 @@ impl Kind {
             Kind::Integer { min, max } => format!("a whole number in [{min}, {max}]"),
             Kind::Bool => "true or false".to_owned(),
             Kind::Choice(names) => format!("one of {}", names.join(", ")),
-            Kind::Interval => "[low, high] with two numbers".to_owned(),
+            Kind::Interval { .. } => "[low, high] with two numbers".to_owned(),
             Kind::Shapes => "a list of obstacle tables".to_owned(),
-            Kind::Points => {
+            Kind::Points { .. } => {
                 "a list of [x, y] points (or [x, y, z] in 3D), e.g. [[100.0, 200.0]]".to_owned()
             }
         }
@@ -292,30 +323,47 @@ impl Kind {
     /// person reads it.
     pub fn check(self, value: &Value) -> Result<(), String> {
         match (self, value) {
-            (Kind::Number { min, max }, &Value::Number(x)) => {
-                let allowed = x.is_finite() || (x == f64::INFINITY && max == f64::INFINITY);
-                if allowed && x >= min && x <= max {
+            (
+                Kind::Number {
+                    min,
+                    max,
+                    unlimited,
+                },
+                &Value::Number(x),
+            ) => {
+                if (min..=max).contains(&x) || (unlimited && x == f64::INFINITY) {
                     Ok(())
                 } else {
-                    Err(describe_range(min, max))
+                    Err(describe_range(min, max, unlimited))
                 }
             }
             (Kind::Integer { min, max }, &Value::Integer(i)) if i < min || i > max => {
                 Err(format!("[{min}, {max}]"))
             }
-            (Kind::Interval, &Value::Interval([low, high]))
-                if !(low.is_finite() && high.is_finite() && low <= high) =>
+            (Kind::Interval { limit }, &Value::Interval([low, high]))
+                if !(within(low, limit) && within(high, limit) && low <= high) =>
             {
-                Err("[low, high] with finite low <= high".to_owned())
+                Err(format!(
+                    "[low, high] with low <= high, both within ±{}",
+                    show_number(limit)
+                ))
             }
-            (Kind::Points, Value::Points(points))
-                if points.iter().flatten().any(|c| !c.is_finite()) =>
+            (Kind::Points { limit }, Value::Points(points))
+                if !points.iter().flatten().all(|&c| within(c, limit)) =>
             {
-                Err("points of finite numbers".to_owned())
+                Err(format!(
+                    "points whose coordinates lie within ±{}",
+                    show_number(limit)
+                ))
             }
             _ => Ok(()),
         }
     }
+}
+
+/// Whether `x` is a number of magnitude at most `limit` (never NaN or infinite).
+pub(super) fn within(x: f64, limit: f64) -> bool {
+    x.abs() <= limit
 }
 
 fn number(raw: &Raw) -> Option<f64> {
@@ -328,21 +376,20 @@ fn number(raw: &Raw) -> Option<f64> {
 
 /// A number range exactly as [`Kind::check`] checks it: both bounds inclusive, the minimum printed
 /// as it is (a tiny positive minimum is not rounded to an open "(0"), so a refused value can
-/// always be compared with the bound it crossed.
-pub fn describe_range(min: f64, max: f64) -> String {
-    let low = format!("[{}", show_number(min));
-    match max {
-        _ if min == f64::MIN => "any finite number".to_owned(),
-        f64::INFINITY => format!("{low}, inf]"),
-        f64::MAX => format!("{low}, any finite number]"),
-        max => format!("{low}, {}]", show_number(max)),
+/// always be compared with the bound it crossed; `or inf` where infinity means no limit.
+pub fn describe_range(min: f64, max: f64, unlimited: bool) -> String {
+    let range = format!("[{}, {}]", show_number(min), show_number(max));
+    if unlimited {
+        format!("{range} or inf (no limit)")
+    } else {
+        range
     }
 }
 
 /// A number as a person reads it: plain decimals for everyday magnitudes, exponent notation for
 /// tiny or huge ones (`1e-12`, not thirty zeros).
 pub fn show_number(x: f64) -> String {
-    if x != 0.0 && x.is_finite() && !(1e-4..1e15).contains(&x.abs()) {
+    if x != 0.0 && x.is_finite() && !(1e-4..1e6).contains(&x.abs()) {
         format!("{x:e}")
     } else {
         x.to_string()
@@ -374,7 +421,40 @@ pub enum Unit {
     RadiansPerTime,
 }
 
+/// Largest magnitude of a length, a speed, or a change of velocity: a world up to a billion
+/// units a side, where `f32` still tells positions 1 part in 1.7e7 apart.
+const LENGTH_LIMIT: f64 = 1e9;
+
+/// Largest magnitude of a weight or a gain.
+const WEIGHT_LIMIT: f64 = 1e3;
+
+/// Largest time step, and largest magnitude of an angle (a turn of a million radians means
+/// nothing more than one of a few).
+const TIME_LIMIT: f64 = 1e6;
+
 impl Unit {
+    /// Largest magnitude of a finite value in this unit: the one rule that bounds every real
+    /// parameter of the catalogue ([`Kind::within`]), so that a step of a flock stays finite in
+    /// `f32`, whose largest value is 3.4e38 and whose squared lengths (every speed and distance
+    /// is measured through one) overflow beyond 1.8e19.
+    ///
+    /// Positions are within `±1e9` of the origin (the world's edges, obstacles, attractors,
+    /// the start), so a squared distance is below 1e19 in 2D and 3D. A step forms at most a
+    /// weight (`<= 1e3`) times a gain (`<= 1e3`) times a distance or speed (`<= 3e9`) times
+    /// `speed_boost` (`<= 10`): 3e16 per neighbour; a move adds a speed times `dt` (`<= 1e15`).
+    /// What no bound on one value can rule out (a flock whose speed grows step after step,
+    /// under an unstable weight or thousands of neighbours summed) the step's finite check
+    /// refuses ([`crate::Simulation::step`]). Counts and steps are whole numbers, bounded by
+    /// their own ranges.
+    pub const fn limit(self) -> f64 {
+        match self {
+            Unit::Length | Unit::Speed | Unit::VelocityPerStep => LENGTH_LIMIT,
+            Unit::None | Unit::PerStep => WEIGHT_LIMIT,
+            Unit::TimePerStep | Unit::Radians | Unit::RadiansPerTime => TIME_LIMIT,
+            Unit::Boids | Unit::Steps => f64::MAX,
+        }
+    }
+
     /// The unit as printed (empty for a pure number).
     pub fn symbol(self) -> &'static str {
         match self {

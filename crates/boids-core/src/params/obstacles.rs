@@ -10,12 +10,9 @@
 
 use glam::Vec2;
 
-use super::{Params, Raw};
+use super::{Params, Raw, Unit, show_number};
 use crate::obstacles::{Obstacle, ObstacleIndex, Shape};
 use crate::space::{Coordinates, Dim, Dimension, VecN};
-
-/// Largest coordinate magnitude of an obstacle (the world's own limit).
-const MAX_COORDINATE: f64 = 1e12;
 
 /// The shapes a config may name, for messages.
 const SHAPES: &str = "\"circle\", \"rect\" or \"wall\" (2D), \"sphere\" or \"box\" (3D)";
@@ -156,11 +153,14 @@ fn number(raw: &Raw, key: &str) -> Result<f64, String> {
         Raw::Float(x) => x,
         _ => return Err(format!("{key} = {raw} is not a number")),
     };
-    if x.is_finite() && x.abs() <= MAX_COORDINATE {
+    // Coordinates are lengths: within the world's own limit.
+    let limit = Unit::Length.limit();
+    if x.abs() <= limit {
         Ok(x)
     } else {
         Err(format!(
-            "{key} = {x} is not allowed: expected a finite number within ±1e12"
+            "{key} = {x} is not allowed: expected a finite number within ±{}",
+            show_number(limit)
         ))
     }
 }

@@ -14,6 +14,7 @@
 //! [`Simulation::stats`].
 
 mod edit;
+mod finite;
 
 use crate::engine::{Before, Engine, EngineKind, FlockBuffers, GridStep};
 use crate::error::StateError;
@@ -130,8 +131,12 @@ where
     /// The world's pull on the boids and the predators' own move are both taken from the state
     /// at the start of the step, then the boids move, then the world's pass after the move
     /// (synchronous: no boid or predator sees another's new position within a step).
-    pub fn step(&mut self) {
-        self.advance(None);
+    ///
+    /// A step that would leave a boid's position or velocity not finite (a flock diverging
+    /// under its parameters) is refused with [`StateError::NonFinite`], naming the step and
+    /// the boid, and the flock stays as it was.
+    pub fn step(&mut self) -> Result<(), StateError> {
+        self.advance(None)
     }
 
     /// Advances the flock by one time step with a force from outside the model: `force[id]` is
@@ -139,15 +144,16 @@ where
     /// the model's velocity units), added where the world's pull is added ([`Pull`]: after
     /// the rules and the boundary, before the scouts' bias, the speed limits and the move).
     /// Refuses a force of another length than the flock or with a value that is not finite,
-    /// and then leaves the flock as it was.
+    /// and a step that is not finite ([`Simulation::step`]), and then leaves the flock as it
+    /// was.
     pub fn step_with_force(&mut self, force: &[[f32; D]]) -> Result<(), StateError> {
         Pull::<D>::check_force(force, self.len())?;
-        self.advance(Some(force));
-        Ok(())
+        self.advance(Some(force))
     }
 
-    /// One step, with `force` (by id) added to the world's pull when given: the stages.
-    fn advance(&mut self, force: Option<&[[f32; D]]>) {
+    /// One step, with `force` (by id) added to the world's pull when given: the stages, and
+    /// the check that the flock stayed finite before the catch changes the world.
+    fn advance(&mut self, force: Option<&[[f32; D]]>) -> Result<(), StateError> {
         let mut times = StageTimes::default();
         let general = !self.params.uses_fast_path();
         let previous = general.then(|| times.time(Stage::General, || self.state()));
@@ -197,6 +203,13 @@ where
                 )
             },
         );
+        if let Err(refused) = finite::check(flock, *step) {
+            match previous {
+                None => engine.undo(flock),
+                Some(previous) => load(params, world, flock, previous),
+            }
+            return Err(refused);
+        }
         times.time_if(
             Stage::Catch,
             |&ran| ran,
@@ -207,6 +220,7 @@ where
         );
         *step += 1;
         *stats = StepStats { times, counts };
+        Ok(())
     }
 }
 

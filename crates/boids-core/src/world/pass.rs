@@ -10,9 +10,18 @@
 //!    v      += obstacle_avoid_factor * (1 - t) * |v| * lateral / |lateral|
 //!    ```
 //!
-//!    then the model's speed rule holds again (the boids' min/max clamp, or the heading models'
-//!    constant speed) and the boid moves from where it was with that velocity, through the
-//!    boundary as the model moves it.
+//!    A boid within the clearance `c` (a quarter of the lookahead) of a surface beside it, at
+//!    distance `d` with `n` the normal from the surface to it, turns away from it too, which
+//!    the probe alone misses (a boid sliding along a surface, or passing it close by):
+//!
+//!    ```text
+//!    v      += obstacle_avoid_factor * (1 - d / c) * |v| * lateral(n) / |lateral(n)|
+//!    ```
+//!
+//!    (only while it heads toward the surface or along it: one that heads away needs no turn,
+//!    and turning it further would send it back the way it came). Then the model's speed rule
+//!    holds again (the boids' min/max clamp, or the heading models' constant speed) and the boid
+//!    moves from where it was with that velocity, through the boundary as the model moves it.
 //! 2. **Never inside**: the move (the minimum image across a torus seam) is tested against every
 //!    obstacle near it. On contact the boid stops just short of it and its velocity slides along
 //!    the surface (the part into the surface is dropped; a head-on velocity is reflected instead,
@@ -31,6 +40,9 @@ use crate::obstacles::{splat, zip_axes};
 use crate::params::{Model, Params};
 use crate::rules::{self, Kernel};
 use crate::space::{Coordinates, Dim, Dimension, VecN};
+
+/// The clearance a steering boid keeps from a surface beside it, as a share of its lookahead.
+const CLEARANCE_SHARE: f32 = 0.25;
 
 /// Fraction of the way to a contact at which a stopped boid is placed, so that rounding cannot
 /// put it on the far side of the surface.
@@ -150,17 +162,30 @@ where
         }
     }
 
-    /// The avoidance turn for a boid at `from` with velocity `v`, if its probe meets anything.
+    /// The avoidance turn for a boid at `from` with velocity `v`, if its probe meets anything
+    /// or a surface is within its clearance.
     fn steer(&self, from: VecN<D>, v: VecN<D>) -> Option<VecN<D>> {
         let speed = v.length();
         if self.probe_length() <= 0.0 || speed == 0.0 {
             return None;
         }
         let u = zip_axes(v, splat(speed), |v, speed| v / speed);
-        let hit = self.index.first_hit(from, from + u * self.lookahead)?;
-        let lateral = hit.normal - u * hit.normal.dot(u);
-        let side = lateral.try_normalize().unwrap_or_else(|| sideways(u));
-        Some(v + side * (self.avoid * (1.0 - hit.t) * speed))
+        let ahead = (self.index.first_hit(from, from + u * self.lookahead))
+            .map(|hit| (hit.normal, 1.0 - hit.t));
+        let clearance = CLEARANCE_SHARE * self.lookahead;
+        let beside = (self.index.nearest_within(from, clearance))
+            .filter(|&(_, normal)| normal.dot(u) <= 0.0)
+            .map(|(distance, normal)| (normal, 1.0 - distance / clearance));
+        if ahead.is_none() && beside.is_none() {
+            return None;
+        }
+        let turn = [ahead, beside]
+            .into_iter()
+            .flatten()
+            .fold(VecN::<D>::ZERO, |turn, (normal, weight)| {
+                turn + away_from(u, normal) * weight
+            });
+        Some(v + turn * (self.avoid * speed))
     }
 
     /// The move from `from` to `to`, across the seam on a torus (a move is shorter than half
@@ -217,6 +242,17 @@ where
         Some(speed) => v.normalize_or_zero() * speed,
         None => rules::limit_speed(kernel, v),
     }
+}
+
+/// The unit turn of a boid heading along the unit vector `u` toward or along a surface with
+/// unit normal `normal`: sideways from its heading toward the normal, or, heading straight at
+/// the surface, to a fixed side ([`sideways`]).
+fn away_from<const D: usize>(u: VecN<D>, normal: VecN<D>) -> VecN<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    let lateral = normal - u * normal.dot(u);
+    lateral.try_normalize().unwrap_or_else(|| sideways(u))
 }
 
 /// The side a boid heading straight at a surface (along the unit vector `u`) turns to: the

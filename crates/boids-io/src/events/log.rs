@@ -36,7 +36,8 @@ pub struct EventLog {
 pub struct Event {
     /// Step of the current flock at which the event applied (see the module docs for resets).
     pub step: u64,
-    /// When it happened (UTC, RFC 3339).
+    /// When it happened (UTC, RFC 3339); empty when a hand-written log leaves it out.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub time: String,
     /// What happened.
     #[serde(flatten)]
@@ -107,6 +108,12 @@ impl Change {
         matches!(self, Change::Start { .. } | Change::Reset { .. })
     }
 }
+
+/// What a log and its events are made of, for a message about a field that is missing.
+const FIELDS: &str = "a log needs `format`, `version` and `events`; every event needs `step`, \
+    `kind` and its kind's fields: start and reset `preset`, `seed`, `params`; set `key`, `value`; \
+    place_predator `x`, `y` (and `z` in 3D); remove_predator `index`; pointer none (`x`, `y` to \
+    move it); `time` is optional";
 
 /// Why a log cannot be read or replayed.
 #[derive(Debug, thiserror::Error)]
@@ -201,9 +208,17 @@ impl Event {
 impl EventLog {
     /// Reads a log; `origin` names it in messages.
     pub fn parse(text: &str, origin: &str) -> Result<EventLog, EventsError> {
-        let log: EventLog = serde_json::from_str(text).map_err(|e| EventsError::Syntax {
-            origin: origin.to_owned(),
-            message: e.to_string(),
+        let log: EventLog = serde_json::from_str(text).map_err(|e| {
+            let message = e.to_string();
+            let message = if message.starts_with("missing field") {
+                format!("{message} ({FIELDS})")
+            } else {
+                message
+            };
+            EventsError::Syntax {
+                origin: origin.to_owned(),
+                message,
+            }
         })?;
         let invalid = |message: String| EventsError::Invalid {
             origin: origin.to_owned(),

@@ -247,7 +247,10 @@ impl Replay {
     {
         self.apply_due(sim)?;
         while sim.step_count() < step {
-            sim.step();
+            sim.step().map_err(|error| EventsError::State {
+                origin: self.origin.clone(),
+                error,
+            })?;
             self.apply_due(sim)?;
         }
         Ok(())

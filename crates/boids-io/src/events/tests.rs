@@ -60,7 +60,7 @@ fn a_session_log_exports_what_replay_reads() {
             value: "inf".into()
         }
     );
-    // One event a line, as the README shows it: three lines of header, then the events.
+    // One event a line, as the guide shows it: three lines of header, then the events.
     assert_eq!(text.iter().filter(|&&b| b == b'\n').count(), 3 + 3);
 
     // A reset forgets what came before: replay starts from it anyway.
@@ -121,14 +121,14 @@ fn replay_applies_changes_at_their_steps() {
         (7, "max_speed", Raw::Float(f64::INFINITY)),
     ] {
         while live.step_count() < at {
-            live.step();
+            live.step().unwrap();
         }
         layers = apply_set(&layers, key, &value, Source::Message).unwrap();
         live.set_params(layers.params().clone()).unwrap();
         events.push(Event::set(at, key, live.params()));
     }
     for _ in 0..5 {
-        live.step();
+        live.step().unwrap();
     }
     let text = serde_json::to_string_pretty(&log(events)).unwrap();
     let parsed = EventLog::parse(&text, "log.json").unwrap();
@@ -242,4 +242,26 @@ fn bad_logs_are_refused_with_their_place() {
             .to_string();
         assert!(err.contains("e.json") && err.contains(expected), "{err}");
     }
+}
+
+#[test]
+fn a_hand_written_log_may_leave_out_the_time_and_is_told_the_fields_it_misses() {
+    let text = r#"{"format":"boids-events","version":1,"events":[
+        {"step":0,"kind":"start","preset":"canvas","seed":3,"params":{}},
+        {"step":2,"kind":"set","key":"margin","value":1}]}"#;
+    let log = EventLog::parse(text, "e.json").unwrap();
+    assert_eq!(log.events[1].time, "");
+    assert!(
+        !log.events[1].to_line().contains("time"),
+        "no empty time written back"
+    );
+    let (mut sim, mut replay) = log.replay::<2>("e.json").unwrap();
+    replay.run_to(&mut sim, 3).unwrap();
+    assert_eq!(sim.params().margin, 1.0);
+    let missing = r#"{"format":"boids-events","version":1,"events":[
+        {"kind":"start","preset":"canvas","seed":3,"params":{}}]}"#;
+    let err = EventLog::parse(missing, "e.json").unwrap_err().to_string();
+    assert!(err.contains("missing field `step`"), "{err}");
+    assert!(err.contains("every event needs `step`, `kind`"), "{err}");
+    assert!(err.contains("`time` is optional"), "{err}");
 }

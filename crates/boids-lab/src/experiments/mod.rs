@@ -255,7 +255,10 @@ fn travel(sim: &mut Simulation, steps: u64, window: u64) -> Travel {
     let window = window.clamp(1, steps.max(1));
     let mut sum = DVec2::ZERO;
     for k in 1..=steps {
-        sim.step();
+        // The experiments' presets keep the flock finite; a refused step would end the run.
+        if sim.step().is_err() {
+            break;
+        }
         if k + window > steps {
             sum += sim
                 .velocities()

@@ -150,7 +150,10 @@ pub fn plan(options: &Options) -> Vec<RunSpec> {
 pub fn measure(sim: &mut Simulation, steps: u64, from: u64) -> Row {
     let mut captures = 0;
     for k in 1..=steps {
-        sim.step();
+        // A refused step (the flock would not stay finite) ends the count.
+        if sim.step().is_err() {
+            break;
+        }
         if k > from {
             captures += sim.captures();
         }

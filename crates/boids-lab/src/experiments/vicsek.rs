@@ -63,7 +63,10 @@ pub fn plan(options: &Options) -> Vec<RunSpec> {
 pub fn measure(sim: &mut Simulation, steps: u64, from: u64) -> Row {
     let mut values = Vec::new();
     for k in 1..=steps {
-        sim.step();
+        // A refused step (the flock would not stay finite) ends the average.
+        if sim.step().is_err() {
+            break;
+        }
         if k >= from {
             values.push(super::polarization(sim.velocities()));
         }

@@ -27,7 +27,9 @@
 //! still have its requests applied in the order they came.
 //!
 //! What one request may cost is bounded: its flock's neighbour pairs a step
-//! ([`budget`](crate::budget)), and the event log's bytes ([`events::SessionLog`]).
+//! ([`budget`](crate::budget)), and the event log's bytes ([`events::SessionLog`]). Each step's
+//! measured cost is checked against the same budget (`cost.rs`), a step the model refuses is
+//! recovered from (`recover.rs`), and every page is told, in a notice, what the server did.
 //!
 //! The flock is flat or has three dimensions as its `dimensions` parameter says (the core's
 //! [`Flock`]); a change of `dimensions` (a `set`, or a preset of the other kind) begins a new
@@ -35,16 +37,21 @@
 //! into a box.
 //!
 //! This file holds the loop and its state; the handling of a client's requests
-//! (`requests.rs`), what is published to the clients (`publishing.rs`), what the HTTP routes
-//! read (`exports.rs`), the step-rate meter (`rate.rs`), the metrics thread (`metrics.rs`) and
-//! the choice and encoding of overlays (`overlays.rs`) are files of their own.
+//! (`requests.rs`), the measured re-check (`cost.rs`), a refused step (`recover.rs`), the undo
+//! of the last `set` they share (`undo.rs`), what is published to the clients
+//! (`publishing.rs`), what the HTTP routes read (`exports.rs`), the step-rate meter (`rate.rs`),
+//! the metrics thread (`metrics.rs`) and the choice and encoding of overlays (`overlays.rs`) are
+//! files of their own.
 
+mod cost;
 mod exports;
 mod metrics;
 mod overlays;
 mod publishing;
 mod rate;
+mod recover;
 mod requests;
+mod undo;
 
 use std::collections::HashMap;
 use std::sync::{Arc, mpsc};
@@ -123,6 +130,8 @@ pub struct Engine {
     pub state: watch::Receiver<Arc<str>>,
     /// Latest metrics (JSON text).
     pub metrics: watch::Receiver<Arc<str>>,
+    /// Latest notice to every page (JSON text; empty before the first).
+    pub notices: watch::Receiver<Arc<str>>,
 }
 
 impl Engine {
@@ -150,6 +159,7 @@ impl Engine {
         let (frame_tx, frames) = watch::channel(Arc::new(Snapshot::default()));
         let (state_tx, state) = watch::channel(Arc::from("{}"));
         let (metrics_tx, metrics) = watch::channel(Arc::from("{}"));
+        let (notice_tx, notices) = watch::channel(Arc::from(""));
         let (jobs, job_rx) = mpsc::channel::<Job>();
         let log = SessionLog::new(
             &Event::new_flock(0, true, &config.preset, config.seed, sim.params()),
@@ -169,6 +179,8 @@ impl Engine {
             overlays: HashMap::new(),
             frame_tx,
             state_tx,
+            notice_tx,
+            last_set: None,
             metrics: MetricsWorker::spawn(metrics_tx),
             next_frame: Instant::now(),
             last_metrics: None,
@@ -189,6 +201,7 @@ impl Engine {
             frames,
             state,
             metrics,
+            notices,
         })
     }
 
@@ -247,6 +260,9 @@ pub struct EngineState {
     overlays: HashMap<ClientId, OverlayWish>,
     frame_tx: watch::Sender<Arc<Snapshot>>,
     state_tx: watch::Sender<Arc<str>>,
+    notice_tx: watch::Sender<Arc<str>>,
+    /// The last `set` of a kept flock, which an overrun soon after, or a refused step, undoes.
+    last_set: Option<undo::LastSet>,
     metrics: MetricsWorker,
     /// When the next frame is due while running.
     next_frame: Instant,
@@ -288,7 +304,11 @@ impl EngineState {
             if now < next_step {
                 continue;
             }
-            self.step_once();
+            // A refused step is undone and reported (`recover.rs`), an overrun dealt with
+            // (`cost.rs`): the loop goes on either way.
+            if self.step_once().is_ok() {
+                self.check_measured_cost();
+            }
             self.rate.tick();
             let period = Duration::from_secs_f64(1.0 / self.steps_per_second);
             // A fixed rate without catch-up bursts: a late step moves the schedule instead.
@@ -308,11 +328,13 @@ impl EngineState {
         }
     }
 
-    /// One step, counting its captures for the next metrics message.
-    fn step_once(&mut self) {
+    /// One step, counting its captures for the next metrics message; a step the model refuses
+    /// is recovered from ([`EngineState::recover`]).
+    fn step_once(&mut self) -> Result<(), RequestError> {
         // On a thread of the pool, the step starts its parallel phases from inside it
         // (see `boids_core::in_pool`).
-        boids_core::in_pool(|| self.sim.step());
+        let stepped = boids_core::in_pool(|| self.sim.step());
         self.captures += self.sim.captures();
+        stepped.map_err(|refused| self.recover(refused))
     }
 }

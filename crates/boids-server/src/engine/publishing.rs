@@ -1,6 +1,6 @@
 //! What the engine publishes to every client through its latest-value channels: the shared
-//! state message, the frame with the overlays clients asked for, and the metrics handed to the
-//! metrics thread.
+//! state message, the frame with the overlays clients asked for, notices, and the metrics
+//! handed to the metrics thread.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,6 +35,13 @@ impl EngineState {
 
     pub(super) fn publish_state(&mut self) {
         self.state_tx.send_replace(Arc::from(self.state_message()));
+    }
+
+    /// Tells every page `message`: something the server did on its own, such as undoing a
+    /// change whose steps overran the budget.
+    pub(super) fn notify(&mut self, message: String) {
+        let notice = json!({"type": "notice", "message": message}).to_string();
+        self.notice_tx.send_replace(Arc::from(notice));
     }
 
     fn frame_header<const D: usize>(&self, sim: &Simulation<D>) -> FrameHeader<D>

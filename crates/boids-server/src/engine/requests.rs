@@ -4,12 +4,12 @@
 //! event log before it is applied, so that a refused request changes nothing and the log still
 //! replays exactly.
 
-use boids_core::params::Value;
 use boids_core::{Flock, Params, ParamsBuilder, Source, on_flock};
 use boids_io::events::{self, Change, Event};
 use boids_io::param_json::json_to_raw;
 
 use super::overlays::OverlayWish;
+use super::undo::LastSet;
 use super::{ClientId, EngineState};
 use crate::budget::{self, Extent, Work};
 use crate::error::RequestError;
@@ -35,7 +35,10 @@ impl EngineState {
                 self.check_steps(count)?;
                 self.running = false;
                 for _ in 0..count {
-                    self.step_once();
+                    self.step_once()?;
+                    if self.check_measured_cost() {
+                        break;
+                    }
                 }
             }
             Request::Speed { steps_per_second } => self.steps_per_second = steps_per_second,
@@ -109,7 +112,13 @@ impl EngineState {
                 full,
             })?;
         self.sim.set_params(params)?;
-        self.layers = layers;
+        let before = std::mem::replace(&mut self.layers, layers);
+        self.last_set = Some(LastSet {
+            what: format!("{key} = {json}"),
+            key: key.to_owned(),
+            before,
+            step: self.sim.step_count(),
+        });
         self.log.push(line);
         self.revision = self.revision.wrapping_add(1);
         Ok(())
@@ -134,6 +143,8 @@ impl EngineState {
         });
         if layers.params() != self.layers.params() {
             self.revision = self.revision.wrapping_add(1);
+            // The layers before the last `set` would undo this edit too.
+            self.last_set = None;
         }
         self.layers = layers;
         self.log.push(line);
@@ -153,9 +164,16 @@ impl EngineState {
     }
 
     /// Refuses a `step` request of more than one step whose steps together would examine more
-    /// than [`budget::STEP_REQUEST_STEPS`] steps' worth of the budget.
+    /// than [`budget::STEP_REQUEST_STEPS`] steps' worth of the budget, at the estimate or at
+    /// the last step's measured cost, whichever is more.
     fn check_steps(&self, count: u32) -> Result<(), RequestError> {
-        let work = Work::estimate(self.sim.params(), Extent::of_flock(&self.sim));
+        let estimate = Work::estimate(self.sim.params(), Extent::of_flock(&self.sim));
+        let measured = Work::measured(&self.sim);
+        let work = if measured.pairs() > estimate.pairs() {
+            measured
+        } else {
+            estimate
+        };
         let allowed = budget::STEP_REQUEST_STEPS * self.max_pairs;
         if count <= 1 || f64::from(count) * work.pairs() <= allowed {
             return Ok(());
@@ -179,12 +197,11 @@ impl EngineState {
     }
 
     fn reset(&mut self, preset: Option<String>, seed: Option<u64>) -> Result<(), RequestError> {
+        let mut lowered = None;
         let layers = match &preset {
-            // A preset's default count above the cap is lowered to the cap.
             Some(name) => {
                 let mut layers = ParamsBuilder::preset(name)?;
-                let count = layers.params().count.min(self.max_count);
-                layers.set("count", Value::Integer(count as u64), Source::Message);
+                lowered = budget::lower_preset_count(&mut layers, self.max_count, Source::Message);
                 layers
             }
             None => self.layers.clone(),
@@ -194,7 +211,11 @@ impl EngineState {
             None => "reset".to_owned(),
         };
         let seed = seed.unwrap_or(self.sim.seed());
-        self.begin_flock(layers, preset, seed, &what)
+        self.begin_flock(layers, preset, seed, &what)?;
+        if let Some(note) = lowered {
+            self.notify(note);
+        }
+        Ok(())
     }
 
     /// Replaces the flock by a new one of `layers` drawn with `seed` (from `preset`, if one is
@@ -214,6 +235,7 @@ impl EngineState {
         let previous_step = self.sim.step_count();
         self.sim = sim;
         self.layers = layers;
+        self.last_set = None;
         if let Some(name) = preset {
             self.preset = name;
         }

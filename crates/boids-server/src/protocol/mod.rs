@@ -2,7 +2,9 @@
 //!
 //! Two kinds of WebSocket message flow from server to page: **binary** messages carry the flock
 //! (one per published frame) and the debug-overlay data; **text** messages are small JSON objects
-//! (the shared state with every parameter, metrics, replies). The page sends only small JSON
+//! (the shared state with every parameter, metrics, replies, and `{"type": "notice",
+//! "message": ...}` when the server acts on its own, such as undoing a change whose steps
+//! overran its budget). The page sends only small JSON
 //! requests ([`Request`]).
 //!
 //! Binary messages are little-endian and start with the same 8 bytes:
