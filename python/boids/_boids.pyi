@@ -22,8 +22,10 @@ class Simulation:
     parameters and seed give the same flock as ``boids run``, bit for bit, on any number of
     threads. ``threads``: the simulation's own thread count (``None``: one a core).
 
-    Raises ``KeyError`` for an unknown parameter (with a "did you mean"), ``ValueError`` for a
-    value out of range (the command's message: value, allowed range, where it came from).
+    Raises ``KeyError`` for an unknown parameter (with a "did you mean", which names one of the
+    call's own arguments when the keyword is a misspelling of it), ``ValueError`` for a value
+    out of range (the command's message: value, allowed range, where it came from), a seed
+    outside ``[0, 2**64 - 1]`` included.
     """
 
     def __init__(
@@ -38,16 +40,26 @@ class Simulation:
     @staticmethod
     def load(
         path: Union[str, "os.PathLike[str]"],
-        preset: str = "cornell",
-        seed: int = 0,
+        preset: Optional[str] = None,
+        seed: Optional[int] = None,
         params: Params = None,
         threads: Optional[int] = None,
-        start_step: int = 0,
+        start_step: Optional[int] = None,
         engine: str = "cpu",
         **overrides: ParamValue,
     ) -> "Simulation":
-        """The flock saved in a state CSV file (by ``save`` or ``boids run --save``), resumed at
-        ``start_step``; the file's rows set ``count``."""
+        """The flock saved in a state CSV file, resumed as it was saved; the file's rows set
+        ``count``.
+
+        A file written by ``save`` has its parameters, preset, seed and step beside it, in
+        ``path + ".params.toml"``: the flock resumes with them. ``params`` and keywords change
+        parameters (layered on top), ``seed`` and ``start_step`` replace the saved ones, and
+        ``preset``, if given, must be the saved one (``ValueError`` otherwise).
+
+        A state without that file (one of ``boids run --save``) needs its parameters given, as
+        for a new simulation: ``preset`` and/or ``params``, then keywords; ``seed`` and
+        ``start_step`` are then 0 unless given. Without them, ``ValueError`` says what is
+        missing."""
     def step(self, n: int = 1, force: Optional[Force] = None) -> None:
         """Advances ``n`` steps with the GIL released. ``force(positions, velocities)`` returns
         an (N, D) float array: each boid's change of velocity this step, added after the rules
@@ -91,9 +103,12 @@ class Simulation:
         self, steps: int, every: int = 1, *, trajectory: Literal[True]
     ) -> Tuple[pd.DataFrame, npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
-        """Writes the state CSV of ``boids run --save`` as the command writes it: a link is
-        followed, a read-only file, a directory or a device is refused (``OSError`` naming the
-        path), and a failure leaves the file as it was."""
+        """Writes the state CSV of ``boids run --save``, and beside it ``path + ".params.toml"``
+        (every parameter, usable as ``boids run --config``, headed by the preset, seed and step
+        and the command line that resumes the flock), which ``load`` resumes it with. Both are
+        written as the command writes a file: a link is followed, a read-only file, a directory
+        or a device is refused (``OSError`` naming the path), and a failure leaves them as they
+        were."""
     def show(self, steps: int = 200, every: int = 2, size: str = "480x360", fps: int = 30) -> Any:
         """An inline GIF of the next ``steps`` steps of a copy of the flock (IPython HTML, or the
         HTML text without IPython)."""

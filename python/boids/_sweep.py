@@ -30,8 +30,9 @@ def sweep(
     """Runs every combination of the ``vary`` values, ``replicates`` times each.
 
     Parameters are layered as for :class:`Simulation`: ``preset``, then ``params`` (a dict or a
-    TOML file's path), then the ``fixed`` keywords, then each grid point's values. Replicate
-    ``r`` of every point uses seed ``seed + r``.
+    TOML file's path), then the ``fixed`` keywords, then each grid point's values (a keyword
+    that misspells one of this function's arguments, ``replicate=2``, raises ``KeyError``
+    naming the argument). Replicate ``r`` of every point uses seed ``seed + r``.
 
     Each run is summarised by its metrics averaged over steps ``burn_in, burn_in + every, ...``
     up to ``steps`` (``burn_in`` defaults to half the steps). Returns a DataFrame with one row

@@ -17,7 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::frames::{self, Columns, column, object};
-use crate::{errors, layers};
+use crate::{arguments, errors, layers};
 
 /// The presets: name, model, dimensions, count, summary and the seed document reproduced.
 #[pyfunction]
@@ -91,7 +91,7 @@ pub fn experiment<'py>(
     py: Python<'py>,
     name: &str,
     quick: bool,
-    seed: u64,
+    seed: i128,
     replicates: Option<u32>,
     steps: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -110,7 +110,7 @@ pub fn experiment<'py>(
         quick,
         replicates,
         steps,
-        seed,
+        seed: arguments::whole("seed", seed)?,
     };
     let plan =
         experiments::plan(name, &options).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -141,6 +141,19 @@ fn cell<'py>(py: Python<'py>, value: &Cell) -> PyResult<Bound<'py, PyAny>> {
     }
 }
 
+/// The keywords of `boids.sweep` (python/boids/_sweep.py) that are not parameters.
+const SWEEP_ARGUMENTS: &[&str] = &[
+    "vary",
+    "replicates",
+    "steps",
+    "preset",
+    "client",
+    "seed",
+    "every",
+    "burn_in",
+    "params",
+];
+
 /// A sweep's arguments, read and checked once.
 struct Sweep {
     axes: Vec<Axis>,
@@ -163,12 +176,13 @@ impl Sweep {
         fixed: Option<&Bound<'_, PyDict>>,
         vary: &Bound<'_, PyDict>,
         replicates: u32,
-        seed: u64,
+        seed: i128,
         steps: u64,
         every: u64,
         burn_in: Option<u64>,
     ) -> PyResult<Self> {
-        let base = layers::build(preset, params, fixed)?;
+        let seed = arguments::whole("seed", seed)?;
+        let base = layers::build(preset, params, fixed, SWEEP_ARGUMENTS)?;
         let axes = vary
             .iter()
             .map(|(key, values)| axis(&base, &key.extract::<String>()?, &values))
@@ -294,7 +308,7 @@ pub fn sweep_plan(
     fixed: Option<&Bound<'_, PyDict>>,
     vary: &Bound<'_, PyDict>,
     replicates: u32,
-    seed: u64,
+    seed: i128,
     steps: u64,
     every: u64,
     burn_in: Option<u64>,
@@ -321,7 +335,7 @@ pub fn sweep_run<'py>(
     fixed: Option<&Bound<'_, PyDict>>,
     vary: &Bound<'_, PyDict>,
     replicates: u32,
-    seed: u64,
+    seed: i128,
     steps: u64,
     every: u64,
     burn_in: Option<u64>,
@@ -353,7 +367,7 @@ pub fn sweep_local<'py>(
     fixed: Option<&Bound<'_, PyDict>>,
     vary: &Bound<'_, PyDict>,
     replicates: u32,
-    seed: u64,
+    seed: i128,
     steps: u64,
     every: u64,
     burn_in: Option<u64>,

@@ -1,26 +1,39 @@
 //! Python values into the parameter layers, the command's order: a preset, then a `params`
 //! dict or TOML file, then keyword overrides. Each value keeps where it came from, so a refused
-//! value is named as the caller gave it (`argument `visual_range=-1``).
+//! value is named as the caller gave it (`argument `visual_range=-1``). A keyword that is no
+//! parameter but a misspelling of one of the call's own arguments (`replicate=2` for
+//! `replicates`) is named as such, since keywords and parameters share one namespace.
 
 use std::path::PathBuf;
 
-use boids_core::params::Raw;
+use boids_core::params::{PARAMS, Raw, nearest_name, param_info};
 use boids_core::{ParamsBuilder, Source};
 use boids_io::input;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyKeyError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
 
 use crate::errors;
 
 /// The layers of `preset`, then `params` (a dict, or the path of a TOML file), then
-/// `overrides`.
+/// `overrides`, the keywords of a call whose own arguments are `arguments`.
 pub fn build(
     preset: &str,
     params: Option<&Bound<'_, PyAny>>,
     overrides: Option<&Bound<'_, PyDict>>,
+    arguments: &[&str],
 ) -> PyResult<ParamsBuilder> {
-    let mut builder = ParamsBuilder::preset(preset).map_err(errors::params)?;
+    let builder = ParamsBuilder::preset(preset).map_err(errors::params)?;
+    on_top(builder, params, overrides, arguments)
+}
+
+/// `builder`'s layers, then `params` and `overrides` as for [`build`].
+pub fn on_top(
+    mut builder: ParamsBuilder,
+    params: Option<&Bound<'_, PyAny>>,
+    overrides: Option<&Bound<'_, PyDict>>,
+    arguments: &[&str],
+) -> PyResult<ParamsBuilder> {
     if let Some(params) = params {
         builder = match params.cast::<PyDict>() {
             Ok(dict) => apply(builder, dict, |key, value| {
@@ -29,10 +42,32 @@ pub fn build(
             Err(_) => apply_file(builder, params)?,
         };
     }
-    match overrides {
-        Some(overrides) => apply(builder, overrides, |key, value| format!("{key}={value}")),
-        None => Ok(builder),
+    let Some(overrides) = overrides else {
+        return Ok(builder);
+    };
+    refuse_misspelt_arguments(overrides, arguments)?;
+    apply(builder, overrides, |key, value| format!("{key}={value}"))
+}
+
+/// Refuses a keyword of `overrides` that is no parameter and nearer to one of the call's own
+/// `arguments` than to any parameter (`replicate` for `replicates`), with a "did you mean";
+/// other unknown keywords are left to the parameter layers, which suggest a parameter.
+fn refuse_misspelt_arguments(overrides: &Bound<'_, PyDict>, arguments: &[&str]) -> PyResult<()> {
+    for key in overrides.keys() {
+        let key: String = key.extract()?;
+        if param_info(&key).is_some() {
+            continue;
+        }
+        let names = PARAMS.iter().map(|info| info.name);
+        let nearest = nearest_name(&key, names.chain(arguments.iter().copied()));
+        if let Some(meant) = nearest.filter(|name| arguments.contains(name)) {
+            return Err(PyKeyError::new_err(format!(
+                "unknown parameter or argument `{key}` (did you mean the argument `{meant}`?); the arguments are {}, the other keywords parameters",
+                arguments.join(", ")
+            )));
+        }
     }
+    Ok(())
 }
 
 /// Applies every `key: value` of `dict`, each from an argument that `spell` writes.

@@ -15,10 +15,12 @@
 //! - `lab`: presets, the parameter catalogue, experiments and sweeps as tidy frames;
 //! - `viewer`: the renderer's GIF and PNG for notebooks, and the live viewer (it knows the
 //!   flock, not the class, so `simulation` uses it and not the other way round);
-//! - `errors`: Rust errors as the Python exceptions a PyData user expects.
+//! - `errors`: Rust errors as the Python exceptions a PyData user expects;
+//! - `arguments`: whole-number arguments (seeds, steps) refused with their range, not overflowed.
 
 use pyo3::prelude::*;
 
+mod arguments;
 mod errors;
 mod frames;
 mod lab;

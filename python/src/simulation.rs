@@ -12,7 +12,8 @@
 //! Stepping releases the GIL: other Python threads run meanwhile, and the step itself runs on
 //! the simulation's threads. Results do not depend on the number of threads.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use boids_core::{
@@ -20,6 +21,7 @@ use boids_core::{
     with_dimensions,
 };
 use boids_io::output::{self, Target};
+use boids_io::resume::{self, Saved, sidecar_path};
 use boids_io::{input, state_csv};
 use boids_render::Scene;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -31,7 +33,7 @@ use rayon::ThreadPool;
 use crate::frames::{self, Columns};
 use crate::pool::{on_pool, thread_pool};
 use crate::viewer::{self, ViewerOptions};
-use crate::{errors, layers};
+use crate::{arguments, errors, layers};
 
 /// A flock you can step, inspect, change and save: the model of the `boids` command, from
 /// Python.
@@ -85,6 +87,65 @@ impl Simulation {
     }
 }
 
+/// The keywords of `Simulation(...)` that are not parameters.
+const NEW_ARGUMENTS: &[&str] = &["preset", "seed", "params", "threads", "engine"];
+/// The keywords of `Simulation.load(...)` that are not parameters.
+const LOAD_ARGUMENTS: &[&str] = &[
+    "path",
+    "preset",
+    "seed",
+    "params",
+    "threads",
+    "start_step",
+    "engine",
+];
+
+/// Where a loaded flock's parameters start: the saved ones, or the ones the caller gave.
+struct Resumed {
+    layers: ParamsBuilder,
+    preset: String,
+    seed: u64,
+    step: u64,
+}
+
+/// The saved parameters, seed and step of the state file `path` (its sidecar), or, without a
+/// sidecar, `preset` (default `cornell` when only `params` is given) at seed 0 and step 0;
+/// refuses a flock whose parameters are neither saved nor given, and a `preset` other than the
+/// saved one.
+fn saved_or_given(path: &Path, preset: Option<&str>, has_params: bool) -> PyResult<Resumed> {
+    let sidecar = sidecar_path(path);
+    let (sidecar_name, state_name) = (sidecar.display(), path.display());
+    if !sidecar.exists() {
+        if preset.is_none() && !has_params {
+            return Err(PyValueError::new_err(format!(
+                "load({state_name:?}): its parameters are missing: no {sidecar_name} beside it (Simulation.save writes one; boids run --save does not). Give them as for a new simulation: the preset and params the flock ran with (preset=..., params=a dict or TOML file, keywords), with seed=... and start_step=..."
+            )));
+        }
+        let preset = preset.unwrap_or("cornell");
+        return Ok(Resumed {
+            layers: ParamsBuilder::preset(preset).map_err(errors::params)?,
+            preset: preset.to_owned(),
+            seed: 0,
+            step: 0,
+        });
+    }
+    let text = input::read_text("load", &sidecar, input::CONFIG_LIMIT).map_err(errors::file)?;
+    let (saved, layers) =
+        resume::read(&text, &sidecar_name.to_string()).map_err(errors::state_file)?;
+    if let Some(preset) = preset.filter(|&p| p != saved.preset) {
+        return Err(PyValueError::new_err(format!(
+            "load({state_name:?}, preset={preset:?}): the flock was saved from preset {:?}, whose parameters {sidecar_name} holds; leave preset out, and change parameters with params= or keywords",
+            saved.preset
+        )));
+    }
+    Ok(Resumed {
+        layers,
+        preset: saved.preset,
+        seed: saved.seed,
+        step: saved.step,
+    })
+}
+
 #[pymethods]
 impl Simulation {
     /// A new flock of `preset` drawn with `seed`; `params` (a dict or a TOML file's path) and
@@ -95,14 +156,15 @@ impl Simulation {
     #[pyo3(signature = (preset = "cornell", seed = 0, params = None, threads = None, engine = "cpu", **overrides))]
     fn new(
         preset: &str,
-        seed: u64,
+        seed: i128,
         params: Option<&Bound<'_, PyAny>>,
         threads: Option<usize>,
         engine: &str,
         overrides: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let seed = arguments::whole("seed", seed)?;
         let engine = errors::engine(engine)?;
-        let layers = layers::build(preset, params, overrides)?;
+        let layers = layers::build(preset, params, overrides, NEW_ARGUMENTS)?;
         let built = layers.build().map_err(errors::params)?;
         let pool = thread_pool(threads)?;
         let flock = on_pool(pool.as_deref(), || Flock::new(built, seed, engine));
@@ -115,27 +177,37 @@ impl Simulation {
         })
     }
 
-    /// The flock saved in the state CSV file `path` (by `save` or `boids run --save`), resumed
-    /// at `start_step`, with the parameters of `preset`, `params` and keywords as for a new
-    /// simulation (the file's rows set `count`).
+    /// The flock saved in the state CSV file `path`, resumed as it was saved: a save by `save`
+    /// has its parameters, seed and step beside it (`path + ".params.toml"`), and `params` and
+    /// keywords change them (layered on top); `seed` and `start_step` replace the saved ones,
+    /// and `preset`, if given, must be the saved one. A state without that file (one of
+    /// `boids run --save`) needs its parameters given: `preset` and/or `params`, then keywords,
+    /// as for a new simulation; `seed` and `start_step` are then 0 unless given. The file's rows
+    /// set `count`.
     #[staticmethod]
-    #[pyo3(signature = (path, preset = "cornell", seed = 0, params = None, threads = None, start_step = 0, engine = "cpu", **overrides))]
+    #[pyo3(signature = (path, preset = None, seed = None, params = None, threads = None, start_step = None, engine = "cpu", **overrides))]
     #[allow(clippy::too_many_arguments, reason = "the Python signature's keywords")]
     fn load(
         path: PathBuf,
-        preset: &str,
-        seed: u64,
+        preset: Option<&str>,
+        seed: Option<i128>,
         params: Option<&Bound<'_, PyAny>>,
         threads: Option<usize>,
-        start_step: u64,
+        start_step: Option<i128>,
         engine: &str,
         overrides: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let seed = seed.map(|s| arguments::whole("seed", s)).transpose()?;
+        let start_step = start_step
+            .map(|s| arguments::whole("start_step", s))
+            .transpose()?;
         let engine = errors::engine(engine)?;
-        let layers = layers::build(preset, params, overrides)?;
+        let file = input::open("load", &path).map_err(errors::file)?;
+        let saved = saved_or_given(&path, preset, params.is_some())?;
+        let layers = layers::on_top(saved.layers, params, overrides, LOAD_ARGUMENTS)?;
+        let (seed, start_step) = (seed.unwrap_or(saved.seed), start_step.unwrap_or(saved.step));
         let dimensions = layers.params().dimensions;
         let pool = thread_pool(threads)?;
-        let file = input::open("load", &path).map_err(errors::file)?;
         let name = path.display().to_string();
         let flock = with_dimensions!(dimensions, D, {
             let loaded = state_csv::read::<D>(std::io::BufReader::new(file), &name)
@@ -146,7 +218,7 @@ impl Simulation {
         Ok(Self {
             flock,
             layers,
-            preset: preset.to_owned(),
+            preset: saved.preset,
             pool,
         })
     }
@@ -303,17 +375,29 @@ impl Simulation {
     }
 
     /// Writes the flock to `path` in the state CSV format of `boids run --save` (the same
-    /// bytes for the same flock), as the command writes a file: a link is followed and the file
-    /// it names replaced, a read-only file, a directory or a device is refused, and a failure
-    /// leaves the file as it was.
+    /// bytes for the same flock), and beside it `path + ".params.toml"`: its parameters (a
+    /// `boids run --config` file), preset, seed and step, which `load` resumes it with. Both are
+    /// written as the command writes a file: a link is followed and the file it names replaced,
+    /// a read-only file, a directory or a device is refused, and a failure leaves both files as
+    /// they were.
     fn save(&self, path: PathBuf) -> PyResult<()> {
-        let mut pending = Target::regular_file("save", &path)
-            .and_then(|target| target.create())
+        let saved = Saved {
+            preset: self.preset.clone(),
+            seed: self.flock.seed(),
+            step: self.flock.step_count(),
+        };
+        let sidecar_text = saved.sidecar(&path, self.flock.params());
+        let create = |path: &Path| Target::regular_file("save", path).and_then(|t| t.create());
+        let mut state = create(&path).map_err(errors::file)?;
+        on_flock!(&self.flock, sim => state_csv::write(&mut state, &sim.state()))
             .map_err(errors::file)?;
-        on_flock!(&self.flock, sim => state_csv::write(&mut pending, &sim.state()))
+        let mut sidecar = create(&sidecar_path(&path)).map_err(errors::file)?;
+        sidecar
+            .write_all(sidecar_text.as_bytes())
             .map_err(errors::file)?;
-        let ready = pending.finish().map_err(errors::file)?;
-        output::commit(vec![ready]).map_err(errors::file)
+        let ready = [state.finish(), sidecar.finish()];
+        let ready = ready.into_iter().collect::<Result<Vec<_>, _>>();
+        output::commit(ready.map_err(errors::file)?).map_err(errors::file)
     }
 
     /// An inline animation of the next `steps` steps for a notebook (an IPython HTML object,

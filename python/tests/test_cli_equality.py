@@ -33,7 +33,7 @@ def test_a_state_saved_by_python_continues_in_the_cli_and_back(tmp_path, cli):
     sim.step(10)
     sim.save(tmp_path / "py.csv")
     assert (tmp_path / "py.csv").read_bytes() == (tmp_path / "cli.csv").read_bytes()
-    back = boids.Simulation.load(tmp_path / "cli.csv", seed=5, start_step=20)
+    back = boids.Simulation.load(tmp_path / "cli.csv", preset="cornell", seed=5, start_step=20)
     np.testing.assert_array_equal(back.positions, sim.positions)
 
 

@@ -1,5 +1,6 @@
 """Bad input raises the exception a Python user expects, with the command's message."""
 
+import inspect
 import os
 import stat
 
@@ -19,6 +20,46 @@ def test_an_unknown_key_is_a_key_error_with_a_suggestion():
         sim.set(coun=30)
     with pytest.raises(KeyError, match="did you mean `noise`"):
         boids.sweep({"nois": [0.1]}, steps=2, preset="vicsek")
+
+
+def calls_with_their_positional_arguments(tmp_path):
+    """Each call that takes parameters as keywords, with what it needs besides them."""
+    boids.Simulation(count=5).save(tmp_path / "flock.csv")
+    return [(boids.Simulation, []), (boids.Simulation.load, [tmp_path / "flock.csv"]),
+            (boids.sweep, [{"noise": [0.1]}])]
+
+
+def test_a_misspelt_argument_is_a_key_error_naming_the_argument_meant(tmp_path):
+    """Keywords are parameters unless they are the call's own arguments; a misspelling of one
+    of those (`replicate=2` for `replicates`) is named as such, not as an unknown parameter."""
+    for call, positional in calls_with_their_positional_arguments(tmp_path):
+        arguments = [name for name, p in inspect.signature(call).parameters.items()
+                     if p.kind is not p.VAR_KEYWORD]
+        assert len(arguments) >= 5, call
+        for meant in arguments:
+            typo = meant + "x"
+            message = rf"unknown parameter or argument `{typo}` \(did you mean the argument `{meant}`\?\)"
+            with pytest.raises(KeyError, match=message):
+                call(*positional, **{typo: 1})
+    with pytest.raises(KeyError, match=r"did you mean the argument `replicates`\?"):
+        boids.sweep({"noise": [0.1]}, replicate=2, steps=2, preset="vicsek")
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_a_seed_out_of_range_is_a_value_error_naming_it(seed, tmp_path):
+    message = rf"seed = {seed} is not allowed: allowed range is \[0, 18446744073709551615\]"
+    with pytest.raises(ValueError, match=message):
+        boids.Simulation(seed=seed)
+    with pytest.raises(ValueError, match=message):
+        boids.sweep({"noise": [0.1]}, steps=2, preset="vicsek", seed=seed)
+    with pytest.raises(ValueError, match=message):
+        boids.experiment("vicsek", quick=True, seed=seed)
+    boids.Simulation(count=5).save(tmp_path / "flock.csv")
+    with pytest.raises(ValueError, match=message):
+        boids.Simulation.load(tmp_path / "flock.csv", seed=seed)
+    with pytest.raises(ValueError, match=r"start_step = -3 is not allowed: allowed range is \[0, "):
+        boids.Simulation.load(tmp_path / "flock.csv", start_step=-3)
+    assert boids.Simulation(seed=2**64 - 1).seed == 2**64 - 1
 
 
 def test_a_bad_value_is_a_value_error_naming_value_range_and_source(tmp_path):
@@ -52,9 +93,9 @@ def test_files_that_cannot_be_read_say_which_and_where(tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("x,y,vx,vy\n1,2,3,4\n5,oops,7,8\n")
     with pytest.raises(ValueError, match=r"bad\.csv, line 3: column `y` = `oops` is not a number"):
-        boids.Simulation.load(bad)
+        boids.Simulation.load(bad, preset="cornell")
     with pytest.raises(ValueError, match="disagrees with"):
-        boids.Simulation.load(_two_boids(tmp_path), count=5)
+        boids.Simulation.load(_two_boids(tmp_path), preset="cornell", count=5)
     with pytest.raises(OSError):
         boids.Simulation(count=10).save(tmp_path / "no" / "such" / "dir.csv")
     assert not list((tmp_path).glob("**/.tmp*"))
@@ -109,7 +150,8 @@ def test_save_writes_as_the_command_does(tmp_path):
     assert ".boids-" not in str(missing.value) and ".tmp" not in str(missing.value)
     with pytest.raises(OSError, match=r"ends with '/'"):
         sim.save(str(tmp_path / "x.csv") + "/")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.csv", "link.csv", "pipe.csv", "real.csv"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "kept.csv", "link.csv", "link.csv.params.toml", "pipe.csv", "real.csv"]
 
 
 def test_a_params_file_is_read_with_the_config_limit(tmp_path):
@@ -121,7 +163,7 @@ def test_a_params_file_is_read_with_the_config_limit(tmp_path):
 
 def test_the_step_number_never_wraps(tmp_path):
     last = 2**64 - 1
-    sim = boids.Simulation.load(_two_boids(tmp_path), start_step=last - 1)
+    sim = boids.Simulation.load(_two_boids(tmp_path), preset="cornell", start_step=last - 1)
     sim.step()
     assert sim.step_count == last
     with pytest.raises(ValueError, match=rf"step\(n=1\) would pass the largest step number, {last}"):

@@ -14,10 +14,10 @@ def lone_boid(dimensions):
 def test_a_force_adds_to_the_velocity_before_the_speed_limits(tmp_path):
     path = tmp_path / "one.csv"
     path.write_text("x,y,vx,vy,group,bias\n320,240,4,0,0,0\n")
-    sim = boids.Simulation.load(path)
+    sim = boids.Simulation.load(path, preset="cornell")
     sim.step(force=lambda p, v: np.array([[0.0, 0.5]], dtype=np.float32))
     np.testing.assert_array_equal(sim.velocities, [[4.0, 0.5]])
-    sim = boids.Simulation.load(path)
+    sim = boids.Simulation.load(path, preset="cornell")
     sim.step(force=lambda p, v: np.array([[0.0, 30.0]]))
     assert abs(np.linalg.norm(sim.velocities[0]) - 6.0) < 1e-5
 

@@ -21,11 +21,12 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use boids_core::{Coordinates, Dim, Dimension, FlockState, Params};
 use boids_io::output::{Content, Labelled, Pending, Ready, Target, WorkDir};
+use boids_io::resume::sidecar_path;
 use boids_io::state_csv::{BOID, PREDATOR, motion_columns, predator_motion};
 use npyz::WriterBuilder;
 use npyz::npz::NpzWriter;
@@ -317,13 +318,6 @@ impl TrajectoryWriter {
         }
         Ok(ready)
     }
-}
-
-/// `FILE.params.toml` beside `FILE`.
-pub fn sidecar_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".params.toml");
-    PathBuf::from(name)
 }
 
 fn options() -> FileOptions {

@@ -3,7 +3,8 @@
 //! The flock's file formats, shared by every front end that reads or writes them: the state
 //! CSV ([`state_csv`]), which the `boids` command saves (`run --save`) and starts from
 //! (`run --init`) and the Python package saves and loads (`Simulation.save`, `.load`), so a
-//! state saved by one reads in the other byte for byte; and the event log ([`events`]), which
+//! state saved by one reads in the other byte for byte, with the parameters, seed and step
+//! beside it that resume it ([`resume`]); and the event log ([`events`]), which
 //! the viewer writes and `boids run --events` replays, with the parameter values it holds as
 //! JSON ([`param_json`], which the viewer's messages use too).
 //!
@@ -18,6 +19,7 @@ pub mod input;
 mod line_limit;
 pub mod output;
 pub mod param_json;
+pub mod resume;
 pub mod state_csv;
 pub mod unfinished;
 

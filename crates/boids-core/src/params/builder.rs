@@ -132,17 +132,23 @@ impl Params {
     }
 }
 
-/// A "did you mean" hint only when the nearest name is a plausible typo: at most one edit per
-/// three characters of what was typed (at least one), so `k0` is not taken for `dt` while
-/// `visual_rang` still finds `visual_range`.
+/// The name among `names` nearest to `typed`, when it is a plausible typo of it: at most one
+/// edit per three characters of what was typed (at least one), so `k0` is not taken for `dt`
+/// while `visual_rang` still finds `visual_range`. The "did you mean" of every face.
+pub fn nearest_name<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let tolerance = (typed.chars().count() / 3).max(1);
+    names
+        .into_iter()
+        .map(|name| (edit_distance(name, typed), name))
+        .min_by_key(|&(distance, _)| distance)
+        .filter(|&(distance, _)| distance <= tolerance)
+        .map(|(_, name)| name)
+}
+
+/// An unknown parameter `key`, with a "did you mean" when the nearest name is a plausible typo.
 fn unknown_param(key: &str, source: &Source) -> ParamsError {
     let names: Vec<&str> = PARAMS.iter().map(|info| info.name).collect();
-    let tolerance = (key.chars().count() / 3).max(1);
-    let suggestion = names
-        .iter()
-        .copied()
-        .min_by_key(|name| edit_distance(name, key))
-        .filter(|name| edit_distance(name, key) <= tolerance)
+    let suggestion = nearest_name(key, names.iter().copied())
         .map(|name| format!(" (did you mean `{name}`?)"))
         .unwrap_or_default();
     ParamsError::UnknownParam {

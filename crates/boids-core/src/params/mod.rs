@@ -17,7 +17,7 @@ pub mod kinds;
 mod obstacles;
 mod toml;
 
-pub use builder::{ParamsBuilder, Source, edit_distance};
+pub use builder::{ParamsBuilder, Source, edit_distance, nearest_name};
 pub use catalogue::{MAX_COUNT, MAX_TOPOLOGICAL_K, PARAMS, ParamInfo, Params, param_info};
 pub use kinds::{
     Boundary, Camera, Field, Kind, Model, NoiseDistribution, Raw, Section, Unit, Value,
