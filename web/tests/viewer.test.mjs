@@ -48,25 +48,39 @@ async function serverParams() {
   return Object.fromEntries(desc.params.map((p) => [p.name, p.value]));
 }
 
-// Counts pixels of the stage (both canvases, without the HTML legend, boxes and tool bar) by colour.
-async function pixelStats(page) {
-  await page.evaluate(() => {
-    for (const id of ['legend', 'info', 'keys', 'toasts', 'tools']) document.getElementById(id).style.visibility = 'hidden';
-  });
-  const png = await page.locator('#stage').screenshot(process.env.BOIDS_DEBUG_SHOT ? { path: process.env.BOIDS_DEBUG_SHOT } : {});
-  await page.evaluate(() => {
-    for (const id of ['legend', 'info', 'keys', 'toasts', 'tools']) document.getElementById(id).style.visibility = '';
-  });
-  return page.evaluate(async (b64) => {
+// The HTML over the stage (tool bar, hover box, toasts, legend and key hints), which the pixel
+// checks leave out.
+const OVER_STAGE = ['tools', 'info', 'toasts', 'stage-foot'];
+
+// The stage alone (both canvases, without the HTML over it) as a PNG in base64.
+async function bareStage(page, options = {}) {
+  const show = (visibility) => page.evaluate(([ids, v]) => {
+    for (const id of ids) document.getElementById(id).style.visibility = v;
+  }, [OVER_STAGE, visibility]);
+  await show('hidden');
+  const png = await page.locator('#stage').screenshot(options);
+  await show('');
+  return png.toString('base64');
+}
+
+// In the page, for the pixel checks: a PNG in base64 decoded to its RGBA bytes `d` and size `c`.
+const DECODE_PNG = () => {
+  window.decodePng = async (b64) => {
     const img = new Image();
     img.src = `data:image/png;base64,${b64}`;
     await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
+    const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
     const ctx = c.getContext('2d');
     ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    return { d: ctx.getImageData(0, 0, c.width, c.height).data, c };
+  };
+};
+
+// Counts pixels of the stage (both canvases, without the HTML over it) by colour.
+async function pixelStats(page) {
+  const png = await bareStage(page, process.env.BOIDS_DEBUG_SHOT ? { path: process.env.BOIDS_DEBUG_SHOT } : {});
+  return page.evaluate(async (b64) => {
+    const { d, c } = await decodePng(b64);
     const n = { total: c.width * c.height, bright: 0, red: 0, green: 0, blue: 0, cyan: 0, pink: 0, orange: 0, orangeAt: null };
     let [ox, oy] = [0, 0];
     for (let i = 0; i < d.length; i += 4) {
@@ -87,28 +101,16 @@ async function pixelStats(page) {
     // Where the orange pixels are on average, in CSS px from the stage's corner.
     if (n.orange > 0) n.orangeAt = { x: ox / n.orange / devicePixelRatio, y: oy / n.orange / devicePixelRatio };
     return n;
-  }, png.toString('base64'));
+  }, png);
 }
 
 // The stage as a PNG (base64) with its count of boid pixels, without the HTML boxes over it:
 // pixels in the boids' warm colours (boids of no group are (246, 216, 110) as in boids render),
 // dimmed by depth down to 0.5, and never in the cool greys and blues of the world's box.
 async function stagePicture(page) {
-  await page.evaluate(() => {
-    for (const id of ['legend', 'info', 'keys', 'toasts', 'tools']) document.getElementById(id).style.visibility = 'hidden';
-  });
-  const png = (await page.locator('#stage').screenshot()).toString('base64');
-  await page.evaluate(() => {
-    for (const id of ['legend', 'info', 'keys', 'toasts', 'tools']) document.getElementById(id).style.visibility = '';
-  });
+  const png = await bareStage(page);
   const boids = await page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const { d } = await decodePng(b64);
     let n = 0;
     for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 286 && d[i] > d[i + 2] + 40) n++;
     return n;
@@ -119,16 +121,7 @@ async function stagePicture(page) {
 // The share of the pixels of two stage pictures (stagePicture) whose colours differ visibly.
 function pictureDifference(page, a, b) {
   return page.evaluate(async ([pa, pb]) => {
-    const pixels = async (b64) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
-      const ctx = c.getContext('2d');
-      ctx.drawImage(img, 0, 0);
-      return ctx.getImageData(0, 0, c.width, c.height).data;
-    };
-    const [da, db] = [await pixels(pa), await pixels(pb)];
+    const [da, db] = [(await decodePng(pa)).d, (await decodePng(pb)).d];
     if (da.length !== db.length) return 1;
     let differ = 0;
     for (let i = 0; i < da.length; i += 4) {
@@ -166,6 +159,7 @@ const context = await chromium.launchPersistentContext(userDataDir, {
     '--no-first-run',
   ],
 });
+await context.addInitScript(DECODE_PNG);
 let failed = false;
 try {
   const page = context.pages()[0] || (await context.newPage());
@@ -1070,21 +1064,9 @@ try {
   await page.keyboard.press('Space');
   await page.waitForFunction(() => boidsViewer.frame && !boidsViewer.frame.running, null, { timeout: 5000 });
   await page.waitForTimeout(300);
-  await page.evaluate(() => {
-    for (const id of ['stage-foot', 'info', 'toasts', 'tools']) document.getElementById(id).style.visibility = 'hidden';
-  });
-  const perchShot = (await page.locator('#stage').screenshot()).toString('base64');
-  await page.evaluate(() => {
-    for (const id of ['stage-foot', 'info', 'toasts', 'tools']) document.getElementById(id).style.visibility = '';
-  });
+  const perchShot = await bareStage(page);
   const perch = await page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const { d, c } = await decodePng(b64);
     const near = (i, rgb, tol) => rgb.every((v, k) => Math.abs(d[i + k] - v) <= tol);
     const groundPerRow = new Array(c.height).fill(0);
     const perchedPerRow = new Array(c.height).fill(0);

@@ -43,73 +43,34 @@ fn http_get(addr: &str, path: &str) -> String {
 
 #[test]
 fn serve_prints_the_url_and_serves_the_page() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boids"))
-        .args([
-            "serve", "--port", "0", "--count", "50", "--paused", "--preset", "canvas",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let server = Server(child);
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"));
-    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    let (_server, line, addr) = serve(&["--count", "50", "--paused", "--preset", "canvas"]);
     assert!(line.contains("canvas preset"), "{line}");
-    assert!(http_get(addr, "/").contains("<title>boids"));
-    assert!(http_get(addr, "/js/main.js").contains("boidsViewer"));
-    let params = http_get(addr, "/api/params");
+    assert!(http_get(&addr, "/").contains("<title>boids"));
+    assert!(http_get(&addr, "/js/main.js").contains("boidsViewer"));
+    let params = http_get(&addr, "/api/params");
     assert!(params.contains(r#""preset":"canvas""#), "{params:.300}");
     assert!(params.contains(r#""value":50"#), "{params:.300}");
-    let toml = http_get(addr, "/api/config.toml");
+    let toml = http_get(&addr, "/api/config.toml");
     assert!(
         toml.contains("count = 50") && toml.contains("boundary = \"walls\""),
         "{toml}"
     );
-    drop(server);
 }
 
 #[test]
 fn a_presets_own_count_above_the_cap_is_lowered_as_a_reset_lowers_it() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boids"))
-        .args([
-            "serve",
-            "--port",
-            "0",
-            "--paused",
-            "--preset",
-            "functional",
-            "--max-count",
-            "450",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (stdout, stderr) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-    let server = Server(child);
+    let (mut server, _, addr) =
+        serve(&["--paused", "--preset", "functional", "--max-count", "450"]);
     let mut note = String::new();
+    let stderr = server.0.stderr.take().unwrap();
     BufReader::new(stderr).read_line(&mut note).unwrap();
     assert_eq!(
         note.trim_end(),
         "note: count = 500 from preset `functional` is over this server's cap of 450 \
          (--max-count): lowered to 450"
     );
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"));
-    let addr = url.trim_start_matches("http://").trim_end_matches('/');
-    let toml = http_get(addr, "/api/config.toml");
+    let toml = http_get(&addr, "/api/config.toml");
     assert!(toml.contains("count = 450"), "{toml}");
-    drop(server);
 }
 
 #[test]
