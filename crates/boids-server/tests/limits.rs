@@ -245,6 +245,36 @@ async fn a_step_far_over_the_budget_pauses_the_flock_and_every_page_is_told() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_too_slow_to_be_live_applies_with_a_warning_that_gives_the_estimate() {
+    // 20,000 starlings, each examining every other for its 10,000 nearest: about 1.6e10 pairs
+    // a step, under a step a second on any machine. No budget, so that the change is not
+    // refused; paused, so that no step of it is taken (the warning is the estimate's).
+    let mut config = config(params("murmuration", &["count=20000"]), 20_000, false);
+    config.engine.max_pairs = f64::INFINITY;
+    let addr = start_with(config).await;
+    let mut ws = connect(addr).await;
+    let r = ws
+        .call(
+            1,
+            json!({"type": "set", "key": "topological_k", "value": 10000}),
+        )
+        .await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let notice = ws.next_json("notice", |_| true).await;
+    let message = notice["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("topological_k = 10000: about 1.60e10 neighbour pairs a step"),
+        "{message}"
+    );
+    assert!(
+        message
+            .contains("steps a second on this machine against the 1000 asked, too slow to be live"),
+        "{message}"
+    );
+    assert_eq!(param(addr, "topological_k").await, json!(10000));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pings_are_answered_while_a_long_step_runs() {
     // 300 steps of 20,000 boids take most of a second in a release build.
     let flock = params("cornell", &["count=20000", "boundary=torus"]);

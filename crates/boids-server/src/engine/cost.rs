@@ -28,6 +28,7 @@ impl EngineState {
     /// lowers the speed, telling every page. Returns whether it overran.
     pub(super) fn check_measured_cost(&mut self) -> bool {
         let work = Work::measured(&self.sim);
+        self.pace.observe(&work, self.sim.stage_times().total());
         if work.pairs() <= self.max_pairs {
             return false;
         }

@@ -37,7 +37,8 @@
 //! into a box.
 //!
 //! This file holds the loop and its state; the handling of a client's requests
-//! (`requests.rs`), the measured re-check (`cost.rs`), a refused step (`recover.rs`), the undo
+//! (`requests.rs`), the measured re-check (`cost.rs`), the warning that a change makes a flock
+//! too slow to be live (`pace.rs`), a refused step (`recover.rs`), the undo
 //! of the last `set` they share (`undo.rs`), what is published to the clients
 //! (`publishing.rs`), what the HTTP routes read (`exports.rs`), the step-rate meter (`rate.rs`),
 //! the metrics thread (`metrics.rs`) and the choice and encoding of overlays (`overlays.rs`) are
@@ -47,6 +48,7 @@ mod cost;
 mod exports;
 mod metrics;
 mod overlays;
+mod pace;
 mod publishing;
 mod rate;
 mod recover;
@@ -185,6 +187,7 @@ impl Engine {
             state_tx,
             notice_tx,
             last_set: None,
+            pace: pace::Pace::default(),
             metrics: MetricsWorker::spawn(metrics_tx),
             next_frame: Instant::now(),
             last_metrics: None,
@@ -267,6 +270,8 @@ pub struct EngineState {
     notice_tx: watch::Sender<Arc<str>>,
     /// The last `set` of a kept flock, which an overrun soon after, or a refused step, undoes.
     last_set: Option<undo::LastSet>,
+    /// This machine's pace, for the warning that a flock is too slow to be live.
+    pace: pace::Pace,
     metrics: MetricsWorker,
     /// When the next frame is due while running.
     next_frame: Instant,

@@ -103,18 +103,21 @@ impl EngineState {
         if params.count > self.sim.len() {
             extent = extent.with_initial(&params);
         }
-        self.check_work(&format!("{key} = {json}"), Work::estimate(&params, extent))?;
+        let what = format!("{key} = {json}");
+        let work = Work::estimate(&params, extent);
+        self.check_work(&what, work)?;
         let line = self
             .log
             .line(&Event::set(self.sim.step_count(), key, &params))
             .map_err(|full| RequestError::NotLogged {
-                what: format!("{key} = {json}"),
+                what: what.clone(),
                 full,
             })?;
         self.sim.set_params(params)?;
         let before = std::mem::replace(&mut self.layers, layers);
+        self.warn_if_not_live(&what, &work);
         self.last_set = Some(LastSet {
-            what: format!("{key} = {json}"),
+            what,
             key: key.to_owned(),
             before,
             step: self.sim.step_count(),
@@ -231,7 +234,8 @@ impl EngineState {
         let params = layers.build()?;
         self.check_count(&params)?;
         let sim = Flock::new(params, seed, self.sim.engine())?;
-        self.check_work(what, Work::estimate(sim.params(), Extent::of_flock(&sim)))?;
+        let work = Work::estimate(sim.params(), Extent::of_flock(&sim));
+        self.check_work(what, work)?;
         let previous_step = self.sim.step_count();
         self.sim = sim;
         self.layers = layers;
@@ -250,6 +254,7 @@ impl EngineState {
         self.revision = self.revision.wrapping_add(1);
         self.run = self.run.wrapping_add(1);
         self.captures = 0;
+        self.warn_if_not_live(what, &work);
         Ok(())
     }
 }
