@@ -104,14 +104,17 @@ fn every_preset_streams_around_a_ball_in_the_middle_of_its_world() {
         params.count = params.count.min(MOST_BOIDS);
         let outcome = with_dimensions!(params.dimensions, D, { run_beside_a_ball::<D>(params) });
         let share = outcome.in_band as f64 / outcome.boid_steps as f64;
+        let figures = format!(
+            "{}: {} boid-steps inside the ball, {:.3}% in the band around it (at most {}%)",
+            preset.name,
+            outcome.inside,
+            100.0 * share,
+            100.0 * MOST_IN_BAND
+        );
+        // With --nocapture, each preset's figures.
+        println!("{figures}");
         if outcome.inside > 0 || share >= MOST_IN_BAND {
-            failures.push(format!(
-                "{}: {} boid-steps inside the ball, {:.3}% in the band around it (at most {}%)",
-                preset.name,
-                outcome.inside,
-                100.0 * share,
-                100.0 * MOST_IN_BAND
-            ));
+            failures.push(figures);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
