@@ -20,6 +20,9 @@ def test_an_unknown_key_is_a_key_error_with_a_suggestion():
         sim.set(coun=30)
     with pytest.raises(KeyError, match="did you mean `noise`"):
         boids.sweep({"nois": [0.1]}, steps=2, preset="vicsek")
+    # Two letters swapped, the commonest typo, is one edit.
+    with pytest.raises(KeyError, match="did you mean `noise`"):
+        boids.sweep({"nosie": [0.1]}, steps=2, preset="vicsek")
 
 
 def calls_with_their_positional_arguments(tmp_path):

@@ -158,18 +158,41 @@ fn unknown_param(key: &str, source: &Source) -> ParamsError {
     }
 }
 
-/// Levenshtein distance, for "did you mean" hints on misspelt names.
+/// Edits between `a` and `b`, for "did you mean" hints on misspelt names: an insertion, a
+/// deletion, a substitution, or a swap of two neighbouring characters (the commonest typo,
+/// `nosie` for `noise`) counts as one (the optimal string alignment distance).
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Rows i - 2 and i - 1 of the table of distances between prefixes, and row i.
+    let mut before = vec![0; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let substitution = previous[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            row[j] = substitution.min(previous[j] + 1).min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
         }
+        before = std::mem::replace(&mut previous, row);
     }
-    row[b.len()]
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_swap_of_neighbours_is_one_edit_as_an_insertion_or_a_substitution_is() {
+        assert_eq!(edit_distance("nosie", "noise"), 1);
+        assert_eq!(edit_distance("visual_rang", "visual_range"), 1);
+        assert_eq!(edit_distance("count", "cuont"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "dt"), 2);
+        assert_eq!(edit_distance("same", "same"), 0);
+        assert_eq!(nearest_name("nosie", ["noise", "count"]), Some("noise"));
+        assert_eq!(nearest_name("k0", ["dt", "count"]), None);
+    }
 }
