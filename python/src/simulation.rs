@@ -212,7 +212,8 @@ impl Simulation {
         let flock = with_dimensions!(dimensions, D, {
             let loaded = state_csv::read::<D>(std::io::BufReader::new(file), &name)
                 .map_err(errors::state_file)?;
-            let start = || loaded.start(layers.clone(), (seed, start_step), engine.build(), &name);
+            let engine = engine.build::<D>().map_err(|e| errors::state(e.into()))?;
+            let start = || loaded.start(layers.clone(), (seed, start_step), engine, &name);
             Flock::from(on_pool(pool.as_deref(), start).map_err(errors::state_file)?)
         });
         Ok(Self {

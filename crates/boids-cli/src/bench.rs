@@ -163,7 +163,7 @@ fn time_steps<const D: usize>(params: &Params, seed: u64, args: &BenchArgs) -> R
 where
     Dim<D>: Dimension<D>,
 {
-    let engine = args.flock.engine.build();
+    let engine = args.flock.engine.build()?;
     let mut sim = Simulation::<D>::with_engine(params.clone(), seed, engine)?;
     let built_peak = Memory::peak();
     Memory::reset_peak();

@@ -190,7 +190,7 @@ pub fn render(args: &RenderArgs) -> Result<()> {
             let seed = args.flock.seed;
             let source = format!("{} preset, seed {seed}", args.flock.preset);
             with_dimensions!(params.dimensions, D, {
-                let sim = Simulation::<D>::with_engine(params, seed, args.flock.engine.build())?;
+                let sim = Simulation::<D>::with_engine(params, seed, args.flock.engine.build()?)?;
                 plan.record(&target, sim, NoChanges, source)?
             })
         }

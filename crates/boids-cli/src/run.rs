@@ -271,7 +271,7 @@ fn build_simulation<const D: usize>(args: &RunArgs, builder: ParamsBuilder) -> R
 where
     Dim<D>: Dimension<D>,
 {
-    let (seed, engine) = (args.flock.seed, args.flock.engine.build());
+    let (seed, engine) = (args.flock.seed, args.flock.engine.build()?);
     let Some(path) = &args.init else {
         return Ok(Simulation::<D>::with_engine(
             builder.build()?,

@@ -141,6 +141,12 @@ pub enum StateError {
         /// The velocity the step would have given it.
         velocity: String,
     },
+    /// The engine asked for cannot be built.
+    #[error(transparent)]
+    Unavailable(#[from] crate::engine::Unavailable),
+    /// The engine does not run a setting of the parameters.
+    #[error(transparent)]
+    Unsupported(#[from] crate::engine::Unsupported),
     /// A predator's position or velocity is not finite.
     #[error("predator {index}: {field} = {value} is not allowed: finite numbers")]
     BadPredator {

@@ -51,8 +51,8 @@ impl Flock {
     /// A new flock of `params` (of `params.dimensions`) drawn with `seed`, on `engine`.
     pub fn new(params: Params, seed: u64, engine: EngineKind) -> Result<Flock, StateError> {
         Ok(match params.dimensions {
-            3 => Flock::Three(Simulation::with_engine(params, seed, engine.build())?),
-            _ => Flock::Two(Simulation::with_engine(params, seed, engine.build())?),
+            3 => Flock::Three(Simulation::with_engine(params, seed, engine.build()?)?),
+            _ => Flock::Two(Simulation::with_engine(params, seed, engine.build()?)?),
         })
     }
 

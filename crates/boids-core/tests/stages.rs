@@ -100,8 +100,33 @@ fn an_engine_from_outside_steps_the_grid_path_through_the_seam() {
 #[test]
 fn an_engine_is_named_by_the_faces_and_an_unknown_name_is_refused() {
     assert_eq!("cpu".parse::<EngineKind>(), Ok(EngineKind::Cpu));
-    let error = "gpu".parse::<EngineKind>().unwrap_err().to_string();
-    assert_eq!(error, "unknown engine \"gpu\": this build has cpu");
-    let sim = Simulation::<3>::with_engine(params("vicsek3d", &[]), 1, EngineKind::Cpu.build());
+    assert_eq!("gpu".parse::<EngineKind>(), Ok(EngineKind::Gpu));
+    let error = "tpu".parse::<EngineKind>().unwrap_err().to_string();
+    assert_eq!(error, "unknown engine \"tpu\": the engines are cpu, gpu");
+    let engine = EngineKind::Cpu.build().unwrap();
+    let sim = Simulation::<3>::with_engine(params("vicsek3d", &[]), 1, engine);
     assert_eq!(sim.unwrap().engine(), EngineKind::Cpu);
+}
+
+#[test]
+fn a_build_without_the_gpu_engine_says_how_to_get_it() {
+    let error = EngineKind::Gpu.build::<2>().err().unwrap().to_string();
+    assert!(
+        error.contains("no gpu engine") && error.contains("--features gpu"),
+        "{error}"
+    );
+}
+
+#[test]
+fn step_many_is_step_called_that_many_times() {
+    for preset in ["cornell", "vicsek"] {
+        let mut one = Simulation::<2>::new(params(preset, &[]), 5).unwrap();
+        let mut many = one.clone();
+        for _ in 0..7 {
+            one.step().unwrap();
+        }
+        many.step_many(7).unwrap();
+        assert_eq!(many.step_count(), 7);
+        assert_eq!(one.state(), many.state(), "{preset}");
+    }
 }

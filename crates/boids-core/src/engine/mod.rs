@@ -12,13 +12,14 @@
 //! engine that cannot keep that promise says what it keeps instead.
 
 mod cpu;
+mod kind;
 
 use std::collections::TryReserveError;
 use std::fmt;
-use std::str::FromStr;
 
 pub(crate) use cpu::geometry;
 pub use cpu::{BYTES_PER_BOID, COLUMNS_PER_RANGE, CpuEngine};
+pub use kind::{EngineKind, EngineMaker, Unavailable, UnknownEngine, Unsupported, install_gpu};
 
 use crate::params::Params;
 use crate::rules::Kernel;
@@ -39,6 +40,20 @@ where
     pub step: u64,
     /// What pulls on the boids this step (predators, attractors, a force), if anything.
     pub pull: Option<&'a Pull<'a, D>>,
+    /// Whether the flock was changed outside the engine since the engine's last step (made,
+    /// loaded, edited): an engine that keeps its own copy of the flock (on a device) reads it
+    /// again.
+    pub changed: bool,
+}
+
+/// What an engine's [`Engine::batch`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// Steps taken, all finite: fewer than asked when a step would have left a boid not
+    /// finite, which the simulation then takes alone to refuse it ([`crate::StateError::NonFinite`]).
+    pub taken: u64,
+    /// The neighbour work of the batch's last step.
+    pub counts: ScanCounts,
 }
 
 /// The flock in storage order: what the accessors show and an engine's step rewrites (in the
@@ -112,6 +127,19 @@ where
     /// Which engine this is.
     fn kind(&self) -> EngineKind;
 
+    /// Whether this engine runs what `params` ask for: an error names the first setting it
+    /// does not run, and the simulation refuses those parameters, at start and live.
+    fn supports(&self, params: &Params) -> Result<(), Unsupported> {
+        let _ = params;
+        Ok(())
+    }
+
+    /// Whether this engine adds a pull from outside the parameters to the rules: the
+    /// viewer's pointer predator, a force ([`crate::Simulation::step_with_force`]).
+    fn takes_pulls(&self) -> bool {
+        true
+    }
+
     /// Reserves the engine's own per-boid memory for `n` boids up front, so a flock too big for
     /// memory fails when it is made, not mid-run.
     fn reserve(&mut self, n: usize) -> Result<(), TryReserveError>;
@@ -124,6 +152,21 @@ where
         flock: &mut FlockBuffers<D>,
         times: &mut StageTimes,
     ) -> ScanCounts;
+
+    /// Up to `steps` steps in one go, the first numbered `job.step`, for an engine that keeps
+    /// the flock on a device and would otherwise copy it there and back every step: `flock`
+    /// holds the state after the last step taken, and times are the batch's. `None`: this
+    /// engine steps one at a time (the simulation then calls [`Engine::step`]).
+    fn batch(
+        &mut self,
+        job: &GridStep<'_, D>,
+        flock: &mut FlockBuffers<D>,
+        steps: u64,
+        times: &mut StageTimes,
+    ) -> Option<Batch> {
+        let _ = (job, flock, steps, times);
+        None
+    }
 
     /// Where each boid, in the storage order the last step left, was before that step.
     fn before(&self) -> Before<'_, D>;
@@ -142,62 +185,5 @@ where
 {
     fn clone(&self) -> Self {
         self.boxed_clone()
-    }
-}
-
-/// The engines this build has; the faces (`--engine`, the Python `engine=`) name one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EngineKind {
-    /// The CPU engine: grid, vector lanes, every core ([`CpuEngine`]).
-    #[default]
-    Cpu,
-}
-
-impl EngineKind {
-    /// Every engine this build has.
-    pub const ALL: [EngineKind; 1] = [EngineKind::Cpu];
-
-    /// The engine's name, as the faces take it.
-    pub fn name(self) -> &'static str {
-        match self {
-            EngineKind::Cpu => "cpu",
-        }
-    }
-
-    /// A fresh engine of this kind for a flock of `D` dimensions.
-    pub fn build<const D: usize>(self) -> Box<dyn Engine<D>>
-    where
-        Dim<D>: Dimension<D>,
-    {
-        match self {
-            EngineKind::Cpu => Box::new(CpuEngine::<D>::default()),
-        }
-    }
-}
-
-impl fmt::Display for EngineKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// An engine name this build does not have.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown engine {name:?}: this build has {}", EngineKind::ALL.map(EngineKind::name).join(", "))]
-pub struct UnknownEngine {
-    /// The name given.
-    pub name: String,
-}
-
-impl FromStr for EngineKind {
-    type Err = UnknownEngine;
-
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        EngineKind::ALL
-            .into_iter()
-            .find(|kind| kind.name() == name)
-            .ok_or_else(|| UnknownEngine {
-                name: name.to_owned(),
-            })
     }
 }

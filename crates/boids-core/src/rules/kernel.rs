@@ -13,28 +13,50 @@ pub struct Kernel<const D: usize = 2> {
     pub visual_below: f32,
     /// Strict upper bound on squared distance for the protected range.
     pub protected_below: f32,
-    pub(super) include_self: bool,
-    pub(super) exclude_protected: bool,
-    pub(super) centering: f32,
-    pub(super) matching: f32,
-    pub(super) avoid: f32,
-    pub(super) gain: f32,
-    pub(super) boost: f32,
-    pub(super) min_speed: f32,
-    pub(super) max_speed: f32,
-    pub(super) dt: f32,
-    pub(super) boundary: Boundary,
-    pub(super) world_min: [f32; D],
-    pub(super) world_size: [f32; D],
-    pub(super) margin: f32,
-    pub(super) turnfactor: f32,
-    pub(super) wall_buffer: f32,
-    pub(super) boid_size: f32,
-    pub(super) bias_base: f32,
-    pub(super) max_bias: f32,
-    pub(super) bias_increment: f32,
-    pub(super) dynamic_bias: bool,
-    pub(super) wander_weight: f32,
+    /// Whether a boid is in its own averaging set.
+    pub include_self: bool,
+    /// Whether protected neighbours are left out of the averages.
+    pub exclude_protected: bool,
+    /// Cohesion weight (`centering_factor`).
+    pub centering: f32,
+    /// Alignment weight (`matching_factor`).
+    pub matching: f32,
+    /// Separation weight (`avoid_factor`), also the walls' push.
+    pub avoid: f32,
+    /// Gain on the summed steering (`steering_gain`).
+    pub gain: f32,
+    /// Factor on the velocity after steering (`speed_boost`).
+    pub boost: f32,
+    /// Lowest speed of a moving boid.
+    pub min_speed: f32,
+    /// Highest speed.
+    pub max_speed: f32,
+    /// Time step.
+    pub dt: f32,
+    /// What the world's edge does.
+    pub boundary: Boundary,
+    /// Lowest corner of the world box.
+    pub world_min: [f32; D],
+    /// Extent of the world box along each axis.
+    pub world_size: [f32; D],
+    /// Width of the margins where boids turn back.
+    pub margin: f32,
+    /// Velocity change a step in a margin.
+    pub turnfactor: f32,
+    /// Distance from a wall at which its push starts.
+    pub wall_buffer: f32,
+    /// Radius a boid keeps from a wall.
+    pub boid_size: f32,
+    /// The scouts' starting bias.
+    pub bias_base: f32,
+    /// Highest dynamic bias.
+    pub max_bias: f32,
+    /// Change of a dynamic bias a step.
+    pub bias_increment: f32,
+    /// Whether the scouts' bias changes as they move.
+    pub dynamic_bias: bool,
+    /// Weight of the shared wandering heading.
+    pub wander_weight: f32,
     /// Preferred direction of each scout group (unit vectors, indexed by group).
     pub goal: [[f32; D]; 3],
 }

@@ -18,6 +18,7 @@ where
     /// first) to match `count`, and scout groups are reassigned when their fractions change.
     pub fn set_params(&mut self, params: Params) -> Result<(), StateError> {
         check_dimensions::<D>(&params)?;
+        self.engine.supports(&params)?;
         let mut state = self.state();
         let n = params.count;
         if n != state.len() {
@@ -60,6 +61,7 @@ where
     /// predator's start would, and raises `predator_count` by one: the viewer's "place a
     /// predator". Equal to raising `predator_count` and moving the new predator there.
     pub fn add_predator(&mut self, position: VecN<D>) -> Result<(), StateError> {
+        self.check_pulls("a predator (predator_count > 0)")?;
         self.world.add_predator(&self.params, self.seed, position)?;
         self.params.predator_count = self.world.predators().len();
         Ok(())
@@ -81,6 +83,9 @@ where
     /// the move itself; `None` removes it. It does not hunt by itself; boids fear it and it
     /// catches as the others do. It is not part of the saved state.
     pub fn set_pointer(&mut self, position: Option<VecN<D>>) -> Result<(), StateError> {
+        if position.is_some() {
+            self.check_pulls("the pointer's predator")?;
+        }
         self.world.set_pointer(&self.params, position)
     }
 }

@@ -16,7 +16,7 @@
 mod edit;
 mod finite;
 
-use crate::engine::{Before, Engine, EngineKind, FlockBuffers, GridStep};
+use crate::engine::{Before, CpuEngine, Engine, EngineKind, FlockBuffers, GridStep, Unsupported};
 use crate::error::StateError;
 use crate::grid::{GridGeometry, reserve_to};
 use crate::par;
@@ -43,6 +43,8 @@ where
     flock: FlockBuffers<D>,
     world: World<D>,
     engine: Box<dyn Engine<D>>,
+    /// Whether the flock changed outside the engine since its last step ([`GridStep::changed`]).
+    changed: bool,
     stats: StepStats,
 }
 
@@ -52,11 +54,12 @@ where
 {
     /// A new flock drawn from `params`' initial distribution with `seed`, on the CPU engine.
     pub fn new(params: Params, seed: u64) -> Result<Self, StateError> {
-        Self::with_engine(params, seed, EngineKind::Cpu.build())
+        Self::with_engine(params, seed, Box::new(CpuEngine::default()))
     }
 
     /// A new flock drawn from `params`' initial distribution with `seed`, on `engine`
-    /// ([`EngineKind::build`], or an engine of another crate).
+    /// ([`EngineKind::build`], or an engine of another crate). Refuses parameters the engine
+    /// does not run ([`Engine::supports`]).
     pub fn with_engine(
         params: Params,
         seed: u64,
@@ -74,10 +77,12 @@ where
         state: FlockState<D>,
         start_step: u64,
     ) -> Result<Self, StateError> {
-        Self::resume(params, seed, state, start_step, EngineKind::Cpu.build())
+        let engine = Box::new(CpuEngine::default());
+        Self::resume(params, seed, state, start_step, engine)
     }
 
-    /// Continues a flock from `state` (id order) at step `start_step` on `engine`.
+    /// Continues a flock from `state` (id order) at step `start_step` on `engine`, which must
+    /// run `params` ([`Engine::supports`]).
     pub fn resume(
         params: Params,
         seed: u64,
@@ -85,6 +90,7 @@ where
         start_step: u64,
         engine: Box<dyn Engine<D>>,
     ) -> Result<Self, StateError> {
+        engine.supports(&params)?;
         check_state(&params, &mut state, seed)?;
         let n = state.len();
         let mut sim = Self {
@@ -94,6 +100,7 @@ where
             step: start_step,
             flock: FlockBuffers::default(),
             engine,
+            changed: true,
             stats: StepStats::default(),
             params,
         };
@@ -124,6 +131,7 @@ where
     /// Makes `state` (id order) the flock, wrapping positions into a torus world.
     fn load(&mut self, state: FlockState<D>) {
         load(&self.params, &mut self.world, &mut self.flock, state);
+        self.changed = true;
     }
 
     /// Advances the flock by one time step.
@@ -148,7 +156,65 @@ where
     /// was.
     pub fn step_with_force(&mut self, force: &[[f32; D]]) -> Result<(), StateError> {
         Pull::<D>::check_force(force, self.len())?;
+        self.check_pulls("a force from outside the model (step_with_force)")?;
         self.advance(Some(force))
+    }
+
+    /// Advances the flock by `steps` time steps: the same as [`Simulation::step`] called
+    /// `steps` times, with the same result, but an engine that keeps the flock on a device
+    /// (the GPU engine) takes them in batches and the state comes back once, at the end. A
+    /// step that is not finite is refused as [`Simulation::step`] refuses it, the steps before
+    /// it kept. After a batch, [`Simulation::stats`] holds the batch's stage times and its
+    /// last step's counts.
+    pub fn step_many(&mut self, steps: u64) -> Result<(), StateError> {
+        let mut left = steps;
+        while left > 0 {
+            match self.batch(left) {
+                Some(taken) if taken > 0 => left -= taken,
+                _ => {
+                    self.advance(None)?;
+                    left -= 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Up to `steps` steps in one batch of the engine, when the step is the engine's alone (the
+    /// grid path, and a world with nothing to do): the steps taken, or `None` when the engine
+    /// steps one at a time or the step is not its alone.
+    fn batch(&mut self, steps: u64) -> Option<u64> {
+        if !self.params.uses_fast_path() || !self.world.is_idle(&self.params) {
+            return None;
+        }
+        let mut times = StageTimes::default();
+        let job = GridStep {
+            params: &self.params,
+            kernel: &self.kernel,
+            step: self.step,
+            pull: None,
+            changed: self.changed,
+        };
+        let batch = self
+            .engine
+            .batch(&job, &mut self.flock, steps, &mut times)?;
+        self.changed = false;
+        self.step += batch.taken;
+        self.stats = StepStats {
+            times,
+            counts: batch.counts,
+        };
+        Some(batch.taken)
+    }
+
+    /// Refuses a pull from outside the parameters (`what`) that the engine does not add.
+    pub(super) fn check_pulls(&self, what: &str) -> Result<(), StateError> {
+        if self.engine.takes_pulls() {
+            return Ok(());
+        }
+        let engine = self.engine.kind();
+        let setting = what.to_owned();
+        Err(Unsupported { engine, setting }.into())
     }
 
     /// One step, with `force` (by id) added to the world's pull when given: the stages, and
@@ -165,6 +231,7 @@ where
             flock,
             world,
             engine,
+            changed,
             stats,
         } = self;
         let keys = (*seed, *step);
@@ -180,7 +247,9 @@ where
                     kernel,
                     step: *step,
                     pull,
+                    changed: *changed,
                 };
+                *changed = false;
                 (engine.step(&job, flock, &mut times), engine.before())
             }
             Some(previous) => {
@@ -188,10 +257,11 @@ where
                     crate::models::step(params, kernel, keys.0, keys.1, previous, pull.as_ref())
                 });
                 load(params, world, flock, next);
+                *changed = true;
                 (counts, Before::Positions(&previous.positions))
             }
         };
-        times.time_if(
+        *changed |= times.time_if(
             Stage::Obstacles,
             |&ran| ran,
             || {
@@ -208,9 +278,10 @@ where
                 None => engine.undo(flock),
                 Some(previous) => load(params, world, flock, previous),
             }
+            *changed = true;
             return Err(refused);
         }
-        times.time_if(
+        *changed |= times.time_if(
             Stage::Catch,
             |&ran| ran,
             || {

@@ -59,6 +59,15 @@ where
         }
     }
 
+    /// Whether the world takes no part in a step: no obstacles, no predators (the pointer's
+    /// neither) and no attractors, so the step is the engine's alone.
+    pub fn is_idle(&self, params: &Params) -> bool {
+        self.obstacles.is_none()
+            && self.predators.is_empty()
+            && self.pointer.is_none()
+            && params.attractors.is_empty()
+    }
+
     /// The predators, in index order.
     pub fn predators(&self) -> &[Predator<D>] {
         &self.predators
