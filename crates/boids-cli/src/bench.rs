@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use boids_core::{
-    Dim, Dimension, Params, ScanCounts, Simulation, Stage, StepStats, reference, with_dimensions,
-    workload,
+    Dim, Dimension, EngineKind, Params, ScanCounts, Simulation, Stage, StepStats, reference,
+    with_dimensions, workload,
 };
 use clap::Args;
 use serde_json::json;
@@ -47,6 +47,11 @@ pub struct BenchArgs {
     /// Steps run before measuring.
     #[arg(long, value_name = "W", default_value_t = 10)]
     pub warmup: u32,
+    /// Steps timed together, in one batch of the engine: each batch's time over B is a step
+    /// time (default: 1 on the CPU engine; 10 on the GPU engine, which keeps the flock on the
+    /// device through a batch and copies it back at its end).
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch: Option<u32>,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
@@ -110,7 +115,9 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
     });
     let threads = rayon::current_num_threads();
     let capacity = (threads > 1).then(|| parallel_capacity(threads));
+    let steps = timing.step_times.len() as u32 * timing.batch;
     let Timing {
+        batch: _,
         first_step,
         step_times,
         measured,
@@ -119,14 +126,25 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
         naive,
     } = timing;
 
+    let engine = args.flock.engine;
     let report = Report {
         params: &params,
         preset: &args.flock.preset,
+        engine: Engine {
+            kind: engine,
+            adapter: (engine == EngineKind::Gpu)
+                .then(crate::engines::gpu_adapter)
+                .transpose()?,
+            batch: timing.batch,
+            device_bytes_per_boid: (engine == EngineKind::Gpu)
+                .then(|| crate::engines::gpu_bytes_per_boid(params.dimensions))
+                .flatten(),
+        },
         neighbors_target: args.neighbors,
         first_step,
         threads,
         capacity,
-        steps: args.steps,
+        steps,
         warmup: args.warmup,
         step_times,
         measured,
@@ -146,6 +164,8 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
 
 /// What the timed run measured.
 struct Timing {
+    /// Steps timed together.
+    batch: u32,
     /// The counts of the first step (the uniform start's neighbours).
     first_step: ScanCounts,
     step_times: Vec<Duration>,
@@ -172,13 +192,20 @@ where
         sim.step()?;
         first_step.get_or_insert(sim.stats().counts);
     }
-    let mut step_times = Vec::with_capacity(args.steps as usize);
-    let mut measured = Vec::with_capacity(args.steps as usize);
-    for _ in 0..args.steps {
+    let batch = args.batch.unwrap_or(match args.flock.engine {
+        EngineKind::Cpu => 1,
+        EngineKind::Gpu => 10,
+    });
+    let rounds = args.steps.div_ceil(batch) as usize;
+    let mut step_times = Vec::with_capacity(rounds);
+    let mut measured = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
         let start = Instant::now();
-        sim.step()?;
-        step_times.push(start.elapsed());
-        measured.push(sim.stats());
+        sim.step_many(u64::from(batch))?;
+        step_times.push(start.elapsed() / batch);
+        let stats = sim.stats();
+        let times = stats.times.per_step(batch);
+        measured.push(StepStats { times, ..stats });
     }
     let step_peak = Memory::peak();
     let naive = args.vs_naive.then(|| {
@@ -197,6 +224,7 @@ where
         )
     });
     Ok(Timing {
+        batch,
         first_step: first_step.unwrap_or(measured[0].counts),
         step_times,
         measured,
@@ -281,9 +309,35 @@ impl MemoryReport {
     }
 }
 
+/// The engine that stepped the flock.
+struct Engine {
+    kind: EngineKind,
+    /// The GPU engine's adapter.
+    adapter: Option<String>,
+    /// Steps timed together.
+    batch: u32,
+    /// Device memory a boid takes (the GPU engine's buffers).
+    device_bytes_per_boid: Option<usize>,
+}
+
+impl Engine {
+    fn line(&self) -> String {
+        let mut line = self.kind.to_string();
+        if let Some(adapter) = &self.adapter {
+            line += &format!(" on {adapter}");
+        }
+        line += &format!(", timed in batches of {} step(s)", self.batch);
+        if let Some(bytes) = self.device_bytes_per_boid {
+            line += &format!(", {bytes} bytes of device memory per boid");
+        }
+        line
+    }
+}
+
 struct Report<'a> {
     params: &'a Params,
     preset: &'a str,
+    engine: Engine,
     neighbors_target: f64,
     /// The counts of the run's first step: the uniform start's neighbours.
     first_step: ScanCounts,
@@ -395,6 +449,10 @@ impl Report<'_> {
             "world_side": self.params.world_width,
             "mean_neighbors_start": start,
             "mean_neighbors_end": end,
+            "engine": self.engine.kind.name(),
+            "adapter": self.engine.adapter,
+            "batch": self.engine.batch,
+            "device_bytes_per_boid": self.engine.device_bytes_per_boid,
             "threads": self.threads,
             "parallel_capacity": self.capacity,
             "warmup_steps": self.warmup,
@@ -436,6 +494,7 @@ impl Report<'_> {
         );
         let mut row = |name: &str, value: String| out.push_str(&format!("{name:<18} {value}\n"));
         row("boids", self.count().to_string());
+        row("engine", self.engine.line());
         row(
             "threads",
             match self.capacity {

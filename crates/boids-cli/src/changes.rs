@@ -16,6 +16,8 @@ where
     fn apply_due(&mut self, sim: &mut Simulation<D>) -> Result<()>;
     /// Changes not applied (due after the run's last step).
     fn remaining(&self) -> usize;
+    /// The step of the next change, if any: the run may step up to it in one go.
+    fn next_due(&self) -> Option<u64>;
     /// Whether the changes come from an event log, which may add predators.
     fn replays_events(&self) -> bool;
 }
@@ -35,6 +37,10 @@ where
         0
     }
 
+    fn next_due(&self) -> Option<u64> {
+        None
+    }
+
     fn replays_events(&self) -> bool {
         false
     }
@@ -51,6 +57,10 @@ where
 
     fn remaining(&self) -> usize {
         Replay::remaining(self)
+    }
+
+    fn next_due(&self) -> Option<u64> {
+        self.next_step()
     }
 
     fn replays_events(&self) -> bool {

@@ -5,6 +5,7 @@ mod bench;
 mod bench_child;
 mod changes;
 mod compare;
+mod engines;
 mod experiment;
 mod flock_args;
 mod info;
@@ -50,10 +51,13 @@ enum Command {
     Experiment(experiment::ExperimentArgs),
     /// Run a parameter grid in parallel: CSV of time-averaged metrics, heatmap for two keys.
     Sweep(sweep::SweepArgs),
+    /// Say what this build has: its engines, and the GPU adapter it finds (or why none).
+    Info,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    engines::install();
     interrupt::remove_outputs_on_signal();
     let command_line = std::env::args().collect::<Vec<_>>().join(" ");
     let result = match cli.command {
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::bench(&args),
         Some(Command::Experiment(args)) => experiment::run(&args),
         Some(Command::Sweep(args)) => sweep::run(&args),
+        Some(Command::Info) => engines::info(),
         None => default_serve(),
     };
     match result {

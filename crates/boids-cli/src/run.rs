@@ -184,14 +184,10 @@ where
     // The metrics of the current step, once measured for the file, so the summary at the end
     // does not measure the last step again.
     let mut measured = None;
-    for k in 0..=args.steps {
-        if k > 0 {
-            // On a thread of the pool, the step starts its parallel phases from inside it
-            // (see `boids_core::in_pool`).
-            boids_core::in_pool(|| sim.step())?;
-            progress.inc(1);
-            measured = None;
-        }
+    let start = sim.step_count();
+    let writes = metrics_file.is_some() || trajectory.is_some();
+    let mut k = 0;
+    loop {
         changes.apply_due(&mut sim)?;
         if k % args.every == 0 {
             if let Some(file) = &mut metrics_file {
@@ -204,6 +200,30 @@ where
                 t.write_frame(sim.step_count(), &sim.state())?;
             }
         }
+        if k == args.steps {
+            break;
+        }
+        // Up to the next output, change or progress tick in one go: an engine on a device
+        // keeps the flock there in between.
+        let output = if writes {
+            (k / args.every + 1) * args.every
+        } else {
+            args.steps
+        };
+        let change = changes
+            .next_due()
+            .map_or(u64::MAX, |due| due.saturating_sub(start));
+        let tick = match progress.is_hidden() {
+            true => u64::MAX,
+            false => k + (args.steps / 100).max(1),
+        };
+        let next = output.min(change.max(k + 1)).min(tick).min(args.steps);
+        // On a thread of the pool, the step starts its parallel phases from inside it
+        // (see `boids_core::in_pool`).
+        boids_core::in_pool(|| sim.step_many(next - k))?;
+        progress.inc(next - k);
+        measured = None;
+        k = next;
     }
     progress.finish_and_clear();
     if let Some(left) = Some(changes.remaining()).filter(|&n| n > 0) {

@@ -108,6 +108,11 @@ impl StageTimes {
             .filter_map(|&stage| self.get(stage).map(|d| (stage.name(), d)))
     }
 
+    /// Each stage's time over `steps`: a batch's times as those of one of its steps.
+    pub fn per_step(&self, steps: u32) -> StageTimes {
+        StageTimes(self.0.map(|time| time.map(|t| t / steps.max(1))))
+    }
+
     /// The whole step: the sum of its stages.
     pub fn total(&self) -> Duration {
         self.named().map(|(_, d)| d).sum()

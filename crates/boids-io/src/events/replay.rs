@@ -310,13 +310,20 @@ impl Replay {
     {
         self.apply_due(sim)?;
         while sim.step_count() < step {
-            sim.step().map_err(|error| EventsError::State {
+            let until = self.next_step().map_or(step, |next| next.min(step));
+            let steps = until.saturating_sub(sim.step_count()).max(1);
+            sim.step_many(steps).map_err(|error| EventsError::State {
                 origin: self.origin.clone(),
                 error,
             })?;
             self.apply_due(sim)?;
         }
         Ok(())
+    }
+
+    /// The step of the next event not yet applied, if any: a run may step up to it in one go.
+    pub fn next_step(&self) -> Option<u64> {
+        self.pending.front().map(|event| event.step)
     }
 
     /// Events not yet applied (those after the last step replayed).
