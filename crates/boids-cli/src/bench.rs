@@ -188,9 +188,11 @@ where
     let built_peak = Memory::peak();
     Memory::reset_peak();
     let mut first_step = None;
-    for _ in 0..args.warmup {
+    // The first warm-up step alone, for the uniform start's counts; the rest in one batch.
+    if args.warmup > 0 {
         sim.step()?;
-        first_step.get_or_insert(sim.stats().counts);
+        first_step = Some(sim.stats().counts);
+        sim.step_many(u64::from(args.warmup - 1))?;
     }
     let batch = args.batch.unwrap_or(match args.flock.engine {
         EngineKind::Cpu => 1,

@@ -31,11 +31,14 @@ pub enum Stage {
     Obstacles,
     /// Predators catching the boids they reach.
     Catch,
+    /// The flock copied between the host and a device, for an engine that steps it there (the
+    /// GPU engine: up when the simulation changed it, back at a batch's end).
+    Transfer,
 }
 
 impl Stage {
     /// Every stage, in step order.
-    pub const ALL: [Stage; 8] = [
+    pub const ALL: [Stage; 9] = [
         Stage::Steer,
         Stage::Hunt,
         Stage::Bin,
@@ -44,6 +47,7 @@ impl Stage {
         Stage::General,
         Stage::Obstacles,
         Stage::Catch,
+        Stage::Transfer,
     ];
 
     /// The stage's name, as `boids bench` prints it.
@@ -57,6 +61,7 @@ impl Stage {
             Stage::General => "general",
             Stage::Obstacles => "obstacles",
             Stage::Catch => "catch",
+            Stage::Transfer => "transfer",
         }
     }
 }

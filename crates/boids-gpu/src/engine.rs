@@ -6,7 +6,6 @@
 //! last step: the first step that left a boid not finite, and the neighbour work.
 
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
 
 use boids_core::engine::{Batch, Before, Engine, FlockBuffers, GridStep, Unavailable, Unsupported};
 use boids_core::rules::Kernel;
@@ -92,7 +91,7 @@ where
             group: state.groups.clone(),
             id: (0..n as u32).collect(),
         };
-        self.run(&job, &mut flock, 1, false);
+        self.run(&job, &mut flock, 1, false, &mut StageTimes::default());
         let Some(resident) = &self.resident else {
             return Vec::new();
         };
@@ -105,39 +104,47 @@ where
     }
 
     /// Runs `steps` steps of `job`'s flock from what is resident (copied up first if the
-    /// simulation changed it), and copies the state back. With `keep_finite`, a batch in which
-    /// a step left a boid not finite is run again up to that step; without, the state comes
-    /// back as the last step left it.
+    /// simulation changed it), and copies the state back, timing the device's work as
+    /// *interact* and the copies as *transfer*. With `keep_finite`, a batch in which a step left
+    /// a boid not finite is run again up to that step; without, the state comes back as the
+    /// last step left it.
     fn run(
         &mut self,
         job: &GridStep<'_, D>,
         flock: &mut FlockBuffers<D>,
         steps: u64,
         keep_finite: bool,
+        times: &mut StageTimes,
     ) -> Batch {
         let n = flock.len() as u32;
         let steps = steps.min(u64::from(u32::MAX - 1)) as u32;
         let gpu = Arc::clone(&self.gpu);
+        let pipelines = Arc::clone(&self.pipelines);
         let stale = self.resident.as_ref().is_none_or(|r| r.n != n);
         if stale {
-            self.resident = Some(Resident::new(&gpu, &self.pipelines, n, D));
+            self.resident = Some(Resident::new(&gpu, &pipelines, n, D));
         }
         let Some(resident) = self.resident.as_mut() else {
             unreachable!("made above")
         };
         if stale || job.changed {
-            resident.upload::<D>(&gpu, flock);
+            times.time(Stage::Transfer, || resident.upload::<D>(&gpu, flock));
         }
         let grid = Grid::new::<D>(job.params, u64::from(max_cells(n)));
         let constants = Constants::new(job.kernel, &grid, n);
+        let mut step = |resident: &mut Resident, steps: u32, times: &mut StageTimes| {
+            times.time(Stage::Interact, || {
+                resident.steps::<D>(&gpu, &pipelines, job, &constants, steps);
+                let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
+            });
+            times.time(Stage::Transfer, || resident.download::<D>(&gpu, flock))
+        };
         resident.begin(&gpu, &constants);
-        resident.steps::<D>(&gpu, &self.pipelines, job, &constants, steps);
-        let report = resident.download::<D>(&gpu, flock);
+        let report = step(resident, steps, times);
         let taken = report.first_broken.unwrap_or(steps);
         if keep_finite && taken < steps {
             resident.restore(&gpu);
-            resident.steps::<D>(&gpu, &self.pipelines, job, &constants, taken);
-            let redone = resident.download::<D>(&gpu, flock);
+            let redone = step(resident, taken, times);
             return Batch {
                 taken: u64::from(taken),
                 counts: redone.counts,
@@ -178,10 +185,7 @@ where
         flock: &mut FlockBuffers<D>,
         times: &mut StageTimes,
     ) -> ScanCounts {
-        let start = Instant::now();
-        let batch = self.run(job, flock, 1, false);
-        times.add(Stage::Interact, start.elapsed());
-        batch.counts
+        self.run(job, flock, 1, false, times).counts
     }
 
     fn batch(
@@ -191,10 +195,7 @@ where
         steps: u64,
         times: &mut StageTimes,
     ) -> Option<Batch> {
-        let start = Instant::now();
-        let batch = self.run(job, flock, steps, true);
-        times.add(Stage::Interact, start.elapsed());
-        Some(batch)
+        Some(self.run(job, flock, steps, true, times))
     }
 
     /// Nothing: the obstacle pass, the only stage that asks, does not run on this engine.
