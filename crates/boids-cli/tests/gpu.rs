@@ -154,3 +154,73 @@ fn what_the_gpu_engine_does_not_run_is_refused_with_exit_code_2() {
         );
     }
 }
+
+/// The viewer's engine on the GPU: sliders change the running flock as on the CPU, and a
+/// change the GPU engine does not run is refused while the flock keeps running.
+#[test]
+fn the_viewer_steps_a_gpu_flock_and_its_sliders_work() {
+    use boids_core::{EngineKind, ParamsBuilder};
+    use boids_server::protocol::Request;
+    use boids_server::{Engine, EngineConfig};
+    if adapter().is_none() {
+        return;
+    }
+    boids_gpu::install();
+    let engine = Engine::spawn(EngineConfig {
+        params: ParamsBuilder::preset("cornell").unwrap(),
+        preset: "cornell".into(),
+        seed: 5,
+        engine: EngineKind::Gpu,
+        max_count: 10_000,
+        max_pairs: boids_server::budget::DEFAULT_MAX_PAIRS,
+        steps_per_second: 200.0,
+        running: true,
+        start: None,
+        history: Vec::new(),
+    })
+    .unwrap();
+    let set = |key: &str, value: serde_json::Value| Request::Set {
+        key: key.into(),
+        value,
+    };
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let step = async || engine.inspect(|e| e.flock().step_count()).await.unwrap();
+        let wait_steps = async |n: u64| {
+            let start = step().await;
+            while step().await < start + n {
+                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            }
+        };
+        wait_steps(3).await;
+        for request in [
+            set("visual_range", serde_json::json!(60.0)),
+            set("count", serde_json::json!(800)),
+        ] {
+            engine.request(0, request).await.unwrap();
+            wait_steps(3).await;
+        }
+        let predator = set("predator_count", serde_json::json!(1));
+        let refused = engine.request(0, predator).await.unwrap_err().to_string();
+        assert!(refused.contains("predator_count = 1"), "{refused}");
+        wait_steps(3).await;
+        let (engine_kind, count, range, predators) = engine
+            .inspect(|e| {
+                let flock = e.flock();
+                let p = flock.params();
+                (
+                    flock.engine(),
+                    flock.len(),
+                    p.visual_range,
+                    p.predator_count,
+                )
+            })
+            .await
+            .unwrap();
+        assert_eq!(engine_kind, EngineKind::Gpu);
+        assert_eq!((count, range), (800, 60.0));
+        assert_eq!(
+            predators, 0,
+            "the GPU engine runs no predators: the change is refused"
+        );
+    });
+}
