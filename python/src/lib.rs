@@ -32,6 +32,9 @@ mod viewer;
 /// The extension module `boids._boids`.
 #[pymodule]
 fn _boids(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    // In builds with the gpu feature, `engine="gpu"` builds the GPU engine.
+    #[cfg(feature = "gpu")]
+    boids_gpu::install();
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add("METRIC_COLUMNS", boids_core::METRIC_COLUMNS.to_vec())?;
     module.add_class::<simulation::Simulation>()?;

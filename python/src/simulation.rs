@@ -57,7 +57,7 @@ impl Simulation {
         let (flock, pool) = (&mut self.flock, self.pool.as_deref());
         py.detach(|| {
             on_pool(pool, || {
-                errors::guarded(|| (0..n).try_for_each(|_| flock.step()))
+                errors::guarded(|| flock.step_many(n))
             })
         })?
         .map_err(errors::state)
@@ -556,10 +556,8 @@ where
                         positions: Vec::new(),
                         velocities: Vec::new(),
                     };
-                    for k in 0..=steps {
-                        if k > 0 {
-                            sim.step()?;
-                        }
+                    let mut k = 0;
+                    loop {
                         if k % every == 0 {
                             out.steps.push(sim.step_count());
                             out.metrics.push(Metrics::of(sim).values());
@@ -568,6 +566,13 @@ where
                                 out.velocities.push(frames::velocities(sim));
                             }
                         }
+                        if k == steps {
+                            break;
+                        }
+                        // Up to the next record in one go (one batch on the GPU engine).
+                        let next = (k + every - k % every).min(steps);
+                        sim.step_many(next - k)?;
+                        k = next;
                     }
                     Ok::<_, boids_core::StateError>(out)
                 })

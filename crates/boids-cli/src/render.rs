@@ -247,6 +247,17 @@ impl<'a> Plan<'a> {
         }
     }
 
+    /// The next step after `k` that [`Self::records`] (the last step if none is before it).
+    fn next_record(&self, k: u64) -> u64 {
+        let args = self.args;
+        let next = match self.format {
+            Format::Png => self.steps,
+            _ if k < args.warmup => args.warmup,
+            _ => k + args.every - (k - args.warmup) % args.every,
+        };
+        next.min(self.steps)
+    }
+
     /// The 3D camera of `--camera-angle` and `--orbit`, checked against the flock and the
     /// output.
     fn orbit(&self, params: &Params) -> Result<Orbit> {
@@ -304,17 +315,24 @@ impl<'a> Plan<'a> {
         let progress = progress_bar(self.steps, sim.len() + pixels);
         let mut frames = 0u64;
         changes.apply_due(&mut sim)?;
-        for k in 0..=self.steps {
-            if k > 0 {
-                // On a thread of the pool, as `boids run` steps.
-                boids_core::in_pool(|| sim.step())?;
-                changes.apply_due(&mut sim)?;
-                progress.inc(1);
-            }
+        let start = sim.step_count();
+        let mut k = 0;
+        loop {
             if self.records(k) {
                 sink.push(renderer.draw(&sim))?;
                 frames += 1;
             }
+            if k == self.steps {
+                break;
+            }
+            // Up to the next frame or change in one go (one batch on the GPU engine), on a
+            // thread of the pool, as `boids run` steps.
+            let change = changes.next_due().map_or(u64::MAX, |due| due.saturating_sub(start));
+            let next = self.next_record(k).min(change.max(k + 1));
+            boids_core::in_pool(|| sim.step_many(next - k))?;
+            changes.apply_due(&mut sim)?;
+            progress.inc(next - k);
+            k = next;
         }
         progress.finish_and_clear();
         sink.finish()?;

@@ -125,6 +125,12 @@ impl Flock {
         on_flock!(self, sim => sim.step())
     }
 
+    /// `steps` steps, in batches on an engine that keeps the flock on a device
+    /// ([`Simulation::step_many`]).
+    pub fn step_many(&mut self, steps: u64) -> Result<(), StateError> {
+        on_flock!(self, sim => sim.step_many(steps))
+    }
+
     /// New parameters of the same dimension, the flock kept ([`Simulation::set_params`]).
     pub fn set_params(&mut self, params: Params) -> Result<(), StateError> {
         debug_assert_eq!(params.dimensions, self.dimensions());

@@ -27,9 +27,9 @@
 //!   a cell) and random numbers come from counter-based streams keyed by `(seed, step, boid
 //!   id)` ([`rng`]). What an engine promises beyond that is its own ([`engine`]): the CPU engine,
 //!   the reference, gives bit-identical states on any thread count and any CPU build; another
-//!   engine may promise less (a GPU engine: bit-identical run to run on one adapter and driver,
-//!   and within float tolerance of the CPU engine, whose divisions, square roots and fused
-//!   multiply-adds round differently).
+//!   engine may promise less: the GPU engine (the `boids-gpu` crate) is bit-identical run to
+//!   run on one adapter and driver, and within float tolerance of the CPU engine, since a GPU
+//!   rounds divisions, square roots and fused multiply-adds differently.
 //! - **Exact neighbour search.** A uniform grid with cells a visual range high and half of one
 //!   wide, rebuilt each step by counting sort, with boid data moved into cell order ([`grid`]). It
 //!   finds exactly the neighbours a brute-force scan finds, across torus seams too
