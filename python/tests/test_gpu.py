@@ -49,3 +49,14 @@ def test_what_the_gpu_engine_does_not_run_is_refused():
     gpu_flock(preset="cornell", count=50)
     with pytest.raises(ValueError, match=r"predator_count = 2 \(predators\).*cpu engine"):
         boids.Simulation("cornell", predator_count=2, engine="gpu")
+
+
+def test_the_gpu_chapter_example_runs(document, tmp_path, monkeypatch):
+    gpu_flock(preset="cornell", count=50)
+    (block,) = [b for b in document("gpu.md").split("```python\n")[1:]]
+    block = block.split("```")[0]
+    monkeypatch.chdir(tmp_path)
+    scope = {"__name__": "__main__"}
+    exec(compile(block, "gpu.md python example", "exec"), scope)
+    assert scope["positions"].shape == (10_000, 2)
+    assert list(scope["frame"]["step"]) == [100, 150, 200]
