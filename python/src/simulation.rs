@@ -55,12 +55,8 @@ impl Simulation {
     /// finite) raises, the flock kept at the last step taken.
     fn step_free(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
         let (flock, pool) = (&mut self.flock, self.pool.as_deref());
-        py.detach(|| {
-            on_pool(pool, || {
-                errors::guarded(|| flock.step_many(n))
-            })
-        })?
-        .map_err(errors::state)
+        py.detach(|| on_pool(pool, || errors::guarded(|| flock.step_many(n))))?
+            .map_err(errors::state)
     }
 
     /// Refuses `n` more steps, given to `method` as `argument`, where the step number would

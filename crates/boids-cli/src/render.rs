@@ -327,7 +327,9 @@ impl<'a> Plan<'a> {
             }
             // Up to the next frame or change in one go (one batch on the GPU engine), on a
             // thread of the pool, as `boids run` steps.
-            let change = changes.next_due().map_or(u64::MAX, |due| due.saturating_sub(start));
+            let change = changes
+                .next_due()
+                .map_or(u64::MAX, |due| due.saturating_sub(start));
             let next = self.next_record(k).min(change.max(k + 1));
             boids_core::in_pool(|| sim.step_many(next - k))?;
             changes.apply_due(&mut sim)?;

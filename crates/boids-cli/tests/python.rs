@@ -82,7 +82,11 @@ fn the_python_package_passes_its_tests() {
         // The package has the GPU engine when this suite was built with it.
         .env(
             "MATURIN_PEP517_ARGS",
-            if cfg!(feature = "gpu") { "--features gpu" } else { "" },
+            if cfg!(feature = "gpu") {
+                "--features gpu"
+            } else {
+                ""
+            },
         )
         .current_dir(&root)
         .output()
