@@ -16,7 +16,7 @@ pub fn gpu_adapter() -> Result<String> {
     #[cfg(feature = "gpu")]
     return Ok(boids_gpu::describe(&boids_gpu::shared()?.info));
     #[cfg(not(feature = "gpu"))]
-    Err(boids_core::engine::Unavailable::NotBuilt(EngineKind::Gpu).into())
+    Err(boids_core::engine::Unavailable::NotBuilt(EngineKind::Gpu.name()).into())
 }
 
 /// Bytes of device memory the GPU engine takes per boid, in builds that have it.

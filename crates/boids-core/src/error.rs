@@ -143,10 +143,10 @@ pub enum StateError {
     },
     /// The engine asked for cannot be built.
     #[error(transparent)]
-    Unavailable(#[from] crate::engine::Unavailable),
+    Unavailable(#[from] Unavailable),
     /// The engine does not run a setting of the parameters.
     #[error(transparent)]
-    Unsupported(#[from] crate::engine::Unsupported),
+    Unsupported(#[from] Unsupported),
     /// A predator's position or velocity is not finite.
     #[error("predator {index}: {field} = {value} is not allowed: finite numbers")]
     BadPredator {
@@ -189,4 +189,34 @@ pub enum StateError {
         /// Bytes that could not be reserved.
         bytes: usize,
     },
+}
+
+/// Why an engine cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Unavailable {
+    /// This build does not have the engine.
+    #[error(
+        "this build of boids has no {0} engine: build it with the gpu feature (`cargo build --release --features gpu`; Python: `pip install ./python` with `MATURIN_PEP517_ARGS=\"--features gpu\"`)"
+    )]
+    NotBuilt(&'static str),
+    /// The engine found nothing to run on.
+    #[error("the {engine} engine cannot start: {reason}")]
+    CannotStart {
+        /// The engine's name.
+        engine: &'static str,
+        /// What it found, and how to get what it needs.
+        reason: String,
+    },
+}
+
+/// A setting an engine does not run: the simulation refuses it and names the engine that does.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "the {engine} engine does not run {setting} yet: run this flock on the cpu engine (`--engine cpu`; Python: engine=\"cpu\")"
+)]
+pub struct Unsupported {
+    /// The engine's name.
+    pub engine: &'static str,
+    /// The setting, as `name = value (what it is)`.
+    pub setting: String,
 }

@@ -32,7 +32,7 @@ pub fn shared() -> Result<Arc<Gpu>, Unavailable> {
         .get_or_init(|| open().map(Arc::new))
         .clone()
         .map_err(|reason| Unavailable::CannotStart {
-            engine: EngineKind::Gpu,
+            engine: EngineKind::Gpu.name(),
             reason,
         })
 }

@@ -98,6 +98,28 @@ where
         read_words(&self.gpu, &resident.neighbours, n)
     }
 
+    /// Refuses a flock whose largest buffer is over the adapter's limit for one buffer.
+    fn fits(&self, count: usize) -> Result<(), Unsupported> {
+        let count = count as u64;
+        let vectors = count * 4 * stored_lanes(D) as u64;
+        let cells = (2 * count + 64) * 4;
+        let limits = &self.gpu.limits;
+        let limit = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        if vectors.max(cells) <= limit && count <= u64::from(u32::MAX / 4) {
+            return Ok(());
+        }
+        Err(Unsupported {
+            engine: EngineKind::Gpu.name(),
+            setting: format!(
+                "count = {count} on {} (its largest buffer, {} bytes, is over the adapter's limit of {limit} bytes a buffer)",
+                self.gpu.info.name,
+                vectors.max(cells)
+            ),
+        })
+    }
+
     /// The adapter the engine runs on.
     pub fn adapter(&self) -> &wgpu::AdapterInfo {
         &self.gpu.info
@@ -166,7 +188,8 @@ where
     }
 
     fn supports(&self, params: &Params) -> Result<(), Unsupported> {
-        crate::support::supports(params)
+        crate::support::supports(params)?;
+        self.fits(params.count)
     }
 
     fn takes_pulls(&self) -> bool {

@@ -10,7 +10,7 @@ use boids_core::{EngineKind, Model, Params};
 pub fn supports(params: &Params) -> Result<(), Unsupported> {
     let refused = |setting: String| {
         Err(Unsupported {
-            engine: EngineKind::Gpu,
+            engine: EngineKind::Gpu.name(),
             setting,
         })
     };

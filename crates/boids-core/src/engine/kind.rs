@@ -10,6 +10,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::{CpuEngine, Engine};
+use crate::error::Unavailable;
 use crate::space::{Dim, Dimension};
 
 /// The engines the faces name.
@@ -44,7 +45,7 @@ impl EngineKind {
         match self {
             EngineKind::Cpu => Ok(Box::new(CpuEngine::<D>::default())),
             EngineKind::Gpu => {
-                let maker = GPU.get().ok_or(Unavailable::NotBuilt(self))?;
+                let maker = GPU.get().ok_or(Unavailable::NotBuilt(self.name()))?;
                 let made: Box<dyn Any> = match D {
                     3 => Box::new((maker.three)()),
                     _ => Box::new((maker.two)()),
@@ -52,7 +53,7 @@ impl EngineKind {
                 // The maker of D dimensions made an engine of D dimensions.
                 *made
                     .downcast::<Result<Box<dyn Engine<D>>, Unavailable>>()
-                    .map_err(|_| Unavailable::NotBuilt(self))?
+                    .map_err(|_| Unavailable::NotBuilt(self.name()))?
             }
         }
     }
@@ -100,34 +101,4 @@ impl FromStr for EngineKind {
                 name: name.to_owned(),
             })
     }
-}
-
-/// Why an engine cannot be built.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Unavailable {
-    /// This build does not have the engine.
-    #[error(
-        "this build of boids has no {0} engine: build it with the gpu feature (`cargo build --release --features gpu`; Python: `pip install ./python` with `MATURIN_PEP517_ARGS=\"--features gpu\"`)"
-    )]
-    NotBuilt(EngineKind),
-    /// The engine found nothing to run on.
-    #[error("the {engine} engine cannot start: {reason}")]
-    CannotStart {
-        /// The engine.
-        engine: EngineKind,
-        /// What it found, and how to get what it needs.
-        reason: String,
-    },
-}
-
-/// A setting an engine does not run: the simulation refuses it and names the engine that does.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the {engine} engine does not run {setting} yet: run this flock on the cpu engine (`--engine cpu`; Python: engine=\"cpu\")"
-)]
-pub struct Unsupported {
-    /// The engine.
-    pub engine: EngineKind,
-    /// The setting, as `name = value (what it is)`.
-    pub setting: String,
 }

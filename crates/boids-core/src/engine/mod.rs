@@ -17,9 +17,10 @@ mod kind;
 use std::collections::TryReserveError;
 use std::fmt;
 
+pub use crate::error::{Unavailable, Unsupported};
 pub(crate) use cpu::geometry;
 pub use cpu::{BYTES_PER_BOID, COLUMNS_PER_RANGE, CpuEngine};
-pub use kind::{EngineKind, EngineMaker, Unavailable, UnknownEngine, Unsupported, install_gpu};
+pub use kind::{EngineKind, EngineMaker, UnknownEngine, install_gpu};
 
 use crate::params::Params;
 use crate::rules::Kernel;

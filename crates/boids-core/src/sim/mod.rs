@@ -212,7 +212,7 @@ where
         if self.engine.takes_pulls() {
             return Ok(());
         }
-        let engine = self.engine.kind();
+        let engine = self.engine.kind().name();
         let setting = what.to_owned();
         Err(Unsupported { engine, setting }.into())
     }
