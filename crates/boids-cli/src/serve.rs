@@ -6,7 +6,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use boids_core::{Flock, ParamsBuilder, Source, with_dimensions};
+use boids_core::{EngineKind, Flock, ParamsBuilder, Source, with_dimensions};
 use boids_io::events::{Event, EventLog};
 use boids_io::input::{EVENTS_LIMIT, read_text};
 use boids_server::budget::{self, DEFAULT_MAX_PAIRS};
@@ -37,9 +37,10 @@ pub struct ServeArgs {
     #[arg(long = "allow-host", value_name = "NAME")]
     pub allow_host: Vec<String>,
     /// Largest boid count the page may ask for (the count slider stops here); a preset's own
-    /// count above it is lowered to it, a count asked for above it is refused.
-    #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = whole(1..=u64::MAX))]
-    pub max_count: u64,
+    /// count above it is lowered to it, a count asked for above it is refused. Default: 200,000
+    /// on the CPU engine, 10,000,000 on the GPU engine.
+    #[arg(long, value_name = "N", value_parser = whole(1..=u64::MAX))]
+    pub max_count: Option<u64>,
     /// Most neighbour pairs a step (boids x expected neighbours each; the k nearest, the other
     /// models' searches and the world's objects priced in pairs) the page may ask for: a change
     /// that would make steps costlier is refused, so one client cannot freeze the viewer for
@@ -77,7 +78,11 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             args.max_pairs
         );
     }
-    let max_count = usize::try_from(args.max_count).unwrap_or(usize::MAX);
+    let max_count = args.max_count.unwrap_or(match args.flock.engine {
+        EngineKind::Cpu => 200_000,
+        EngineKind::Gpu => 10_000_000,
+    });
+    let max_count = usize::try_from(max_count).unwrap_or(usize::MAX);
     let opening = Opening::of(args, max_count)?;
     let params = opening.layers.build()?;
     if params.count > max_count {
