@@ -134,9 +134,9 @@ fn what_the_gpu_engine_does_not_run_is_refused_with_exit_code_2() {
         ),
         (
             &[
-                "run", "--steps", "5", "--engine", "gpu", "--preset", "vicsek",
+                "run", "--steps", "5", "--engine", "gpu", "--preset", "couzin",
             ][..],
-            "model = vicsek",
+            "model = couzin",
         ),
         (
             &[

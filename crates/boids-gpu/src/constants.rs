@@ -3,7 +3,7 @@
 //! lay them out (`step.wgsl` declares the same structs).
 
 use boids_core::rules::{Kernel, wander_heading};
-use boids_core::{Boundary, Dim, Dimension, Params, VecN};
+use boids_core::{Boundary, Dim, Dimension, Model, NoiseDistribution, Params, VecN};
 use bytemuck::{Pod, Zeroable};
 
 /// Threads of every workgroup (`WORKGROUP` in the shader).
@@ -31,6 +31,8 @@ pub struct Constants {
     flags: u32,
     scan_blocks: u32,
     rules: [f32; 20],
+    heading_model: [u32; 4],
+    heading: [f32; 4],
 }
 
 /// One step's [`StepInfo`] in the shader.
@@ -39,7 +41,8 @@ pub struct Constants {
 pub struct StepInfo {
     wander: [f32; 4],
     index: u32,
-    pad: [u32; 3],
+    pad: u32,
+    number: [u32; 2],
 }
 
 /// The uniform grid of a batch: cells at least a range wide along every axis of the world box
@@ -96,6 +99,11 @@ impl Grid {
     }
 }
 
+/// A 64-bit number as the shader's (low, high) words.
+fn words(x: u64) -> [u32; 2] {
+    [x as u32, (x >> 32) as u32]
+}
+
 /// Pads `v` to the four lanes of a `vec4`.
 fn lanes<const N: usize>(v: [f32; N]) -> [f32; 4] {
     let mut out = [0.0; 4];
@@ -107,8 +115,14 @@ const INCLUDE_SELF: u32 = 1;
 const DYNAMIC_BIAS: u32 = 2;
 
 impl Constants {
-    /// The constants of a flock of `count` boids under `kernel` on `grid`.
-    pub fn new<const D: usize>(kernel: &Kernel<D>, grid: &Grid, count: u32) -> Self {
+    /// The constants of a flock of `count` boids under `params` (and its `kernel`) on `grid`,
+    /// its random streams keyed by `seed`.
+    pub fn new<const D: usize>(
+        (params, kernel): (&Params, &Kernel<D>),
+        grid: &Grid,
+        count: u32,
+        seed: u64,
+    ) -> Self {
         let k = kernel;
         let boundary = match k.boundary {
             Boundary::Torus => 0,
@@ -154,6 +168,18 @@ impl Constants {
                 0.0,
                 0.0,
             ],
+            heading_model: [
+                u32::from(params.model == Model::Vicsek),
+                u32::from(params.noise_distribution == NoiseDistribution::Gaussian),
+                words(seed)[0],
+                words(seed)[1],
+            ],
+            heading: [
+                params.speed as f32,
+                params.noise as f32,
+                (params.turn_rate * params.dt) as f32,
+                params.informed_weight as f32,
+            ],
         }
     }
 
@@ -182,7 +208,8 @@ where
         let info = StepInfo {
             wander: lanes::<D>(heading.into()),
             index,
-            pad: [0; 3],
+            pad: 0,
+            number: words(start + u64::from(index)),
         };
         let at = i as usize * STEP_STRIDE as usize;
         bytes[at..at + size_of::<StepInfo>()].copy_from_slice(bytemuck::bytes_of(&info));

@@ -79,6 +79,7 @@ where
         let job = GridStep {
             params,
             kernel: &kernel,
+            seed: 0,
             step: 0,
             pull: None,
             changed: true,
@@ -153,7 +154,7 @@ where
             times.time(Stage::Transfer, || resident.upload::<D>(&gpu, flock));
         }
         let grid = Grid::new::<D>(job.params, u64::from(max_cells(n)));
-        let constants = Constants::new(job.kernel, &grid, n);
+        let constants = Constants::new((job.params, job.kernel), &grid, n, job.seed);
         let mut step = |resident: &mut Resident, steps: u32, times: &mut StageTimes| {
             times.time(Stage::Interact, || {
                 resident.steps::<D>(&gpu, &pipelines, job, &constants, steps);
@@ -190,6 +191,10 @@ where
     fn supports(&self, params: &Params) -> Result<(), Unsupported> {
         crate::support::supports(params)?;
         self.fits(params.count)
+    }
+
+    fn takes(&self, params: &Params) -> bool {
+        crate::support::supports(params).is_ok()
     }
 
     fn takes_pulls(&self) -> bool {

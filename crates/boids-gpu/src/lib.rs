@@ -1,6 +1,7 @@
 //! The GPU engine of boids: the boids model's grid path (bin, counting sort by cell, neighbour
-//! scan and rules, move) as WGSL compute shaders on wgpu, so a flock runs on any Vulkan, Metal
-//! or DX12 adapter, and through Mesa's lavapipe on a CPU.
+//! scan and rules, move), and the Vicsek model on the same grid, as WGSL compute shaders on
+//! wgpu, so a flock runs on any Vulkan, Metal or DX12 adapter, and through Mesa's lavapipe on
+//! a CPU.
 //!
 //! The engine goes through the core's door for engines ([`boids_core::Engine`]): [`install`]
 //! hands the core its maker, after which every face builds it by name (`--engine gpu`,
@@ -11,7 +12,8 @@
 //! comparison, torus seams wrapped), and bit-identical states run after run on one adapter and
 //! driver (integer atomics only, boids ordered by id within a cell, sums in a fixed order). Not
 //! bit equality with the CPU engine: division, square roots and fused multiply-adds round
-//! differently on a GPU, so the two agree to float tolerance. What it does not run yet it
+//! differently on a GPU, so the two agree to float tolerance. Vicsek's noise comes from the
+//! CPU engine's keyed streams (`boids_core::rng`), so a noisy flock differs only by rounding. What it does not run yet it
 //! refuses by name ([`supports`]).
 
 mod constants;

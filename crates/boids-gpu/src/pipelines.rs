@@ -37,6 +37,11 @@ pub struct Pipelines {
 /// `step.wgsl` written out for `dimensions` (2 or 3).
 pub fn source(dimensions: usize) -> String {
     let text = include_str!("step.wgsl");
+    let noise_and_turn = if dimensions == 3 {
+        include_str!("noise3.wgsl")
+    } else {
+        include_str!("noise2.wgsl")
+    };
     let (vector, stored, swizzle, store, widen, across) = if dimensions == 3 {
         (
             "vec3<f32>",
@@ -62,6 +67,7 @@ pub fn source(dimensions: usize) -> String {
         .replace("{ STORE }", &format!("{{ {store} }}"))
         .replace("return WIDEN;", &format!("return {widen};"))
         .replace("    ACROSS\n", &format!("    {across}\n"))
+        .replace("NOISE_AND_TURN\n", noise_and_turn)
 }
 
 impl Pipelines {

@@ -6,7 +6,8 @@
 //
 // This text is written for both dimensions: `V` is a position or velocity and `S` how it is
 // stored (2D: vec2; 3D: vec3 stored in a vec4), `XYZ` the swizzle of the world's axes, and
-// STORE, WIDEN and ACROSS the bodies that differ. The engine substitutes them before compiling
+// STORE, WIDEN, ACROSS and NOISE_AND_TURN the bodies that differ (the last in `noise2.wgsl` and
+// `noise3.wgsl`). The engine substitutes them before compiling
 // (`pipelines.rs`).
 
 alias V = vec2<f32>;
@@ -51,17 +52,27 @@ struct Constants {
     wander_weight: f32,
     pad0: f32,
     pad1: f32,
+    // The heading models: model, noise distribution, and the seed (low, high words).
+    heading_model: vec4<u32>,
+    // speed, noise, the largest turn a step (turn_rate * dt), informed_weight.
+    heading: vec4<f32>,
 }
 
 // What changes from one step of a batch to the next.
 struct StepInfo {
     wander: vec4<f32>,
     index: u32,
+    // The step's number (low, high words): keys its random streams.
+    number: vec2<u32>,
 }
 
 const TORUS: u32 = 0u;
 const MARGINS: u32 = 1u;
 const WALLS: u32 = 2u;
+
+const BOIDS: u32 = 0u;
+const VICSEK: u32 = 1u;
+const GAUSSIAN: u32 = 1u;
 
 const INCLUDE_SELF: u32 = 1u;
 const DYNAMIC_BIAS: u32 = 2u;
@@ -313,6 +324,8 @@ struct Sums {
     offset_sum: V,
     velocity_sum: V,
     separation: V,
+    // The heading models: the sum of the unit headings of the boid and its neighbours.
+    heading_sum: V,
 }
 
 struct Boid {
@@ -356,6 +369,140 @@ fn advance(acc: Sums, boid: Boid, group: u32) -> Boid {
     return Boid(moved.position, moved.velocity, bias);
 }
 
+// ---- the heading models (boids-core models/mod.rs `steer`, space.rs, rng.rs) -------------
+
+// 64-bit words as (low, high) for the keyed random streams.
+alias U64 = vec2<u32>;
+
+fn add64(a: U64, b: U64) -> U64 {
+    let low = a.x + b.x;
+    return U64(low, a.y + b.y + select(0u, 1u, low < a.x));
+}
+
+fn shr64(a: U64, n: u32) -> U64 {
+    if (n >= 32u) { return U64(a.y >> (n - 32u), 0u); }
+    return U64((a.x >> n) | (a.y << (32u - n)), a.y >> n);
+}
+
+fn shl64(a: U64, n: u32) -> U64 {
+    if (n >= 32u) { return U64(0u, a.x << (n - 32u)); }
+    return U64(a.x << n, (a.y << n) | (a.x >> (32u - n)));
+}
+
+fn rotl64(a: U64, n: u32) -> U64 { return shl64(a, n) | shr64(a, 64u - n); }
+
+// The full product of two 32-bit words, from 16-bit halves.
+fn mul32(a: u32, b: u32) -> U64 {
+    let a0 = a & 0xffffu;
+    let a1 = a >> 16u;
+    let b0 = b & 0xffffu;
+    let b1 = b >> 16u;
+    let low = a0 * b0;
+    let cross1 = a0 * b1;
+    let cross2 = a1 * b0;
+    let middle = (low >> 16u) + (cross1 & 0xffffu) + (cross2 & 0xffffu);
+    let high = a1 * b1 + (cross1 >> 16u) + (cross2 >> 16u) + (middle >> 16u);
+    return U64((low & 0xffffu) | (middle << 16u), high);
+}
+
+fn mul64(a: U64, b: U64) -> U64 {
+    let p = mul32(a.x, b.x);
+    return U64(p.x, p.y + a.x * b.y + a.y * b.x);
+}
+
+const PHI: U64 = U64(0x7f4a7c15u, 0x9e3779b9u);
+
+// rng.rs `mix` (SplitMix64's output function).
+fn mix(z: U64) -> U64 {
+    var x = add64(z, PHI);
+    x = mul64(x ^ shr64(x, 30u), U64(0x1ce4e5b9u, 0xbf58476du));
+    x = mul64(x ^ shr64(x, 27u), U64(0x133111ebu, 0x94d049bbu));
+    return x ^ shr64(x, 31u);
+}
+
+// Xoshiro256++, seeded as rand_xoshiro's `seed_from_u64` seeds it.
+struct Stream {
+    s0: U64,
+    s1: U64,
+    s2: U64,
+    s3: U64,
+}
+
+const NOISE: U64 = U64(2u, 0u);
+
+// rng.rs `stream(seed, Noise, step, id)`.
+fn noise_stream(id: u32) -> Stream {
+    let seed = k.heading_model.zw;
+    let key = mix(seed ^ mix(NOISE ^ mix(this_step.number ^ mix(U64(id, 0u)))));
+    return Stream(mix(key), mix(add64(key, PHI)), mix(add64(key, add64(PHI, PHI))),
+                  mix(add64(key, add64(PHI, add64(PHI, PHI)))));
+}
+
+// `Stream::unit`: uniform in [0, 1), from the top 24 of the 53 bits the CPU engine uses.
+fn unit(s: ptr<function, Stream>) -> f32 {
+    let result = add64(rotl64(add64((*s).s0, (*s).s3), 23u), (*s).s0);
+    let t = shl64((*s).s1, 17u);
+    (*s).s2 = (*s).s2 ^ (*s).s0;
+    (*s).s3 = (*s).s3 ^ (*s).s1;
+    (*s).s1 = (*s).s1 ^ (*s).s2;
+    (*s).s0 = (*s).s0 ^ (*s).s3;
+    (*s).s2 = (*s).s2 ^ t;
+    (*s).s3 = rotl64((*s).s3, 45u);
+    return f32(result.y >> 8u) * (1.0 / 16777216.0);
+}
+
+const TAU: f32 = 6.283185307179586;
+
+// `rayleigh`: the radius of a standard 2D normal.
+fn rayleigh(s: ptr<function, Stream>) -> f32 {
+    return sqrt(-2.0 * log(1.0 - unit(s)));
+}
+
+// glam's `normalize_or_zero` and `try_normalize` (zero for "none").
+fn normalize_or_zero(v: V) -> V {
+    let length = length(v);
+    if (length > 0.0 && length < 3.4e38) { return v / length; }
+    return V(0.0);
+}
+
+fn is_zero(v: V) -> bool { return all(v == V(0.0)); }
+
+// `try_normalize(v).unwrap_or(otherwise)`.
+fn normalized_or(v: V, otherwise: V) -> V {
+    let unit = normalize_or_zero(v);
+    return select(unit, otherwise, is_zero(unit));
+}
+
+NOISE_AND_TURN
+
+// `steer`, steps 1 to 6 of the heading models: from the social direction `d` to the next state.
+fn steer_heading(d: V, boid: Boid, group: u32, id: u32) -> Boid {
+    let speed = k.heading.x;
+    let heading = normalize_or_zero(boid.velocity);
+    var desired = normalized_or(d, heading);
+    let weight = k.heading.w;
+    if (group != 0u && weight > 0.0) {
+        var goal = k.goal1.XYZ;
+        if (group == 2u) { goal = k.goal2.XYZ; }
+        desired = normalized_or(desired + goal * weight, desired);
+    }
+    let push = boundary_steer(boid.position);
+    if (!is_zero(push)) {
+        desired = normalized_or(desired * speed + push, desired);
+    }
+    if (is_zero(desired)) {
+        return Boid(boid.position, V(0.0), boid.bias);
+    }
+    if (k.heading.y != 0.0) {
+        var stream = noise_stream(id);
+        desired = add_noise(desired, &stream);
+    }
+    var turned = desired;
+    if (!is_zero(heading)) { turned = turn_toward(heading, desired, k.heading.z); }
+    let moved = move_boid(boid.position, turned * speed);
+    return Boid(moved.position, moved.velocity, boid.bias);
+}
+
 fn finite(v: V) -> bool {
     let bits = bitcast<vec4<u32>>(widen(v));
     return all((bits & vec4<u32>(0x7f800000u)) != vec4<u32>(0x7f800000u));
@@ -377,7 +524,8 @@ fn interact(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) group
         let p = load(sorted_pos[slot]);
         let home = cell_coords(p);
         let n = axis_cells();
-        var acc = Sums(0.0, V(0.0), V(0.0), V(0.0));
+        var acc = Sums(0.0, V(0.0), V(0.0), V(0.0), V(0.0));
+        let vicsek = k.heading_model.x == VICSEK;
         let include_self = has(INCLUDE_SELF);
         for (var dz = k.scan_lo.z; dz <= k.scan_hi.z; dz = dz + 1) {
             for (var dy = k.scan_lo.y; dy <= k.scan_hi.y; dy = dy + 1) {
@@ -396,6 +544,17 @@ fn interact(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) group
                         let d = minimum_image(p - load(sorted_pos[t]));
                         let d2 = dot(d, d);
                         let is_self = t == slot;
+                        candidates = candidates + 1u;
+                        if (vicsek) {
+                            // `vicsek::social_direction`: itself and every other within r.
+                            let seen = d2 < k.visual_below;
+                            if (seen || is_self) {
+                                acc.heading_sum = acc.heading_sum
+                                    + normalize_or_zero(load(sorted_vel[t]));
+                            }
+                            neighbours = neighbours + select(0u, 1u, seen && !is_self);
+                            continue;
+                        }
                         let averaged = d2 < k.visual_below && d2 >= k.unseen_below
                             && (include_self || !is_self);
                         let separated = d2 < k.protected_below;
@@ -405,7 +564,6 @@ fn interact(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) group
                             acc.velocity_sum = acc.velocity_sum + load(sorted_vel[t]);
                         }
                         if (separated) { acc.separation = acc.separation + d; }
-                        candidates = candidates + 1u;
                         neighbours = neighbours + select(0u, 1u, !is_self && (averaged || separated));
                     }
                 }
@@ -413,7 +571,8 @@ fn interact(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) group
         }
         neighbours_of[id] = neighbours;
         let boid = Boid(p, load(sorted_vel[slot]), bias_in[id]);
-        let next = advance(acc, boid, group_of[id]);
+        var next = advance(acc, boid, group_of[id]);
+        if (vicsek) { next = steer_heading(acc.heading_sum, boid, group_of[id], id); }
         pos_out[id] = store(next.position);
         vel_out[id] = store(next.velocity);
         bias_out[id] = next.bias;

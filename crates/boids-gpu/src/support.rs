@@ -1,7 +1,7 @@
-//! What the GPU engine runs: the boids model with every rule the seed presets use, in two and
-//! three dimensions. The rest (the other models, k nearest neighbours, a blind angle, the
-//! world's obstacles, predators, attractors and perching) it refuses by name, so a flock is
-//! never stepped with a setting silently ignored.
+//! What the GPU engine runs: the boids model with every rule the seed presets use, and the
+//! Vicsek model, in two and three dimensions. The rest (Couzin's model, k nearest neighbours,
+//! a blind angle, the world's obstacles, predators, attractors and perching) it refuses by
+//! name, so a flock is never stepped with a setting silently ignored.
 
 use boids_core::engine::Unsupported;
 use boids_core::{EngineKind, Model, Params};
@@ -14,10 +14,10 @@ pub fn supports(params: &Params) -> Result<(), Unsupported> {
             setting,
         })
     };
-    if params.model != Model::Boids {
+    if params.model == Model::Couzin {
+        let model = params.model.name();
         return refused(format!(
-            "model = {} (only the boids model)",
-            params.model.name()
+            "model = {model} (the boids and Vicsek models only)"
         ));
     }
     if params.topological_k > 0 {

@@ -1,5 +1,5 @@
 //! The GPU engine against the CPU engine and the brute-force reference: the same step to float
-//! tolerance for every preset it runs, the same neighbours across torus seams, the same bytes
+//! tolerance for every preset it runs (the boids presets and Vicsek's, noise included), the same neighbours across torus seams, the same bytes
 //! run after run, and a clear refusal of what it does not run.
 //!
 //! Without an adapter these tests skip with a message; under `CI=true` they fail instead (CI
@@ -98,6 +98,9 @@ fn every_preset_it_runs_steps_as_the_cpu_engine_does_in_2d() {
     for preset in PRESETS {
         against_cpu::<2>(preset, &["count=300"]);
     }
+    // Vicsek's noise comes from the same keyed streams as on the CPU.
+    against_cpu::<2>("vicsek", &[]);
+    against_cpu::<2>("vicsek", &["noise_distribution=gaussian", "turn_rate=0.5"]);
 }
 
 #[test]
@@ -105,6 +108,11 @@ fn every_preset_it_runs_steps_as_the_cpu_engine_does_in_3d() {
     for preset in PRESETS {
         against_cpu::<3>(preset, &["count=300", "dimensions=3"]);
     }
+    against_cpu::<3>("vicsek3d", &["count=500"]);
+    against_cpu::<3>(
+        "vicsek3d",
+        &["count=500", "noise_distribution=gaussian", "turn_rate=0.5"],
+    );
 }
 
 /// Neighbours of every boid on a W3 torus of 4,096 boids (many across its seams): the GPU's
@@ -178,7 +186,7 @@ fn what_it_does_not_run_is_refused_by_name() {
         message.contains("predator_count = 2") && message.contains("cpu engine"),
         "{message}"
     );
-    for preset in ["vicsek", "couzin", "pillars", "perching", "murmuration"] {
+    for preset in ["couzin", "pillars", "perching", "murmuration"] {
         let p = params(preset, &[]);
         boids_core::with_dimensions!(p.dimensions, D, {
             let Some(engine) = gpu::<D>() else { return };

@@ -37,7 +37,9 @@ where
     pub params: &'a Params,
     /// The model's constants under them.
     pub kernel: &'a Kernel<D>,
-    /// The number of the step being taken (keys the wandering bias).
+    /// The seed of the random streams (keys the heading models' noise, with the step and id).
+    pub seed: u64,
+    /// The number of the step being taken (keys the wandering bias and the noise).
     pub step: u64,
     /// What pulls on the boids this step (predators, attractors, a force), if anything.
     pub pull: Option<&'a Pull<'a, D>>,
@@ -133,6 +135,13 @@ where
     fn supports(&self, params: &Params) -> Result<(), Unsupported> {
         let _ = params;
         Ok(())
+    }
+
+    /// Whether this engine takes the step of `params`' model itself: the CPU engine takes the
+    /// boids model's grid path (the other models take the simulation's general path); the GPU
+    /// engine takes the Vicsek model too.
+    fn takes(&self, params: &Params) -> bool {
+        params.uses_fast_path()
     }
 
     /// Whether this engine adds a pull from outside the parameters to the rules: the

@@ -180,17 +180,18 @@ where
         Ok(())
     }
 
-    /// Up to `steps` steps in one batch of the engine, when the step is the engine's alone (the
-    /// grid path, and a world with nothing to do): the steps taken, or `None` when the engine
+    /// Up to `steps` steps in one batch of the engine, when the step is the engine's alone (a
+    /// model it takes, and a world with nothing to do): the steps taken, or `None` when the engine
     /// steps one at a time or the step is not its alone.
     fn batch(&mut self, steps: u64) -> Option<u64> {
-        if !self.params.uses_fast_path() || !self.world.is_idle(&self.params) {
+        if !self.engine.takes(&self.params) || !self.world.is_idle(&self.params) {
             return None;
         }
         let mut times = StageTimes::default();
         let job = GridStep {
             params: &self.params,
             kernel: &self.kernel,
+            seed: self.seed,
             step: self.step,
             pull: None,
             changed: self.changed,
@@ -221,7 +222,7 @@ where
     /// the check that the flock stayed finite before the catch changes the world.
     fn advance(&mut self, force: Option<&[[f32; D]]>) -> Result<(), StateError> {
         let mut times = StageTimes::default();
-        let general = !self.params.uses_fast_path();
+        let general = !self.engine.takes(&self.params);
         let previous = general.then(|| times.time(Stage::General, || self.state()));
         let Self {
             params,
@@ -245,6 +246,7 @@ where
                 let job = GridStep {
                     params,
                     kernel,
+                    seed: *seed,
                     step: *step,
                     pull,
                     changed: *changed,
