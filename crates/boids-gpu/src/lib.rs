@@ -20,6 +20,7 @@ mod constants;
 mod device;
 mod engine;
 mod pipelines;
+mod resident;
 mod support;
 
 pub use device::{Gpu, describe, shared};

@@ -1,0 +1,399 @@
+//! A flock resident on the device, and everything its steps use: two copies of the flock (a
+//! step reads one and writes the other), a snapshot for an undo, the grid's arrays, the
+//! uniforms, and the buffer the state comes back through. It records a batch's steps into
+//! submissions, each step clearing the cell counts and dispatching bin, scan, scatter, order
+//! and interact, and reads the flock and the report back at the batch's end.
+
+use boids_core::engine::FlockBuffers;
+use boids_core::engine::GridStep;
+use boids_core::{Dim, Dimension, ScanCounts, VecN};
+
+use crate::constants::{Constants, STEP_STRIDE, WORKGROUP, step_infos};
+use crate::device::Gpu;
+use crate::engine::{STEPS_PER_SUBMISSION, max_cells, stored_lanes};
+use crate::pipelines::Pipelines;
+
+/// The first `n` words of `buffer`, copied back (none if the device is lost).
+pub fn read_words(gpu: &Gpu, buffer: &wgpu::Buffer, n: usize) -> Vec<u32> {
+    let bytes = (n as u64 * 4).max(4);
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("words back"),
+        size: bytes,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, bytes);
+    gpu.queue.submit([encoder.finish()]);
+    let slice = staging.slice(..);
+    slice.map_async(wgpu::MapMode::Read, |_| {});
+    let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
+    let Ok(view) = slice.get_mapped_range() else {
+        return Vec::new();
+    };
+    view.chunks_exact(4)
+        .take(n)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
+/// What a batch's end reports.
+pub struct Report {
+    /// The first step of the batch (from 0) that left a boid not finite.
+    pub first_broken: Option<u32>,
+    /// The neighbour work of the batch's last step.
+    pub counts: ScanCounts,
+}
+
+/// A flock on the device, with everything its steps use.
+#[derive(Debug)]
+pub struct Resident {
+    pub n: u32,
+    /// Positions, velocities and biases, twice: a step reads one copy and writes the other.
+    flock: [[wgpu::Buffer; 3]; 2],
+    /// The copy the next step reads.
+    current: usize,
+    /// The flock before the last batch, for an undo.
+    snapshot: [wgpu::Buffer; 3],
+    groups: wgpu::Buffer,
+    cell_count: wgpu::Buffer,
+    cell_fill: wgpu::Buffer,
+    report: wgpu::Buffer,
+    pub neighbours: wgpu::Buffer,
+    constants: wgpu::Buffer,
+    step_info: wgpu::Buffer,
+    uniforms: wgpu::BindGroup,
+    /// Group 1 for each copy read.
+    storage: [wgpu::BindGroup; 2],
+    /// Where the state and the report come back.
+    readback: wgpu::Buffer,
+    /// Workgroups of a dispatch over the boids, as laid out (x, y).
+    boid_groups: (u32, u32),
+}
+
+/// A dispatch of `groups` workgroups in rows of at most `row`.
+fn layout(groups: u32, row: u32) -> (u32, u32) {
+    let x = groups.clamp(1, row);
+    (x, groups.div_ceil(x).max(1))
+}
+
+impl Resident {
+    pub fn new(gpu: &Gpu, pipelines: &Pipelines, n: u32, dimensions: usize) -> Self {
+        let device = &gpu.device;
+        let vector = (4 * stored_lanes(dimensions)) as u64;
+        let n64 = u64::from(n);
+        let cells = u64::from(max_cells(n));
+        let row = gpu.limits.max_compute_workgroups_per_dimension.min(65_535);
+        let boid_groups = layout(n.div_ceil(WORKGROUP), row);
+        let tallies = u64::from(boid_groups.0 * boid_groups.1);
+        let storage = |label: &str, bytes: u64| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes.max(16),
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            })
+        };
+        let copy = |label: &str| {
+            [
+                storage(label, n64 * vector),
+                storage(label, n64 * vector),
+                storage(label, n64 * 4),
+            ]
+        };
+        let flock = [copy("flock a"), copy("flock b")];
+        let snapshot = copy("snapshot");
+        let groups = storage("groups", n64 * 4);
+        let cell_of = storage("cell of", n64 * 4);
+        let cell_count = storage("cell count", cells * 4);
+        let cell_fill = storage("cell fill", cells * 4);
+        let cell_start = storage("cell start", cells * 4);
+        let block_sums = storage("block sums", cells.div_ceil(1024) * 4);
+        let unsorted = storage("unsorted", n64 * 4);
+        let sorted_id = storage("sorted id", n64 * 4);
+        let sorted_pos = storage("sorted pos", n64 * vector);
+        let sorted_vel = storage("sorted vel", n64 * vector);
+        let report = storage("report", (1 + 3 * tallies) * 4);
+        let neighbours = storage("neighbours", n64 * 4);
+        let uniform = |label: &str, bytes: u64| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let constants = uniform("constants", size_of::<Constants>() as u64);
+        let step_info = uniform("step info", u64::from(STEPS_PER_SUBMISSION) * STEP_STRIDE);
+        let uniforms = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("boids uniforms"),
+            layout: &pipelines.uniforms,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: constants.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &step_info,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(32),
+                    }),
+                },
+            ],
+        });
+        let bind = |read: &[wgpu::Buffer; 3], write: &[wgpu::Buffer; 3]| {
+            let buffers = [
+                &read[0],
+                &read[1],
+                &read[2],
+                &groups,
+                &write[0],
+                &write[1],
+                &write[2],
+                &cell_of,
+                &cell_count,
+                &cell_fill,
+                &cell_start,
+                &block_sums,
+                &unsorted,
+                &sorted_id,
+                &sorted_pos,
+                &sorted_vel,
+                &report,
+                &neighbours,
+            ];
+            let entries: Vec<_> = buffers
+                .iter()
+                .enumerate()
+                .map(|(binding, buffer)| wgpu::BindGroupEntry {
+                    binding: binding as u32,
+                    resource: buffer.as_entire_binding(),
+                })
+                .collect();
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("boids storage"),
+                layout: &pipelines.storage,
+                entries: &entries,
+            })
+        };
+        let storage_groups = [bind(&flock[0], &flock[1]), bind(&flock[1], &flock[0])];
+        let readback = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: n64 * (2 * vector + 4) + (1 + 3 * tallies) * 4,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        Self {
+            n,
+            flock,
+            current: 0,
+            snapshot,
+            groups,
+            cell_count,
+            cell_fill,
+            report,
+            neighbours,
+            constants,
+            step_info,
+            uniforms,
+            storage: storage_groups,
+            readback,
+            boid_groups,
+        }
+    }
+
+    /// Copies `flock` (any storage order) up, each boid at its id.
+    pub fn upload<const D: usize>(&mut self, gpu: &Gpu, flock: &FlockBuffers<D>)
+    where
+        Dim<D>: Dimension<D>,
+    {
+        let lanes = stored_lanes(D);
+        let n = flock.len();
+        let mut pos = vec![0f32; n * lanes];
+        let mut vel = vec![0f32; n * lanes];
+        let mut bias = vec![0f32; n];
+        let mut groups = vec![0u32; n];
+        for k in 0..n {
+            let id = flock.id[k] as usize;
+            let (p, v): ([f32; D], [f32; D]) = (flock.pos[k].into(), flock.vel[k].into());
+            pos[id * lanes..id * lanes + D].copy_from_slice(&p);
+            vel[id * lanes..id * lanes + D].copy_from_slice(&v);
+            bias[id] = flock.bias[k];
+            groups[id] = u32::from(flock.group[k]);
+        }
+        let [p, v, b] = &self.flock[self.current];
+        let queue = &gpu.queue;
+        queue.write_buffer(p, 0, bytemuck::cast_slice(&pos));
+        queue.write_buffer(v, 0, bytemuck::cast_slice(&vel));
+        queue.write_buffer(b, 0, bytemuck::cast_slice(&bias));
+        queue.write_buffer(&self.groups, 0, bytemuck::cast_slice(&groups));
+    }
+
+    /// A batch's start: its constants, no step broken yet, and the flock's snapshot.
+    pub fn begin(&self, gpu: &Gpu, constants: &Constants) {
+        gpu.queue
+            .write_buffer(&self.constants, 0, bytemuck::bytes_of(constants));
+        gpu.queue
+            .write_buffer(&self.report, 0, bytemuck::bytes_of(&u32::MAX));
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        for (from, to) in self.flock[self.current].iter().zip(&self.snapshot) {
+            encoder.copy_buffer_to_buffer(from, 0, to, 0, None);
+        }
+        gpu.queue.submit([encoder.finish()]);
+    }
+
+    /// Puts the snapshot back as the flock the next step reads.
+    pub fn restore(&self, gpu: &Gpu) {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        for (from, to) in self.snapshot.iter().zip(&self.flock[self.current]) {
+            encoder.copy_buffer_to_buffer(from, 0, to, 0, None);
+        }
+        gpu.queue.submit([encoder.finish()]);
+    }
+
+    /// Records and submits `steps` steps from the batch's start.
+    pub fn steps<const D: usize>(
+        &mut self,
+        gpu: &Gpu,
+        pipelines: &Pipelines,
+        job: &GridStep<'_, D>,
+        constants: &Constants,
+        steps: u32,
+    ) where
+        Dim<D>: Dimension<D>,
+    {
+        let row = gpu.limits.max_compute_workgroups_per_dimension.min(65_535);
+        let cells = constants.cells();
+        let dispatches = [
+            (&pipelines.bin, self.boid_groups),
+            (&pipelines.scan_blocks, layout(constants.scan_blocks(), row)),
+            (&pipelines.scan_totals, (1, 1)),
+            (&pipelines.scan_add, layout(cells.div_ceil(WORKGROUP), row)),
+            (&pipelines.scatter, self.boid_groups),
+            (&pipelines.order, self.boid_groups),
+            (&pipelines.interact, self.boid_groups),
+        ];
+        let mut done = 0;
+        while done < steps {
+            let chunk = (steps - done).min(STEPS_PER_SUBMISSION);
+            let infos = step_infos::<D>(job.params, job.step, done, chunk);
+            gpu.queue.write_buffer(&self.step_info, 0, &infos);
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            for i in 0..chunk {
+                encoder.clear_buffer(&self.cell_count, 0, Some(u64::from(cells) * 4));
+                encoder.clear_buffer(&self.cell_fill, 0, Some(u64::from(cells) * 4));
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                let offset = (u64::from(i) * STEP_STRIDE) as u32;
+                pass.set_bind_group(0, &self.uniforms, &[offset]);
+                pass.set_bind_group(1, &self.storage[self.current], &[]);
+                for (pipeline, (x, y)) in dispatches {
+                    pass.set_pipeline(pipeline);
+                    pass.dispatch_workgroups(x, y, 1);
+                }
+                drop(pass);
+                self.current ^= 1;
+            }
+            gpu.queue.submit([encoder.finish()]);
+            done += chunk;
+        }
+    }
+
+    /// Copies the flock and the report back: the flock into `flock` in id order.
+    pub fn download<const D: usize>(&self, gpu: &Gpu, flock: &mut FlockBuffers<D>) -> Report
+    where
+        Dim<D>: Dimension<D>,
+    {
+        let lanes = stored_lanes(D);
+        let n = self.n as usize;
+        let sizes = [n * lanes * 4, n * lanes * 4, n * 4, self.report_bytes()];
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let sources = [&self.flock[self.current][0], &self.flock[self.current][1]];
+        let sources = [
+            sources[0],
+            sources[1],
+            &self.flock[self.current][2],
+            &self.report,
+        ];
+        let mut at = 0;
+        for (source, size) in sources.into_iter().zip(sizes) {
+            encoder.copy_buffer_to_buffer(source, 0, &self.readback, at, size as u64);
+            at += size as u64;
+        }
+        gpu.queue.submit([encoder.finish()]);
+        let slice = self.readback.slice(..);
+        slice.map_async(wgpu::MapMode::Read, |_| {});
+        // A failed wait or map shows as a mapped range that cannot be had, below.
+        let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
+        let bytes = match slice.get_mapped_range() {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                // The device was lost: the flock stays as it was, and the step counts as broken.
+                eprintln!("boids: the GPU engine could not read the flock back: {error}");
+                return Report {
+                    first_broken: Some(0),
+                    counts: ScanCounts::default(),
+                };
+            }
+        };
+        let words = |range: std::ops::Range<usize>| {
+            bytes[range]
+                .chunks_exact(4)
+                .map(|b| [b[0], b[1], b[2], b[3]])
+                .collect::<Vec<_>>()
+        };
+        let floats = |range| {
+            words(range)
+                .into_iter()
+                .map(f32::from_le_bytes)
+                .collect::<Vec<_>>()
+        };
+        let (pos, vel) = (floats(0..sizes[0]), floats(sizes[0]..2 * sizes[0]));
+        let bias = floats(2 * sizes[0]..2 * sizes[0] + sizes[2]);
+        let tail = 2 * sizes[0] + sizes[2];
+        let report = words(tail..tail + sizes[3])
+            .into_iter()
+            .map(u32::from_le_bytes);
+        let report = report_of(&report.collect::<Vec<_>>());
+        drop(bytes);
+        self.readback.unmap();
+        let vector = |v: &[f32], id: usize| -> VecN<D> {
+            let mut a = [0f32; D];
+            a.copy_from_slice(&v[id * lanes..id * lanes + D]);
+            a.into()
+        };
+        let mut groups = vec![0u8; n];
+        for (k, &id) in flock.id.iter().enumerate() {
+            groups[id as usize] = flock.group[k];
+        }
+        flock.pos = (0..n).map(|id| vector(&pos, id)).collect();
+        flock.vel = (0..n).map(|id| vector(&vel, id)).collect();
+        flock.bias = bias;
+        flock.group = groups;
+        flock.id = (0..n as u32).collect();
+        report
+    }
+
+    fn report_bytes(&self) -> usize {
+        (1 + 3 * (self.boid_groups.0 * self.boid_groups.1) as usize) * 4
+    }
+}
+
+/// The report's words: the first broken step, then candidates, neighbours and cells visited
+/// for each workgroup.
+fn report_of(words: &[u32]) -> Report {
+    let first_broken = (words[0] != u32::MAX).then_some(words[0]);
+    let mut counts = ScanCounts::default();
+    for tally in words[1..].chunks_exact(3) {
+        counts.candidates += u64::from(tally[0]);
+        counts.neighbors += u64::from(tally[1]);
+        counts.cells += u64::from(tally[2]);
+    }
+    Report {
+        first_broken,
+        counts,
+    }
+}
