@@ -3,7 +3,7 @@
 //! as Mesa's lavapipe when it is the only one), with the adapter's own limits, since a flock of
 //! millions needs storage buffers far beyond WebGPU's defaults.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use boids_core::EngineKind;
 use boids_core::engine::Unavailable;
@@ -19,6 +19,16 @@ pub struct Gpu {
     pub info: wgpu::AdapterInfo,
     /// The limits the device was made with (the adapter's).
     pub limits: wgpu::Limits,
+    /// The first error the device reported on its own (out of memory, a lost device), which
+    /// would otherwise abort the process.
+    failure: Arc<Mutex<Option<String>>>,
+}
+
+impl Gpu {
+    /// The first error the device reported, if any.
+    pub fn failure(&self) -> Option<String> {
+        self.failure.lock().ok().and_then(|failure| failure.clone())
+    }
 }
 
 /// How to get an adapter, for a message that has none.
@@ -81,10 +91,18 @@ fn open() -> Result<Gpu, String> {
                 adapter.get_info().name
             )
         })?;
+    let failure = Arc::new(Mutex::new(None));
+    let recorded = Arc::clone(&failure);
+    device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+        if let Ok(mut first) = recorded.lock() {
+            first.get_or_insert_with(|| error.to_string());
+        }
+    }));
     Ok(Gpu {
         device,
         queue,
         info: adapter.get_info(),
         limits,
+        failure,
     })
 }

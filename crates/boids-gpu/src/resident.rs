@@ -328,16 +328,20 @@ impl Resident {
         slice.map_async(wgpu::MapMode::Read, |_| {});
         // A failed wait or map shows as a mapped range that cannot be had, below.
         let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
-        let bytes = match slice.get_mapped_range() {
-            Ok(bytes) => bytes,
-            Err(error) => {
-                // The device was lost: the flock stays as it was, and the step counts as broken.
-                eprintln!("boids: the GPU engine could not read the flock back: {error}");
-                return Report {
-                    first_broken: Some(0),
-                    counts: ScanCounts::default(),
-                };
-            }
+        let mapped = slice.get_mapped_range();
+        let failure = gpu
+            .failure()
+            .or_else(|| mapped.as_ref().err().map(|e| e.to_string()));
+        let (Ok(bytes), None) = (mapped, &failure) else {
+            // Out of device memory, or the device lost: the step cannot be read, so every
+            // boid reads as not finite and the simulation refuses the step, with this message.
+            eprintln!("boids: the GPU failed: {}", failure.unwrap_or_default());
+            self.readback.unmap();
+            flock.pos.iter_mut().for_each(|p| *p = [f32::NAN; D].into());
+            return Report {
+                first_broken: Some(0),
+                counts: ScanCounts::default(),
+            };
         };
         let words = |range: std::ops::Range<usize>| {
             bytes[range]
