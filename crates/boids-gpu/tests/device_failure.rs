@@ -28,6 +28,9 @@ fn a_failed_device_refuses_the_step_instead_of_aborting() {
     });
     assert!(gpu.failure().is_some());
     let refused = sim.step().unwrap_err();
-    assert!(matches!(refused, StateError::NonFinite { step: 2, .. }), "{refused}");
+    assert!(
+        matches!(refused, StateError::NonFinite { step: 2, .. }),
+        "{refused}"
+    );
     assert_eq!(sim.step_count(), 1);
 }
