@@ -1,7 +1,7 @@
 //! [`GpuEngine`]: the flock resident on the device (`resident.rs`), stepped in batches. A batch
 //! copies the flock up only when the simulation changed it since the engine's last step,
 //! snapshots it on the device (for an undo), records its steps in submissions of
-//! [`STEPS_PER_SUBMISSION`], and copies the state back once at the end with the report of the
+//! `STEPS_PER_SUBMISSION`, and copies the state back once at the end with the report of the
 //! last step: the first step that left a boid not finite, and the neighbour work. A batch with
 //! such a step is run again up to it, which the simulation then refuses.
 
@@ -14,21 +14,7 @@ use boids_core::{Dim, Dimension, EngineKind, FlockState, Params, ScanCounts, Sta
 use crate::constants::{Constants, Grid};
 use crate::device::{Gpu, shared};
 use crate::pipelines::Pipelines;
-use crate::resident::{Resident, read_words};
-
-/// Steps recorded into one submission: long enough that dispatch overhead is small, short
-/// enough that no submission runs for seconds on a large flock (drivers reset those).
-pub const STEPS_PER_SUBMISSION: u32 = 32;
-
-/// Most grid cells for `n` boids, as the CPU engine caps them.
-pub(crate) fn max_cells(n: u32) -> u32 {
-    2 * n + 64
-}
-
-/// Floats one stored position or velocity takes: 3D vectors are stored in four lanes.
-pub(crate) const fn stored_lanes(dimensions: usize) -> usize {
-    if dimensions == 3 { 4 } else { 2 }
-}
+use crate::resident::{Resident, max_cells, read_words, stored_lanes};
 
 /// Device memory a flock takes per boid in `dimensions`: two copies of the flock and a
 /// snapshot, the sort's arrays in cell order, the cell arrays at their cap (two cells a boid),

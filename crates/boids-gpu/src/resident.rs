@@ -10,8 +10,21 @@ use boids_core::{Dim, Dimension, ScanCounts, VecN};
 
 use crate::constants::{Constants, STEP_STRIDE, WORKGROUP, step_infos};
 use crate::device::Gpu;
-use crate::engine::{STEPS_PER_SUBMISSION, max_cells, stored_lanes};
 use crate::pipelines::Pipelines;
+
+/// Steps recorded into one submission: long enough that dispatch overhead is small, short
+/// enough that no submission runs for seconds on a large flock (drivers reset those).
+pub const STEPS_PER_SUBMISSION: u32 = 32;
+
+/// Most grid cells for `n` boids, as the CPU engine caps them.
+pub fn max_cells(n: u32) -> u32 {
+    2 * n + 64
+}
+
+/// Floats one stored position or velocity takes: 3D vectors are stored in four lanes.
+pub const fn stored_lanes(dimensions: usize) -> usize {
+    if dimensions == 3 { 4 } else { 2 }
+}
 
 /// The first `n` words of `buffer`, copied back (none if the device is lost).
 pub fn read_words(gpu: &Gpu, buffer: &wgpu::Buffer, n: usize) -> Vec<u32> {
