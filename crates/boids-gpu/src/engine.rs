@@ -86,9 +86,9 @@ where
 
     /// Refuses a flock whose largest buffer is over the adapter's limit for one buffer.
     fn fits(&self, count: usize) -> Result<(), Unsupported> {
+        let cells = boids_core::engine::max_cells(count) as u64 * 4;
         let count = count as u64;
         let vectors = count * 4 * stored_lanes(D) as u64;
-        let cells = (2 * count + 64) * 4;
         let limits = &self.gpu.limits;
         let limit = limits
             .max_storage_buffer_binding_size

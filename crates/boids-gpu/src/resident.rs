@@ -16,9 +16,9 @@ use crate::pipelines::Pipelines;
 /// enough that no submission runs for seconds on a large flock (drivers reset those).
 pub const STEPS_PER_SUBMISSION: u32 = 32;
 
-/// Most grid cells for `n` boids, as the CPU engine caps them.
+/// Most grid cells for `n` boids: the CPU engine's cap ([`boids_core::engine::max_cells`]).
 pub fn max_cells(n: u32) -> u32 {
-    2 * n + 64
+    boids_core::engine::max_cells(n as usize) as u32
 }
 
 /// Floats one stored position or velocity takes: 3D vectors are stored in four lanes.
@@ -26,7 +26,7 @@ pub const fn stored_lanes(dimensions: usize) -> usize {
     if dimensions == 3 { 4 } else { 2 }
 }
 
-/// The first `n` words of `buffer`, copied back (none if the device is lost).
+/// The first `n` words of `buffer`, copied back (none if the device failed).
 pub fn read_words(gpu: &Gpu, buffer: &wgpu::Buffer, n: usize) -> Vec<u32> {
     let bytes = (n as u64 * 4).max(4);
     let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
@@ -35,19 +35,43 @@ pub fn read_words(gpu: &Gpu, buffer: &wgpu::Buffer, n: usize) -> Vec<u32> {
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
+    let mut words = copy_back(gpu, &[(buffer, bytes)], &staging).unwrap_or_default();
+    words.truncate(n);
+    words
+}
+
+/// Copies the first bytes of each of `sources` (buffer, size), one after another, into
+/// `staging` and reads them back as 4-byte words, or says why the device could not.
+fn copy_back(
+    gpu: &Gpu,
+    sources: &[(&wgpu::Buffer, u64)],
+    staging: &wgpu::Buffer,
+) -> Result<Vec<u32>, String> {
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, bytes);
+    let mut at = 0;
+    for &(source, size) in sources {
+        encoder.copy_buffer_to_buffer(source, 0, staging, at, size);
+        at += size;
+    }
     gpu.queue.submit([encoder.finish()]);
     let slice = staging.slice(..);
     slice.map_async(wgpu::MapMode::Read, |_| {});
+    // A failed wait or map shows as a mapped range that cannot be had, below.
     let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
-    let Ok(view) = slice.get_mapped_range() else {
-        return Vec::new();
+    let words = match slice.get_mapped_range() {
+        Ok(bytes) => {
+            let words = bytes
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            drop(bytes);
+            staging.unmap();
+            Ok(words)
+        }
+        Err(error) => Err(error.to_string()),
     };
-    view.chunks_exact(4)
-        .take(n)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect()
+    // Out of device memory, or the device lost: what came back cannot be trusted.
+    gpu.failure().map_or(words, Err)
 }
 
 /// What a batch's end reports.
@@ -322,61 +346,32 @@ impl Resident {
     {
         let lanes = stored_lanes(D);
         let n = self.n as usize;
-        let sizes = [n * lanes * 4, n * lanes * 4, n * 4, self.report_bytes()];
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        let sources = [&self.flock[self.current][0], &self.flock[self.current][1]];
+        let [pos, vel, bias] = &self.flock[self.current];
+        let vectors = (n * lanes * 4) as u64;
         let sources = [
-            sources[0],
-            sources[1],
-            &self.flock[self.current][2],
-            &self.report,
+            (pos, vectors),
+            (vel, vectors),
+            (bias, n as u64 * 4),
+            (&self.report, self.report_bytes() as u64),
         ];
-        let mut at = 0;
-        for (source, size) in sources.into_iter().zip(sizes) {
-            encoder.copy_buffer_to_buffer(source, 0, &self.readback, at, size as u64);
-            at += size as u64;
-        }
-        gpu.queue.submit([encoder.finish()]);
-        let slice = self.readback.slice(..);
-        slice.map_async(wgpu::MapMode::Read, |_| {});
-        // A failed wait or map shows as a mapped range that cannot be had, below.
-        let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
-        let mapped = slice.get_mapped_range();
-        let failure = gpu
-            .failure()
-            .or_else(|| mapped.as_ref().err().map(|e| e.to_string()));
-        let (Ok(bytes), None) = (mapped, &failure) else {
-            // Out of device memory, or the device lost: the step cannot be read, so every
-            // boid reads as not finite and the simulation refuses the step, with this message.
-            eprintln!("boids: the GPU failed: {}", failure.unwrap_or_default());
-            self.readback.unmap();
-            flock.pos.iter_mut().for_each(|p| *p = [f32::NAN; D].into());
-            return Report {
-                first_broken: Some(0),
-                counts: ScanCounts::default(),
-            };
+        let words = match copy_back(gpu, &sources, &self.readback) {
+            Ok(words) => words,
+            Err(failure) => {
+                // The step cannot be read, so every boid reads as not finite and the
+                // simulation refuses the step, with this message.
+                eprintln!("boids: the GPU failed: {failure}");
+                flock.pos.iter_mut().for_each(|p| *p = [f32::NAN; D].into());
+                return Report {
+                    first_broken: Some(0),
+                    counts: ScanCounts::default(),
+                };
+            }
         };
-        let words = |range: std::ops::Range<usize>| {
-            bytes[range]
-                .chunks_exact(4)
-                .map(|b| [b[0], b[1], b[2], b[3]])
-                .collect::<Vec<_>>()
-        };
-        let floats = |range| {
-            words(range)
-                .into_iter()
-                .map(f32::from_le_bytes)
-                .collect::<Vec<_>>()
-        };
-        let (pos, vel) = (floats(0..sizes[0]), floats(sizes[0]..2 * sizes[0]));
-        let bias = floats(2 * sizes[0]..2 * sizes[0] + sizes[2]);
-        let tail = 2 * sizes[0] + sizes[2];
-        let report = words(tail..tail + sizes[3])
-            .into_iter()
-            .map(u32::from_le_bytes);
-        let report = report_of(&report.collect::<Vec<_>>());
-        drop(bytes);
-        self.readback.unmap();
+        let floats = |words: &[u32]| words.iter().map(|&w| f32::from_bits(w)).collect::<Vec<_>>();
+        let (pos, rest) = words.split_at(n * lanes);
+        let (vel, rest) = rest.split_at(n * lanes);
+        let (bias, report) = rest.split_at(n);
+        let (pos, vel, report) = (floats(pos), floats(vel), report_of(report));
         let vector = |v: &[f32], id: usize| -> VecN<D> {
             let mut a = [0f32; D];
             a.copy_from_slice(&v[id * lanes..id * lanes + D]);
@@ -388,7 +383,7 @@ impl Resident {
         }
         flock.pos = (0..n).map(|id| vector(&pos, id)).collect();
         flock.vel = (0..n).map(|id| vector(&vel, id)).collect();
-        flock.bias = bias;
+        flock.bias = floats(bias);
         flock.group = groups;
         flock.id = (0..n as u32).collect();
         report

@@ -34,7 +34,7 @@ pub const BYTES_PER_BOID: usize = 2 * (8 + 8 + 4) + 2 * (4 + 1) + 4 + 1;
 
 /// Most grid cells for `n` boids: cells are capped near the boid count, so a straggler far
 /// from an open-world flock cannot blow up the index.
-pub(crate) fn max_cells(n: usize) -> usize {
+pub fn max_cells(n: usize) -> usize {
     2 * n + 64
 }
 

@@ -19,7 +19,7 @@ use std::fmt;
 
 pub use crate::error::{Unavailable, Unsupported};
 pub(crate) use cpu::geometry;
-pub use cpu::{BYTES_PER_BOID, COLUMNS_PER_RANGE, CpuEngine};
+pub use cpu::{BYTES_PER_BOID, COLUMNS_PER_RANGE, CpuEngine, max_cells};
 pub use kind::{EngineKind, EngineMaker, UnknownEngine, install_gpu};
 
 use crate::params::Params;
