@@ -18,6 +18,12 @@ where
     fn remaining(&self) -> usize;
     /// The step of the next change, if any: the run may step up to it in one go.
     fn next_due(&self) -> Option<u64>;
+    /// Steps from `step` that a run may take in one go before the next change (at least one).
+    fn steps_before_due(&self, step: u64) -> u64 {
+        self.next_due()
+            .map_or(u64::MAX, |due| due.saturating_sub(step))
+            .max(1)
+    }
     /// Whether the changes come from an event log, which may add predators.
     fn replays_events(&self) -> bool;
 }

@@ -315,7 +315,6 @@ impl<'a> Plan<'a> {
         let progress = progress_bar(self.steps, sim.len() + pixels);
         let mut frames = 0u64;
         changes.apply_due(&mut sim)?;
-        let start = sim.step_count();
         let mut k = 0;
         loop {
             if self.records(k) {
@@ -327,10 +326,8 @@ impl<'a> Plan<'a> {
             }
             // Up to the next frame or change in one go (one batch on the GPU engine), on a
             // thread of the pool, as `boids run` steps.
-            let change = changes
-                .next_due()
-                .map_or(u64::MAX, |due| due.saturating_sub(start));
-            let next = self.next_record(k).min(change.max(k + 1));
+            let change = k.saturating_add(changes.steps_before_due(sim.step_count()));
+            let next = self.next_record(k).min(change);
             boids_core::in_pool(|| sim.step_many(next - k))?;
             changes.apply_due(&mut sim)?;
             progress.inc(next - k);

@@ -184,7 +184,6 @@ where
     // The metrics of the current step, once measured for the file, so the summary at the end
     // does not measure the last step again.
     let mut measured = None;
-    let start = sim.step_count();
     let writes = metrics_file.is_some() || trajectory.is_some();
     let mut k = 0;
     loop {
@@ -210,14 +209,13 @@ where
         } else {
             args.steps
         };
-        let change = changes
-            .next_due()
-            .map_or(u64::MAX, |due| due.saturating_sub(start));
-        let tick = match progress.is_hidden() {
-            true => u64::MAX,
-            false => k + (args.steps / 100).max(1),
+        let change = k.saturating_add(changes.steps_before_due(sim.step_count()));
+        let tick = if progress.is_hidden() {
+            u64::MAX
+        } else {
+            k + (args.steps / 100).max(1)
         };
-        let next = output.min(change.max(k + 1)).min(tick).min(args.steps);
+        let next = output.min(change).min(tick).min(args.steps);
         // On a thread of the pool, the step starts its parallel phases from inside it
         // (see `boids_core::in_pool`).
         boids_core::in_pool(|| sim.step_many(next - k))?;
