@@ -1,5 +1,8 @@
 // The header's figures (step, boids, steps per second, frames drawn per second, data rate), the
-// connection dot, and the replay command under Export, which names the current step. A flock
+// connection dot, and the replay command under Export, which names the current step. When the
+// frames that arrive skip steps (the server sends at most 60 frames a second, and a browser that
+// takes them slower, as a million boids' frames are taken, gets only the newest), the header says
+// how many steps there are to a frame drawn. A flock
 // too large to be live (its steps come at well under the speed asked, as 100,000 boids crowded
 // in the 640 x 480 world do at 1 step a second) is said so: its rate turns red, and a note over
 // the Order card gives the rate measured against the speed asked, while it lasts.
@@ -11,12 +14,17 @@ const RATE_WINDOW_MS = 3000;
 /** A flock is too slow to be live below this share of the speed asked and SLOW_BELOW steps/s. */
 const SLOW_SHARE = 0.5;
 const SLOW_BELOW = 10;
+/** Frames are said to skip steps from this many steps a frame on. */
+const SKIP_FROM = 1.5;
+const SKIP_NOTE =
+  'The server sends at most 60 frames a second, and a browser that takes them slower gets only the newest: the steps between run but are not drawn.';
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
 
 export function createStats() {
   let live = false;
   const fps = { frames: 0, since: performance.now(), value: 0 };
   const bytes = { total: 0, since: performance.now(), rate: 0 };
+  const arrivals = { frames: 0, rate: 0 }; // running frames with a new step, per second
   const steps = []; // {t, step} of running frames with a new step, the last RATE_WINDOW_MS and one more
 
   // The simulation's steps per second, measured here from the frames' step numbers: the
@@ -47,6 +55,14 @@ export function createStats() {
     return slow;
   }
 
+  /** The header's note that frames skip steps: how many steps there are to a frame, or ''. */
+  function skipNote(rate, running) {
+    if (!running || rate === null || arrivals.rate <= 0) return '';
+    const stepsPerFrame = rate / arrivals.rate;
+    if (stepsPerFrame < SKIP_FROM) return '';
+    return `<span class="st-skip" title="${SKIP_NOTE}">1 frame in <b class="n3">${Math.round(stepsPerFrame)}</b> steps</span>`;
+  }
+
   function show(frame, state) {
     if (!live) return;
     const running = state?.running;
@@ -61,9 +77,10 @@ export function createStats() {
         ? `<span${slow ? ' class="slow" title="too slow to be live"' : ''}><b class="n4">${rate === null ? '–' : rate < 10 ? rate.toFixed(1) : Math.round(rate)}</b> steps/s</span>`
         : '<span><b>paused</b></span>',
       `<span class="st-fps"><b class="n3">${running ? Math.round(fps.value) : '–'}</b> fps</span>`,
+      skipNote(rate, running),
       `<span class="st-bytes"><b class="n4">${(bytes.rate / 1e6).toFixed(1)}</b> MB/s</span>`,
     ];
-    $('stat-text').innerHTML = parts.join('');
+    $('stat-text').innerHTML = parts.filter(Boolean).join('');
     $('stats').title = $('stat-text').innerText.replace(/\s+/g, ' ');
     $('replay-cmd').textContent = `boids run --events boids-events.json --steps ${frame ? frame.step : 0}`;
   }
@@ -80,7 +97,9 @@ export function createStats() {
       bytes.total += n;
     },
     frameArrived(frame) {
+      const last = steps.length ? steps[steps.length - 1].step : null;
       recordStep(frame.step, frame.running);
+      if (frame.running && frame.step !== last) arrivals.frames++;
     },
     frameDrawn() {
       fps.frames++;
@@ -93,6 +112,8 @@ export function createStats() {
       if (now - fps.since < 1000) return false;
       fps.value = (fps.frames * 1000) / (now - fps.since);
       bytes.rate = (bytes.total * 1000) / (now - bytes.since);
+      arrivals.rate = (arrivals.frames * 1000) / (now - fps.since);
+      arrivals.frames = 0;
       fps.frames = 0;
       fps.since = now;
       bytes.total = 0;

@@ -635,6 +635,16 @@ try {
   const header = await page.locator('#stat-text').innerText();
   const perSecond = Number(/([\d.]+) steps\/s/.exec(header)?.[1]);
   check(perSecond > 3.5 && perSecond < 4.5, `the header shows the real rate at 4 steps/s (${header.replace(/\s+/g, ' ')})`);
+  check(!/frame in/.test(header), 'at 4 steps/s every step is drawn, and the header says nothing of skipped steps');
+  // Faster than the server sends frames (60 a second at most), the header says how many steps
+  // there are to a frame.
+  await setSpeed(page, 600);
+  const skipping = () => /1 frame in (\d+) steps/.exec(document.getElementById('stat-text').innerText);
+  await page.waitForFunction(skipping, null, { timeout: 10000 });
+  const fast = await page.locator('#stat-text').innerText();
+  const stepsPerFrame = Number(/1 frame in (\d+) steps/.exec(fast)[1]);
+  check(stepsPerFrame >= 2, `at 600 steps/s the header says frames skip steps (${fast.replace(/\s+/g, ' ')})`);
+  await setSpeed(page, 4);
 
   // 10. On a torus (the vicsek preset) the ghosts are the neighbours the server says the boids
   // see across a seam, all of them beyond the world's edge.
