@@ -82,6 +82,11 @@ class Simulation:
     def params(self) -> Dict[str, Any]:
         """Every parameter in force (a copy: change them with ``set``)."""
     @property
+    def engine(self) -> Literal["cpu", "gpu"]:
+        """The engine that steps the flock; setting it moves the flock there from the step it is at."""
+    @engine.setter
+    def engine(self, name: Literal["cpu", "gpu"]) -> None: ...
+    @property
     def dimensions(self) -> Literal[2, 3]:
         """2 or 3."""
     @property

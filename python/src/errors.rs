@@ -27,11 +27,13 @@ pub fn params(error: ParamsError) -> PyErr {
     }
 }
 
-/// A flock state that does not fit: `ValueError`; a step the model refused (the flock would
-/// not stay finite; it is kept at the last step taken): `RuntimeError`.
+/// A flock state that does not fit: `ValueError`; a step refused (the flock would not stay
+/// finite, or the engine's device failed; it is kept at the last step taken): `RuntimeError`.
 pub fn state(error: StateError) -> PyErr {
     match error {
-        StateError::NonFinite { .. } => PyRuntimeError::new_err(error.to_string()),
+        StateError::NonFinite { .. } | StateError::EngineFailed { .. } => {
+            PyRuntimeError::new_err(error.to_string())
+        }
         error => PyValueError::new_err(error.to_string()),
     }
 }

@@ -281,6 +281,19 @@ impl Simulation {
         Ok(dict)
     }
 
+    /// The engine that steps the flock: `"cpu"` or `"gpu"`. Setting it moves the flock to
+    /// that engine from the step it is at (after the GPU failed: `sim.engine = "cpu"`).
+    #[getter]
+    fn engine(&self) -> &'static str {
+        self.flock.engine().name()
+    }
+
+    #[setter]
+    fn set_engine(&mut self, name: &str) -> PyResult<()> {
+        let kind = errors::engine(name)?;
+        self.flock.use_engine(kind).map_err(errors::state)
+    }
+
     /// 2 or 3.
     #[getter]
     fn dimensions(&self) -> usize {

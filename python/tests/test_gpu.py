@@ -45,6 +45,27 @@ def test_two_gpu_runs_give_the_same_numbers():
     assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
 
 
+def test_a_gpu_flock_moves_to_the_cpu_and_goes_on():
+    sim = gpu_flock(preset="cornell", seed=4, count=300)
+    twin = gpu_flock(preset="cornell", seed=4, count=300)
+    sim.step(5)
+    twin.step(5)
+    assert sim.engine == "gpu"
+    before = sim.positions.copy()
+    sim.engine = "cpu"
+    assert sim.engine == "cpu" and sim.step_count == 5
+    assert np.array_equal(sim.positions, before)
+    sim.step(1)
+    twin.step(1)
+    assert sim.step_count == 6
+    np.testing.assert_allclose(sim.positions, twin.positions, atol=640 * 1e-5)
+    with pytest.raises(ValueError, match="engine: .*tpu"):
+        sim.engine = "tpu"
+    with pytest.raises(ValueError, match=r"predator_count = 2 \(predators\).*cpu engine"):
+        hunted = boids.Simulation("cornell", count=50, predator_count=2)
+        hunted.engine = "gpu"
+
+
 def test_what_the_gpu_engine_does_not_run_is_refused():
     gpu_flock(preset="cornell", count=50)
     with pytest.raises(ValueError, match=r"predator_count = 2 \(predators\).*cpu engine"):

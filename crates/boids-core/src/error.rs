@@ -141,6 +141,18 @@ pub enum StateError {
         /// The velocity the step would have given it.
         velocity: String,
     },
+    /// The engine could not take a step (its device failed: out of memory, lost): the step is
+    /// refused, and the flock stays as it was before it.
+    #[error(
+        "step {step} could not be taken: {failure}; the flock stays at step {}: step again (a lost device is replaced by a new one), or go on with the cpu engine",
+        step - 1
+    )]
+    EngineFailed {
+        /// The step refused, counting from 1.
+        step: u64,
+        /// What the engine said.
+        failure: EngineFailure,
+    },
     /// The engine asked for cannot be built.
     #[error(transparent)]
     Unavailable(#[from] Unavailable),
@@ -207,6 +219,17 @@ pub enum Unavailable {
         /// What it found, and how to get what it needs.
         reason: String,
     },
+}
+
+/// Why an engine could not take a step: its device failed (out of memory, lost). The engine
+/// leaves the flock as it was.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("the {engine} engine failed: {reason}")]
+pub struct EngineFailure {
+    /// The engine's name.
+    pub engine: &'static str,
+    /// What its device said.
+    pub reason: String,
 }
 
 /// A setting an engine does not run: the simulation refuses it and names the engine that does.

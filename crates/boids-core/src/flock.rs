@@ -61,6 +61,12 @@ impl Flock {
         on_flock!(self, sim => sim.engine())
     }
 
+    /// Moves the flock to the engine `kind` from the step it is at
+    /// ([`Simulation::use_engine`]).
+    pub fn use_engine(&mut self, kind: EngineKind) -> Result<(), StateError> {
+        on_flock!(self, sim => sim.use_engine(kind.build()?))
+    }
+
     /// 2 or 3.
     pub fn dimensions(&self) -> usize {
         match self {

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use boids_core::engine::{Before, CpuEngine, FlockBuffers, GridStep};
+use boids_core::engine::{Before, CpuEngine, EngineFailure, FlockBuffers, GridStep};
 use boids_core::{Engine, EngineKind, ScanCounts, Simulation, StageTimes};
 
 mod common;
@@ -56,7 +56,7 @@ impl Engine<2> for Counting {
         job: &GridStep<'_, 2>,
         flock: &mut FlockBuffers<2>,
         times: &mut StageTimes,
-    ) -> ScanCounts {
+    ) -> Result<ScanCounts, EngineFailure> {
         self.steps.fetch_add(1, Ordering::Relaxed);
         self.inner.step(job, flock, times)
     }
@@ -65,7 +65,7 @@ impl Engine<2> for Counting {
         self.inner.before()
     }
 
-    fn undo(&self, flock: &mut FlockBuffers<2>) {
+    fn undo(&mut self, flock: &mut FlockBuffers<2>) {
         self.inner.undo(flock);
     }
 

@@ -2,11 +2,19 @@
 //! flock: wgpu's default high-performance adapter on Vulkan, Metal or DX12 (a CPU adapter such
 //! as Mesa's lavapipe when it is the only one), with the adapter's own limits, since a flock of
 //! millions needs storage buffers far beyond WebGPU's defaults.
+//!
+//! A device can fail: out of memory, or lost (a driver reset, a GPU removed). wgpu's default
+//! answer to an error nobody catches is to abort the process, which would take a long run
+//! with it. Here every batch runs inside error scopes ([`Gpu::guarded`]), so its failure is
+//! the batch's alone and the engine refuses the step with the device's message; a lost device
+//! is replaced by a new one at the next [`shared`], with its own compiled step.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use boids_core::EngineKind;
 use boids_core::engine::Unavailable;
+
+use crate::pipelines::Pipelines;
 
 /// The device, its queue, and what the adapter says of itself.
 #[derive(Debug)]
@@ -19,27 +27,72 @@ pub struct Gpu {
     pub info: wgpu::AdapterInfo,
     /// The limits the device was made with (the adapter's).
     pub limits: wgpu::Limits,
-    /// The first error the device reported on its own (out of memory, a lost device), which
-    /// would otherwise abort the process.
-    failure: Arc<Mutex<Option<String>>>,
+    /// Why the device was lost, once it is.
+    lost: Arc<Mutex<Option<String>>>,
+    /// An error no scope caught (none should escape [`Gpu::guarded`]; kept, not aborted on).
+    uncaught: Arc<Mutex<Option<String>>>,
+    /// The step compiled for this device, for 2 and 3 dimensions, made on first use.
+    compiled: [OnceLock<Arc<Pipelines>>; 2],
 }
 
 impl Gpu {
-    /// The first error the device reported, if any.
-    pub fn failure(&self) -> Option<String> {
-        self.failure.lock().ok().and_then(|failure| failure.clone())
+    /// Why the device was lost, if it was: it takes no more work, and [`shared`] replaces it.
+    pub fn lost(&self) -> Option<String> {
+        self.lost
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The step for a flock of `dimensions`, compiled for this device.
+    pub fn pipelines(&self, dimensions: usize) -> Arc<Pipelines> {
+        let slot = &self.compiled[usize::from(dimensions == 3)];
+        Arc::clone(slot.get_or_init(|| Arc::new(Pipelines::new(&self.device, dimensions))))
+    }
+
+    /// Runs `work` (everything it asks of the device, and a wait for it) inside error scopes
+    /// for running out of memory, a mistake of the engine and an internal error, and returns
+    /// its result, or the first error the device reported for it, or why the device was lost.
+    pub fn guarded<T>(&self, work: impl FnOnce() -> T) -> Result<T, String> {
+        let scopes = [
+            wgpu::ErrorFilter::OutOfMemory,
+            wgpu::ErrorFilter::Validation,
+            wgpu::ErrorFilter::Internal,
+        ]
+        .map(|filter| self.device.push_error_scope(filter));
+        let done = work();
+        let mut first = None;
+        // Popped innermost first, as scopes must be.
+        for scope in scopes.into_iter().rev() {
+            if let Some(error) = pollster::block_on(scope.pop()) {
+                first.get_or_insert_with(|| error.to_string());
+            }
+        }
+        let uncaught = self
+            .uncaught
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        match first.or(uncaught).or_else(|| self.lost()) {
+            None => Ok(done),
+            Some(failure) => Err(failure),
+        }
     }
 }
 
 /// How to get an adapter, for a message that has none.
 const NO_ADAPTER_HINT: &str = "install a Vulkan driver for your GPU (Linux: the vendor's driver, or Mesa's `mesa-vulkan-drivers`, whose lavapipe runs on the CPU), or use Metal on macOS, DX12 on Windows";
 
-static SHARED: OnceLock<Result<Arc<Gpu>, String>> = OnceLock::new();
+static SHARED: Mutex<Option<Result<Arc<Gpu>, String>>> = Mutex::new(None);
 
-/// The process's device, made on first use.
+/// The process's device, made on first use, and made anew when the last one was lost.
 pub fn shared() -> Result<Arc<Gpu>, Unavailable> {
-    SHARED
-        .get_or_init(|| open().map(Arc::new))
+    let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    if matches!(&*shared, Some(Ok(gpu)) if gpu.lost().is_some()) {
+        *shared = None;
+    }
+    shared
+        .get_or_insert_with(|| open().map(Arc::new))
         .clone()
         .map_err(|reason| Unavailable::CannotStart {
             engine: EngineKind::Gpu.name(),
@@ -91,18 +144,30 @@ fn open() -> Result<Gpu, String> {
                 adapter.get_info().name
             )
         })?;
-    let failure = Arc::new(Mutex::new(None));
-    let recorded = Arc::clone(&failure);
+    let uncaught = Arc::new(Mutex::new(None));
+    let kept = Arc::clone(&uncaught);
     device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
-        if let Ok(mut first) = recorded.lock() {
-            first.get_or_insert_with(|| error.to_string());
-        }
+        let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.get_or_insert_with(|| error.to_string());
     }));
+    let lost = Arc::new(Mutex::new(None));
+    let kept = Arc::clone(&lost);
+    device.set_device_lost_callback(move |reason, message| {
+        let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
+        let said = if message.is_empty() {
+            String::new()
+        } else {
+            format!(": {message}")
+        };
+        kept.get_or_insert_with(|| format!("the device was lost ({reason:?}){said}"));
+    });
     Ok(Gpu {
         device,
         queue,
         info: adapter.get_info(),
         limits,
-        failure,
+        lost,
+        uncaught,
+        compiled: Default::default(),
     })
 }

@@ -3,18 +3,23 @@
 //! snapshots it on the device (for an undo), records its steps in submissions of
 //! `STEPS_PER_SUBMISSION`, and copies the state back once at the end with the report of the
 //! last step: the first step that left a boid not finite, and the neighbour work. A batch with
-//! such a step is run again up to it, which the simulation then refuses.
+//! such a step is run again up to it, which the simulation then refuses. What comes back becomes
+//! the simulation's flock only once the device has said the batch went well: a batch the device
+//! fails (out of memory, lost) leaves the flock at its last good step, and a lost device is
+//! replaced before the next batch.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use boids_core::engine::{Batch, Before, Engine, FlockBuffers, GridStep, Unavailable, Unsupported};
+use boids_core::engine::{
+    Batch, Before, Engine, EngineFailure, FlockBuffers, GridStep, Unavailable, Unsupported,
+};
 use boids_core::rules::Kernel;
 use boids_core::{Dim, Dimension, EngineKind, FlockState, Params, ScanCounts, Stage, StageTimes};
 
 use crate::constants::{Constants, Grid};
 use crate::device::{Gpu, shared};
 use crate::pipelines::Pipelines;
-use crate::resident::{Resident, max_cells, read_words, stored_lanes};
+use crate::resident::{Readback, Resident, max_cells, read_words, stored_lanes};
 
 /// Device memory a flock takes per boid in `dimensions`: two copies of the flock and a
 /// snapshot, the sort's arrays in cell order, the cell arrays at their cap (two cells a boid),
@@ -37,6 +42,9 @@ where
     gpu: Arc<Gpu>,
     pipelines: Arc<Pipelines>,
     resident: Option<Resident>,
+    /// The flock before the last step, when that step left a boid not finite: what an undo
+    /// puts back.
+    before_broken: Option<Readback>,
 }
 
 impl<const D: usize> GpuEngine<D>
@@ -45,21 +53,23 @@ where
 {
     /// An engine on the process's device ([`shared`]), or why there is none.
     pub fn new() -> Result<Self, Unavailable> {
-        static COMPILED: [OnceLock<Arc<Pipelines>>; 2] = [OnceLock::new(), OnceLock::new()];
         let gpu = shared()?;
-        let pipelines = COMPILED[D - 2]
-            .get_or_init(|| Arc::new(Pipelines::new(&gpu.device, D)))
-            .clone();
         Ok(Self {
+            pipelines: gpu.pipelines(D),
             gpu,
-            pipelines,
             resident: None,
+            before_broken: None,
         })
     }
 
     /// Each boid's neighbours (others within its visual or protected range) in `state` under
-    /// `params`, by id: what one step's scan finds, for the tests and for diagnostics.
-    pub fn neighbour_counts(&mut self, params: &Params, state: &FlockState<D>) -> Vec<u32> {
+    /// `params`, by id: what one step's scan finds, for the tests and for diagnostics; or why
+    /// the device could not say.
+    pub fn neighbour_counts(
+        &mut self,
+        params: &Params,
+        state: &FlockState<D>,
+    ) -> Result<Vec<u32>, EngineFailure> {
         let kernel = Kernel::<D>::new(params);
         let job = GridStep {
             params,
@@ -77,11 +87,13 @@ where
             group: state.groups.clone(),
             id: (0..n as u32).collect(),
         };
-        self.run(&job, &mut flock, 1, false, &mut StageTimes::default());
-        let Some(resident) = &self.resident else {
-            return Vec::new();
-        };
-        read_words(&self.gpu, &resident.neighbours, n)
+        self.run(&job, &mut flock, 1, false, &mut StageTimes::default())?;
+        let resident = self.resident.as_ref();
+        let read = |resident: &Resident| read_words(&self.gpu, &resident.neighbours, n);
+        let counts = self.gpu.guarded(|| resident.map(read)).and_then(|read| {
+            read.unwrap_or_else(|| Err("the flock is not on the device".to_owned()))
+        });
+        counts.map_err(failure)
     }
 
     /// Refuses a flock whose largest buffer is over the adapter's limit for one buffer.
@@ -112,10 +124,12 @@ where
     }
 
     /// Runs `steps` steps of `job`'s flock from what is resident (copied up first if the
-    /// simulation changed it), and copies the state back, timing the device's work as
-    /// *interact* and the copies as *transfer*. With `keep_finite`, a batch in which a step left
-    /// a boid not finite is run again up to that step; without, the state comes back as the
-    /// last step left it.
+    /// simulation changed it, or if the device is new), and makes the state that comes back
+    /// `flock`'s, timing the device's work as *interact* and the copies as *transfer*. With
+    /// `keep_finite`, a batch in which a step left a boid not finite is run again up to that
+    /// step; without, the state comes back as the last step left it, and the flock before it
+    /// is kept for an undo. A device that fails (out of memory, lost) fails the batch and
+    /// leaves `flock` as it was; a lost device is replaced first.
     fn run(
         &mut self,
         job: &GridStep<'_, D>,
@@ -123,45 +137,107 @@ where
         steps: u64,
         keep_finite: bool,
         times: &mut StageTimes,
-    ) -> Batch {
+    ) -> Result<Batch, EngineFailure> {
+        if self.gpu.lost().is_some() {
+            self.replace_device()?;
+        }
+        let gpu = Arc::clone(&self.gpu);
+        let done = gpu.guarded(|| self.run_on_device(job, flock, steps, keep_finite, times));
+        match done.and_then(|done| done) {
+            Ok((batch, back)) => {
+                times.time(Stage::Transfer, || back.into_flock(flock));
+                Ok(batch)
+            }
+            Err(reason) => {
+                self.resident = None;
+                Err(failure(reason))
+            }
+        }
+    }
+
+    /// [`GpuEngine::run`]'s work on the device: the batch's steps, and what came back.
+    fn run_on_device(
+        &mut self,
+        job: &GridStep<'_, D>,
+        flock: &FlockBuffers<D>,
+        steps: u64,
+        keep_finite: bool,
+        times: &mut StageTimes,
+    ) -> Result<(Batch, Readback), String> {
         let n = flock.len() as u32;
         let steps = steps.min(u64::from(u32::MAX - 1)) as u32;
-        let gpu = Arc::clone(&self.gpu);
-        let pipelines = Arc::clone(&self.pipelines);
-        let stale = self.resident.as_ref().is_none_or(|r| r.n != n);
-        if stale {
-            self.resident = Some(Resident::new(&gpu, &pipelines, n, D));
-        }
-        let Some(resident) = self.resident.as_mut() else {
-            unreachable!("made above")
+        let (gpu, pipelines) = (&self.gpu, &self.pipelines);
+        let resident = match &mut self.resident {
+            Some(resident) if resident.n == n && !job.changed => resident,
+            resident => {
+                let fresh = resident.take().filter(|r| r.n == n);
+                let made = fresh.unwrap_or_else(|| Resident::new(gpu, pipelines, n, D));
+                let resident = resident.insert(made);
+                times.time(Stage::Transfer, || resident.upload::<D>(gpu, flock));
+                resident
+            }
         };
-        if stale || job.changed {
-            times.time(Stage::Transfer, || resident.upload::<D>(&gpu, flock));
-        }
         let grid = Grid::new::<D>(job.params, u64::from(max_cells(n)));
         let constants = Constants::new((job.params, job.kernel), &grid, n, job.seed);
-        let mut step = |resident: &mut Resident, steps: u32, times: &mut StageTimes| {
+        let step = |resident: &mut Resident, steps: u32, times: &mut StageTimes| {
             times.time(Stage::Interact, || {
-                resident.steps::<D>(&gpu, &pipelines, job, &constants, steps);
+                resident.steps::<D>(gpu, pipelines, job, &constants, steps);
                 let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
             });
-            times.time(Stage::Transfer, || resident.download::<D>(&gpu, flock))
+            times.time(Stage::Transfer, || resident.read_back(gpu, D))
         };
-        resident.begin(&gpu, &constants);
-        let report = step(resident, steps, times);
-        let taken = report.first_broken.unwrap_or(steps);
-        if keep_finite && taken < steps {
-            resident.restore(&gpu);
-            let redone = step(resident, taken, times);
-            return Batch {
-                taken: u64::from(taken),
-                counts: redone.counts,
-            };
+        resident.begin(gpu, &constants);
+        let back = step(resident, steps, times)?;
+        let report = back.report();
+        let Some(broken) = report.first_broken else {
+            let counts = report.counts;
+            return Ok((
+                Batch {
+                    taken: u64::from(steps),
+                    counts,
+                },
+                back,
+            ));
+        };
+        resident.restore(gpu);
+        let redone = step(resident, if keep_finite { broken } else { 0 }, times)?;
+        if keep_finite {
+            let counts = redone.report().counts;
+            return Ok((
+                Batch {
+                    taken: u64::from(broken),
+                    counts,
+                },
+                redone,
+            ));
         }
-        Batch {
-            taken: u64::from(steps),
-            counts: report.counts,
-        }
+        self.before_broken = Some(redone);
+        let counts = report.counts;
+        Ok((
+            Batch {
+                taken: u64::from(steps),
+                counts,
+            },
+            back,
+        ))
+    }
+
+    /// Moves the engine to the process's new device, after its own was lost: the flock goes
+    /// up again whole at the next step.
+    fn replace_device(&mut self) -> Result<(), EngineFailure> {
+        let gpu = shared().map_err(|unavailable| failure(unavailable.to_string()))?;
+        self.pipelines = gpu.pipelines(D);
+        self.gpu = gpu;
+        self.resident = None;
+        Ok(())
+    }
+}
+
+/// The engine's failure, for `reason`.
+fn failure(reason: String) -> EngineFailure {
+    EngineFailure {
+        engine: EngineKind::Gpu.name(),
+        reason,
     }
 }
 
@@ -197,8 +273,9 @@ where
         job: &GridStep<'_, D>,
         flock: &mut FlockBuffers<D>,
         times: &mut StageTimes,
-    ) -> ScanCounts {
-        self.run(job, flock, 1, false, times).counts
+    ) -> Result<ScanCounts, EngineFailure> {
+        self.run(job, flock, 1, false, times)
+            .map(|batch| batch.counts)
     }
 
     fn batch(
@@ -207,8 +284,8 @@ where
         flock: &mut FlockBuffers<D>,
         steps: u64,
         times: &mut StageTimes,
-    ) -> Option<Batch> {
-        Some(self.run(job, flock, steps, true, times))
+    ) -> Result<Option<Batch>, EngineFailure> {
+        self.run(job, flock, steps, true, times).map(Some)
     }
 
     /// Nothing: the obstacle pass, the only stage that asks, does not run on this engine.
@@ -216,10 +293,11 @@ where
         Before::Positions(&[])
     }
 
-    fn undo(&self, flock: &mut FlockBuffers<D>) {
-        if let Some(resident) = &self.resident {
-            resident.restore(&self.gpu);
-            resident.download::<D>(&self.gpu, flock);
+    /// Puts back the flock the last step broke, as it came back before that step (the
+    /// simulation copies it up again at the next step).
+    fn undo(&mut self, flock: &mut FlockBuffers<D>) {
+        if let Some(before) = self.before_broken.take() {
+            before.into_flock(flock);
         }
     }
 
@@ -229,6 +307,7 @@ where
             gpu: Arc::clone(&self.gpu),
             pipelines: Arc::clone(&self.pipelines),
             resident: None,
+            before_broken: None,
         })
     }
 }

@@ -26,8 +26,8 @@ pub const fn stored_lanes(dimensions: usize) -> usize {
     if dimensions == 3 { 4 } else { 2 }
 }
 
-/// The first `n` words of `buffer`, copied back (none if the device failed).
-pub fn read_words(gpu: &Gpu, buffer: &wgpu::Buffer, n: usize) -> Vec<u32> {
+/// The first `n` words of `buffer`, copied back, or why the device could not.
+pub fn read_words(gpu: &Gpu, buffer: &wgpu::Buffer, n: usize) -> Result<Vec<u32>, String> {
     let bytes = (n as u64 * 4).max(4);
     let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("words back"),
@@ -35,9 +35,9 @@ pub fn read_words(gpu: &Gpu, buffer: &wgpu::Buffer, n: usize) -> Vec<u32> {
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let mut words = copy_back(gpu, &[(buffer, bytes)], &staging).unwrap_or_default();
+    let mut words = copy_back(gpu, &[(buffer, bytes)], &staging)?;
     words.truncate(n);
-    words
+    Ok(words)
 }
 
 /// Copies the first bytes of each of `sources` (buffer, size), one after another, into
@@ -58,20 +58,58 @@ fn copy_back(
     slice.map_async(wgpu::MapMode::Read, |_| {});
     // A failed wait or map shows as a mapped range that cannot be had, below.
     let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
-    let words = match slice.get_mapped_range() {
-        Ok(bytes) => {
-            let words = bytes
-                .chunks_exact(4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect();
-            drop(bytes);
-            staging.unmap();
-            Ok(words)
+    let bytes = slice
+        .get_mapped_range()
+        .map_err(|error| error.to_string())?;
+    let words = bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    drop(bytes);
+    staging.unmap();
+    Ok(words)
+}
+
+/// The flock and the report as they came back, kept apart from the simulation's flock until
+/// the device has said the batch went well.
+#[derive(Debug)]
+pub struct Readback {
+    words: Vec<u32>,
+    n: usize,
+    lanes: usize,
+}
+
+impl Readback {
+    /// What the batch's end reports.
+    pub fn report(&self) -> Report {
+        report_of(&self.words[(2 * self.lanes + 1) * self.n..])
+    }
+
+    /// Makes what came back `flock`'s state, in id order (groups stay each boid's own).
+    pub fn into_flock<const D: usize>(self, flock: &mut FlockBuffers<D>)
+    where
+        Dim<D>: Dimension<D>,
+    {
+        let (n, lanes) = (self.n, self.lanes);
+        let floats = |words: &[u32]| words.iter().map(|&w| f32::from_bits(w)).collect::<Vec<_>>();
+        let (pos, rest) = self.words.split_at(n * lanes);
+        let (vel, rest) = rest.split_at(n * lanes);
+        let (pos, vel, bias) = (floats(pos), floats(vel), floats(&rest[..n]));
+        let vector = |v: &[f32], id: usize| -> VecN<D> {
+            let mut a = [0f32; D];
+            a.copy_from_slice(&v[id * lanes..id * lanes + D]);
+            a.into()
+        };
+        let mut groups = vec![0u8; n];
+        for (k, &id) in flock.id.iter().enumerate() {
+            groups[id as usize] = flock.group[k];
         }
-        Err(error) => Err(error.to_string()),
-    };
-    // Out of device memory, or the device lost: what came back cannot be trusted.
-    gpu.failure().map_or(words, Err)
+        flock.pos = (0..n).map(|id| vector(&pos, id)).collect();
+        flock.vel = (0..n).map(|id| vector(&vel, id)).collect();
+        flock.bias = bias;
+        flock.group = groups;
+        flock.id = (0..n as u32).collect();
+    }
 }
 
 /// What a batch's end reports.
@@ -339,12 +377,9 @@ impl Resident {
         }
     }
 
-    /// Copies the flock and the report back: the flock into `flock` in id order.
-    pub fn download<const D: usize>(&self, gpu: &Gpu, flock: &mut FlockBuffers<D>) -> Report
-    where
-        Dim<D>: Dimension<D>,
-    {
-        let lanes = stored_lanes(D);
+    /// Copies the flock and the report back, or says why the device could not.
+    pub fn read_back(&self, gpu: &Gpu, dimensions: usize) -> Result<Readback, String> {
+        let lanes = stored_lanes(dimensions);
         let n = self.n as usize;
         let [pos, vel, bias] = &self.flock[self.current];
         let vectors = (n * lanes * 4) as u64;
@@ -354,39 +389,8 @@ impl Resident {
             (bias, n as u64 * 4),
             (&self.report, self.report_bytes() as u64),
         ];
-        let words = match copy_back(gpu, &sources, &self.readback) {
-            Ok(words) => words,
-            Err(failure) => {
-                // The step cannot be read, so every boid reads as not finite and the
-                // simulation refuses the step, with this message.
-                eprintln!("boids: the GPU failed: {failure}");
-                flock.pos.iter_mut().for_each(|p| *p = [f32::NAN; D].into());
-                return Report {
-                    first_broken: Some(0),
-                    counts: ScanCounts::default(),
-                };
-            }
-        };
-        let floats = |words: &[u32]| words.iter().map(|&w| f32::from_bits(w)).collect::<Vec<_>>();
-        let (pos, rest) = words.split_at(n * lanes);
-        let (vel, rest) = rest.split_at(n * lanes);
-        let (bias, report) = rest.split_at(n);
-        let (pos, vel, report) = (floats(pos), floats(vel), report_of(report));
-        let vector = |v: &[f32], id: usize| -> VecN<D> {
-            let mut a = [0f32; D];
-            a.copy_from_slice(&v[id * lanes..id * lanes + D]);
-            a.into()
-        };
-        let mut groups = vec![0u8; n];
-        for (k, &id) in flock.id.iter().enumerate() {
-            groups[id as usize] = flock.group[k];
-        }
-        flock.pos = (0..n).map(|id| vector(&pos, id)).collect();
-        flock.vel = (0..n).map(|id| vector(&vel, id)).collect();
-        flock.bias = floats(bias);
-        flock.group = groups;
-        flock.id = (0..n as u32).collect();
-        report
+        let words = copy_back(gpu, &sources, &self.readback)?;
+        Ok(Readback { words, n, lanes })
     }
 
     fn report_bytes(&self) -> usize {

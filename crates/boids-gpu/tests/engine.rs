@@ -139,7 +139,7 @@ where
         "the flock should straddle the seams"
     );
     let mut probe = GpuEngine::<D>::new().unwrap();
-    let counts = probe.neighbour_counts(&p, &state);
+    let counts = probe.neighbour_counts(&p, &state).unwrap();
     let mut gpu = Simulation::<D>::with_engine(p, 11, engine).unwrap();
     assert_eq!(counts, expected, "per-boid neighbour counts, {D}D");
     gpu.step().unwrap();
@@ -172,6 +172,42 @@ fn two_runs_of_two_hundred_steps_give_the_same_bytes() {
         return;
     };
     assert_eq!(first, second);
+}
+
+/// A step that leaves a boid not finite is refused and undone, one step at a time and in a
+/// batch (the steps before it kept), with the flock as it was.
+#[test]
+fn a_step_that_is_not_finite_is_refused_and_the_flock_kept() {
+    let Some(engine) = gpu::<2>() else { return };
+    // A torus flock whose alignment overshoots a thousandfold each step, with no speed limit.
+    let diverging = [
+        "count=50",
+        "max_speed=inf",
+        "matching_factor=1000",
+        "steering_gain=1000",
+    ];
+    let p = params("allegheny", &diverging);
+    let mut sim = Simulation::<2>::with_engine(p.clone(), 3, engine).unwrap();
+    let (step, before) = loop {
+        let (before, step) = (sim.state(), sim.step_count());
+        match sim.step() {
+            Ok(()) => assert!(step < 100, "the flock never diverged"),
+            Err(refused) => {
+                let StateError::NonFinite { step: named, .. } = refused else {
+                    panic!("{refused}");
+                };
+                assert_eq!(named, step + 1);
+                assert_eq!(sim.step_count(), step, "the step is not counted");
+                assert_eq!(sim.state(), before, "the flock stays as it was");
+                break (step, before);
+            }
+        }
+    };
+    let mut batched = Simulation::<2>::with_engine(p, 3, gpu::<2>().unwrap()).unwrap();
+    let refused = batched.step_many(step + 10).unwrap_err();
+    assert!(matches!(refused, StateError::NonFinite { .. }), "{refused}");
+    assert_eq!(batched.step_count(), step);
+    assert_eq!(batched.state(), before);
 }
 
 #[test]

@@ -6,7 +6,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use boids_core::{FlockState, Simulation, Vec2};
+use boids_core::engine::{Before, CpuEngine, Engine, EngineFailure, FlockBuffers, GridStep};
+use boids_core::{EngineKind, FlockState, ScanCounts, Simulation, StageTimes, Vec2};
 use boids_io::events::{Change, EventLog, LOG_LIMIT_BYTES};
 use boids_server::HARD_MESSAGE_LIMIT;
 use common::*;
@@ -412,4 +413,79 @@ async fn a_full_event_log_refuses_changes_until_a_reset() {
         .await;
     assert_eq!(r["type"], "ok", "{r}");
     assert_eq!(param(addr, "margin").await, 77.0);
+}
+
+/// The CPU engine, failing its third step as a GPU whose device is lost would: an engine from
+/// outside the server, through the core's door.
+#[derive(Clone, Debug, Default)]
+struct FailsThird {
+    inner: CpuEngine<2>,
+    steps: u64,
+}
+
+impl Engine<2> for FailsThird {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Gpu
+    }
+
+    fn reserve(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
+        self.inner.reserve(n)
+    }
+
+    fn step(
+        &mut self,
+        job: &GridStep<'_, 2>,
+        flock: &mut FlockBuffers<2>,
+        times: &mut StageTimes,
+    ) -> Result<ScanCounts, EngineFailure> {
+        self.steps += 1;
+        if self.steps == 3 {
+            return Err(EngineFailure {
+                engine: "gpu",
+                reason: "the device was lost (a test)".to_owned(),
+            });
+        }
+        self.inner.step(job, flock, times)
+    }
+
+    fn before(&self) -> Before<'_, 2> {
+        self.inner.before()
+    }
+
+    fn undo(&mut self, flock: &mut FlockBuffers<2>) {
+        self.inner.undo(flock);
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Engine<2>> {
+        Box::new(self.clone())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_the_engine_cannot_take_moves_the_flock_to_the_cpu_and_it_goes_on() {
+    let p = params("cornell", &["count=200"]);
+    let engine = Box::new(FailsThird::default());
+    let sim = Simulation::<2>::with_engine(p.clone(), 3, engine).unwrap();
+    let mut config = config(p, 1000, false);
+    config.engine.start = Some(sim.into());
+    let addr = start_with(config).await;
+    let mut ws = connect(addr).await;
+    let r = ws.call(1, json!({"type": "step", "count": 5})).await;
+    assert_eq!(r["type"], "error", "{r}");
+    let notice = ws.next_json("notice", |_| true).await;
+    let message = notice["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(
+            "step 3 could not be taken: the gpu engine failed: the device was lost (a test)"
+        ),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("; the flock goes on on the cpu engine from step 2"),
+        "{message}"
+    );
+    let r = ws.call(2, json!({"type": "step", "count": 5})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let state = ws.next_json("state", |s| s["step"] == 7).await;
+    assert_eq!(state["running"], false, "{state}");
 }

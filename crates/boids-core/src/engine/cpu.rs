@@ -11,7 +11,7 @@
 use std::collections::TryReserveError;
 use std::time::Instant;
 
-use super::{Before, Engine, EngineKind, FlockBuffers, GridStep};
+use super::{Before, Engine, EngineFailure, EngineKind, FlockBuffers, GridStep};
 use crate::grid::{self, CellIndex, Destination, GridGeometry, reserve_to};
 use crate::interact::{Frame, Interaction, LANES};
 use crate::par::Split;
@@ -102,20 +102,20 @@ where
         job: &GridStep<'_, D>,
         flock: &mut FlockBuffers<D>,
         times: &mut StageTimes,
-    ) -> ScanCounts {
+    ) -> Result<ScanCounts, EngineFailure> {
         let start = Instant::now();
         let geometry = geometry(job.params, &flock.pos);
         self.index.bin(&geometry, &flock.pos);
         times.add(Stage::Bin, start.elapsed());
         times.time(Stage::Sort, || self.sort(flock));
-        times.time(Stage::Interact, || self.interact(job, &geometry, flock))
+        Ok(times.time(Stage::Interact, || self.interact(job, &geometry, flock)))
     }
 
     fn before(&self) -> Before<'_, D> {
         Before::Frame(&self.previous.boid)
     }
 
-    fn undo(&self, flock: &mut FlockBuffers<D>) {
+    fn undo(&mut self, flock: &mut FlockBuffers<D>) {
         let n = flock.len();
         let frame = &self.previous;
         for (k, &[position, velocity]) in frame.boid[..n].iter().enumerate() {

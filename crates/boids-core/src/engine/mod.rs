@@ -17,7 +17,7 @@ mod kind;
 use std::collections::TryReserveError;
 use std::fmt;
 
-pub use crate::error::{Unavailable, Unsupported};
+pub use crate::error::{EngineFailure, Unavailable, Unsupported};
 pub(crate) use cpu::geometry;
 pub use cpu::{BYTES_PER_BOID, COLUMNS_PER_RANGE, CpuEngine, max_cells};
 pub use kind::{EngineKind, EngineMaker, UnknownEngine, install_gpu};
@@ -155,27 +155,30 @@ where
     fn reserve(&mut self, n: usize) -> Result<(), TryReserveError>;
 
     /// One step of `flock` (its new state replaces the old), timing each stage into `times`
-    /// and returning the neighbour work.
+    /// and returning the neighbour work; or why the engine could not take it (a device that
+    /// failed), with `flock` left as it was.
     fn step(
         &mut self,
         job: &GridStep<'_, D>,
         flock: &mut FlockBuffers<D>,
         times: &mut StageTimes,
-    ) -> ScanCounts;
+    ) -> Result<ScanCounts, EngineFailure>;
 
     /// Up to `steps` steps in one go, the first numbered `job.step`, for an engine that keeps
     /// the flock on a device and would otherwise copy it there and back every step: `flock`
     /// holds the state after the last step taken, and times are the batch's. `None`: this
-    /// engine steps one at a time (the simulation then calls [`Engine::step`]).
+    /// engine steps one at a time (the simulation then calls [`Engine::step`]). An engine
+    /// that could not take the batch (a device that failed) says why and leaves `flock` as it
+    /// was.
     fn batch(
         &mut self,
         job: &GridStep<'_, D>,
         flock: &mut FlockBuffers<D>,
         steps: u64,
         times: &mut StageTimes,
-    ) -> Option<Batch> {
+    ) -> Result<Option<Batch>, EngineFailure> {
         let _ = (job, flock, steps, times);
-        None
+        Ok(None)
     }
 
     /// Where each boid, in the storage order the last step left, was before that step.
@@ -183,7 +186,7 @@ where
 
     /// Puts `flock` back as it was before the last step, in the storage order that step left:
     /// the simulation undoes a step it refuses (one that is not finite).
-    fn undo(&self, flock: &mut FlockBuffers<D>);
+    fn undo(&mut self, flock: &mut FlockBuffers<D>);
 
     /// A copy of the engine and its state (a cloned simulation steps on its own).
     fn boxed_clone(&self) -> Box<dyn Engine<D>>;

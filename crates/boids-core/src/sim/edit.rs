@@ -1,8 +1,9 @@
 //! Live changes to a running simulation: new parameters (the viewer's sliders, an event log's
-//! `set`) and the viewer's edits of the predators. The flock keeps its state; the world
-//! carries its own over ([`World::carry_over`](crate::world::World::carry_over)).
+//! `set`), the viewer's edits of the predators, and another engine. The flock keeps its state;
+//! the world carries its own over ([`World::carry_over`](crate::world::World::carry_over)).
 
-use super::Simulation;
+use super::{BYTES_PER_BOID, Simulation};
+use crate::engine::Engine;
 use crate::error::StateError;
 use crate::params::Params;
 use crate::rules::Kernel;
@@ -13,6 +14,21 @@ impl<const D: usize> Simulation<D>
 where
     Dim<D>: Dimension<D>,
 {
+    /// Moves the flock to `engine` from the step it is at (to go on on the CPU after the GPU
+    /// failed, say): the same state, stepped from now on by the other engine. Refuses an engine
+    /// that does not run the parameters, or has no memory for the flock, and keeps its own then.
+    pub fn use_engine(&mut self, mut engine: Box<dyn Engine<D>>) -> Result<(), StateError> {
+        engine.supports(&self.params)?;
+        let count = self.len();
+        engine.reserve(count).map_err(|_| StateError::OutOfMemory {
+            count,
+            bytes: count * BYTES_PER_BOID,
+        })?;
+        self.engine = engine;
+        self.changed = true;
+        Ok(())
+    }
+
     /// Replaces the parameters while the flock runs (the live viewer's sliders). The flock keeps
     /// its state; boids are added (drawn from the initial distribution) or removed (highest ids
     /// first) to match `count`, and scout groups are reassigned when their fractions change.

@@ -16,7 +16,9 @@
 mod edit;
 mod finite;
 
-use crate::engine::{Before, CpuEngine, Engine, EngineKind, FlockBuffers, GridStep, Unsupported};
+use crate::engine::{
+    Before, CpuEngine, Engine, EngineFailure, EngineKind, FlockBuffers, GridStep, Unsupported,
+};
 use crate::error::StateError;
 use crate::grid::{GridGeometry, reserve_to};
 use crate::par;
@@ -164,12 +166,13 @@ where
     /// `steps` times, with the same result, but an engine that keeps the flock on a device
     /// (the GPU engine) takes them in batches and the state comes back once, at the end. A
     /// step that is not finite is refused as [`Simulation::step`] refuses it, the steps before
-    /// it kept. After a batch, [`Simulation::stats`] holds the batch's stage times and its
-    /// last step's counts.
+    /// it kept, and so is a batch the engine could not take ([`StateError::EngineFailed`]).
+    /// After a batch, [`Simulation::stats`] holds the batch's stage times and its last step's
+    /// counts.
     pub fn step_many(&mut self, steps: u64) -> Result<(), StateError> {
         let mut left = steps;
         while left > 0 {
-            match self.batch(left) {
+            match self.batch(left)? {
                 Some(taken) if taken > 0 => left -= taken,
                 _ => {
                     self.advance(None)?;
@@ -183,9 +186,9 @@ where
     /// Up to `steps` steps in one batch of the engine, when the step is the engine's alone (a
     /// model it takes, and a world with nothing to do): the steps taken, or `None` when the engine
     /// steps one at a time or the step is not its alone.
-    fn batch(&mut self, steps: u64) -> Option<u64> {
+    fn batch(&mut self, steps: u64) -> Result<Option<u64>, StateError> {
         if !self.engine.takes(&self.params) || !self.world.is_idle(&self.params) {
-            return None;
+            return Ok(None);
         }
         let mut times = StageTimes::default();
         let job = GridStep {
@@ -196,16 +199,27 @@ where
             pull: None,
             changed: self.changed,
         };
-        let batch = self
-            .engine
-            .batch(&job, &mut self.flock, steps, &mut times)?;
+        let batch = self.engine.batch(&job, &mut self.flock, steps, &mut times);
+        let Some(batch) = batch.map_err(|failure| self.failed(failure))? else {
+            return Ok(None);
+        };
         self.changed = false;
         self.step += batch.taken;
         self.stats = StepStats {
             times,
             counts: batch.counts,
         };
-        Some(batch.taken)
+        Ok(Some(batch.taken))
+    }
+
+    /// The refusal of the next step, which the engine could not take: the flock is as the
+    /// engine found it, and goes up again whole at the engine's next step.
+    fn failed(&mut self, failure: EngineFailure) -> StateError {
+        self.changed = true;
+        StateError::EngineFailed {
+            step: self.step + 1,
+            failure,
+        }
     }
 
     /// Refuses a pull from outside the parameters (`what`) that the engine does not add.
@@ -251,8 +265,12 @@ where
                     pull,
                     changed: *changed,
                 };
+                let counts = match engine.step(&job, flock, &mut times) {
+                    Ok(counts) => counts,
+                    Err(failure) => return Err(self.failed(failure)),
+                };
                 *changed = false;
-                (engine.step(&job, flock, &mut times), engine.before())
+                (counts, engine.before())
             }
             Some(previous) => {
                 let (next, counts) = times.time(Stage::General, || {
