@@ -205,9 +205,11 @@ where
         let start = Instant::now();
         sim.step_many(u64::from(batch))?;
         step_times.push(start.elapsed() / batch);
-        let stats = sim.stats();
-        let times = stats.times.per_step(batch);
-        measured.push(StepStats { times, ..stats });
+        measured.push(StepStats {
+            times: sim.stage_times(),
+            steps: 1,
+            ..sim.stats()
+        });
     }
     let step_peak = Memory::peak();
     let naive = args.vs_naive.then(|| {

@@ -121,7 +121,7 @@ impl Flock {
         on_flock!(self, sim => sim.captures())
     }
 
-    /// The last step's stage times.
+    /// Each stage's time per step of the last step or batch.
     pub fn stage_times(&self) -> StageTimes {
         on_flock!(self, sim => sim.stage_times())
     }
@@ -135,6 +135,11 @@ impl Flock {
     /// ([`Simulation::step_many`]).
     pub fn step_many(&mut self, steps: u64) -> Result<(), StateError> {
         on_flock!(self, sim => sim.step_many(steps))
+    }
+
+    /// Whether its steps are taken in batches ([`Simulation::batches`]).
+    pub fn batches(&self) -> bool {
+        on_flock!(self, sim => sim.batches())
     }
 
     /// New parameters of the same dimension, the flock kept ([`Simulation::set_params`]).

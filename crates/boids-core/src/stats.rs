@@ -114,8 +114,9 @@ impl StageTimes {
     }
 
     /// Each stage's time over `steps`: a batch's times as those of one of its steps.
-    pub fn per_step(&self, steps: u32) -> StageTimes {
-        StageTimes(self.0.map(|time| time.map(|t| t / steps.max(1))))
+    pub fn per_step(&self, steps: u64) -> StageTimes {
+        let steps = u32::try_from(steps.max(1)).unwrap_or(u32::MAX);
+        StageTimes(self.0.map(|time| time.map(|t| t / steps)))
     }
 
     /// The whole step: the sum of its stages.
@@ -170,11 +171,13 @@ impl std::iter::Sum for ScanCounts {
     }
 }
 
-/// Everything a step reports about itself ([`crate::Simulation::stats`]).
+/// Everything a step, or a batch of steps, reports about itself ([`crate::Simulation::stats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepStats {
-    /// Time of each stage.
+    /// Time of each stage, over all `steps`.
     pub times: StageTimes,
-    /// Neighbour work.
+    /// Neighbour work of the last step.
     pub counts: ScanCounts,
+    /// Steps the times cover: 1, or a batch's ([`crate::Simulation::step_many`]).
+    pub steps: u64,
 }

@@ -262,6 +262,10 @@ where
         false
     }
 
+    fn batches(&self) -> bool {
+        true
+    }
+
     /// Device memory is taken when the flock first steps; a flock too big for the device
     /// fails there, with the device's own message.
     fn reserve(&mut self, _n: usize) -> Result<(), std::collections::TryReserveError> {

@@ -85,6 +85,10 @@ where
     );
     cpu.step_many(9).unwrap();
     gpu.step_many(9).unwrap();
+    // One batch of nine: its times are the nine steps', its stage times one step's.
+    let stats = gpu.stats();
+    assert_eq!(stats.steps, 9);
+    assert_eq!(gpu.stage_times(), stats.times.per_step(9));
     let (_, within) = compare(&gpu.state(), &cpu.state(), size);
     assert!(
         within >= 0.99,

@@ -4,9 +4,10 @@
 
 mod common;
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use boids_core::engine::{Before, CpuEngine, Engine, EngineFailure, FlockBuffers, GridStep};
+use boids_core::engine::{Batch, Before, CpuEngine, Engine, EngineFailure, FlockBuffers, GridStep};
 use boids_core::{EngineKind, FlockState, ScanCounts, Simulation, StageTimes, Vec2};
 use boids_io::events::{Change, EventLog, LOG_LIMIT_BYTES};
 use boids_server::HARD_MESSAGE_LIMIT;
@@ -415,17 +416,26 @@ async fn a_full_event_log_refuses_changes_until_a_reset() {
     assert_eq!(param(addr, "margin").await, 77.0);
 }
 
-/// The CPU engine, failing its third step as a GPU whose device is lost would: an engine from
-/// outside the server, through the core's door.
+/// The CPU engine as the server meets an engine from outside, through the core's door: it may
+/// fail a step as a GPU whose device is lost would, and may take steps in batches as a GPU does,
+/// keeping each batch's size.
 #[derive(Clone, Debug, Default)]
-struct FailsThird {
+struct Outside {
     inner: CpuEngine<2>,
     steps: u64,
+    /// The step (counting from 1) it fails.
+    fails_at: Option<u64>,
+    /// Where it keeps its batches' sizes; `None`: it takes steps one at a time.
+    batches: Option<Arc<Mutex<Vec<u64>>>>,
 }
 
-impl Engine<2> for FailsThird {
+impl Engine<2> for Outside {
     fn kind(&self) -> EngineKind {
         EngineKind::Gpu
+    }
+
+    fn batches(&self) -> bool {
+        self.batches.is_some()
     }
 
     fn reserve(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
@@ -439,13 +449,40 @@ impl Engine<2> for FailsThird {
         times: &mut StageTimes,
     ) -> Result<ScanCounts, EngineFailure> {
         self.steps += 1;
-        if self.steps == 3 {
+        if self.fails_at == Some(self.steps) {
             return Err(EngineFailure {
                 engine: "gpu",
                 reason: "the device was lost (a test)".to_owned(),
             });
         }
         self.inner.step(job, flock, times)
+    }
+
+    fn batch(
+        &mut self,
+        job: &GridStep<'_, 2>,
+        flock: &mut FlockBuffers<2>,
+        steps: u64,
+        times: &mut StageTimes,
+    ) -> Result<Option<Batch>, EngineFailure> {
+        let Some(sizes) = &self.batches else {
+            return Ok(None);
+        };
+        sizes.lock().unwrap().push(steps);
+        let mut counts = ScanCounts::default();
+        for k in 0..steps {
+            let (step, changed) = (job.step + k, job.changed && k == 0);
+            let job = GridStep {
+                step,
+                changed,
+                ..*job
+            };
+            counts = self.step(&job, flock, times)?;
+        }
+        Ok(Some(Batch {
+            taken: steps,
+            counts,
+        }))
     }
 
     fn before(&self) -> Before<'_, 2> {
@@ -461,15 +498,22 @@ impl Engine<2> for FailsThird {
     }
 }
 
+/// A server of 200 `cornell` boids on `engine`, at 1000 steps a second.
+async fn outside(engine: Outside, running: bool) -> Client {
+    let p = params("cornell", &["count=200"]);
+    let sim = Simulation::<2>::with_engine(p.clone(), 3, Box::new(engine)).unwrap();
+    let mut config = config(p, 1000, running);
+    config.engine.start = Some(sim.into());
+    connect(start_with(config).await).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_step_the_engine_cannot_take_moves_the_flock_to_the_cpu_and_it_goes_on() {
-    let p = params("cornell", &["count=200"]);
-    let engine = Box::new(FailsThird::default());
-    let sim = Simulation::<2>::with_engine(p.clone(), 3, engine).unwrap();
-    let mut config = config(p, 1000, false);
-    config.engine.start = Some(sim.into());
-    let addr = start_with(config).await;
-    let mut ws = connect(addr).await;
+    let failing = Outside {
+        fails_at: Some(3),
+        ..Outside::default()
+    };
+    let mut ws = outside(failing, false).await;
     let r = ws.call(1, json!({"type": "step", "count": 5})).await;
     assert_eq!(r["type"], "error", "{r}");
     let notice = ws.next_json("notice", |_| true).await;
@@ -488,4 +532,30 @@ async fn a_step_the_engine_cannot_take_moves_the_flock_to_the_cpu_and_it_goes_on
     assert_eq!(r["type"], "ok", "{r}");
     let state = ws.next_json("state", |s| s["step"] == 7).await;
     assert_eq!(state["running"], false, "{state}");
+}
+
+/// A flock whose engine batches (the GPU's) takes the steps between two frames in one batch, so
+/// it comes back from the device once a frame, and a `step` request's steps in one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flock_that_batches_takes_the_steps_between_two_frames_together() {
+    let sizes = Arc::new(Mutex::new(Vec::new()));
+    let batching = Outside {
+        batches: Some(Arc::clone(&sizes)),
+        ..Outside::default()
+    };
+    let mut ws = outside(batching, true).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let r = ws.call(1, json!({"type": "stop"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let taken = std::mem::take(&mut *sizes.lock().unwrap());
+    let steps: u64 = taken.iter().sum();
+    let batches = taken.len();
+    // 1000 steps a second and at most 60 frames: about 16 steps a batch.
+    assert!(
+        steps >= 100 && steps as f64 >= 5.0 * batches as f64,
+        "{steps} steps in {batches} batches"
+    );
+    let r = ws.call(2, json!({"type": "step", "count": 40})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    assert_eq!(*sizes.lock().unwrap(), [40]);
 }

@@ -164,6 +164,14 @@ where
         times: &mut StageTimes,
     ) -> Result<ScanCounts, EngineFailure>;
 
+    /// Whether steps taken together cost this engine less than one at a time: it keeps the
+    /// flock on a device, and a batch ([`Engine::batch`]) copies it there and back once. A
+    /// caller free to take the steps between two observers together (the viewer, between two
+    /// frames) asks this ([`crate::Simulation::batches`]).
+    fn batches(&self) -> bool {
+        false
+    }
+
     /// Up to `steps` steps in one go, the first numbered `job.step`, for an engine that keeps
     /// the flock on a device and would otherwise copy it there and back every step: `flock`
     /// holds the state after the last step taken, and times are the batch's. `None`: this

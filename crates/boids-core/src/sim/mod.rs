@@ -167,8 +167,8 @@ where
     /// (the GPU engine) takes them in batches and the state comes back once, at the end. A
     /// step that is not finite is refused as [`Simulation::step`] refuses it, the steps before
     /// it kept, and so is a batch the engine could not take ([`StateError::EngineFailed`]).
-    /// After a batch, [`Simulation::stats`] holds the batch's stage times and its last step's
-    /// counts.
+    /// After a batch, [`Simulation::stats`] holds the batch's stage times, its steps and its
+    /// last step's counts ([`Simulation::stage_times`]: per step).
     pub fn step_many(&mut self, steps: u64) -> Result<(), StateError> {
         let mut left = steps;
         while left > 0 {
@@ -183,11 +183,17 @@ where
         Ok(())
     }
 
-    /// Up to `steps` steps in one batch of the engine, when the step is the engine's alone (a
-    /// model it takes, and a world with nothing to do): the steps taken, or `None` when the engine
-    /// steps one at a time or the step is not its alone.
+    /// Whether [`Simulation::step_many`] takes its steps in batches of the engine, each
+    /// cheaper than its steps one at a time: an engine that batches ([`Engine::batches`]), a
+    /// model it takes, and a world with nothing to do.
+    pub fn batches(&self) -> bool {
+        self.engine.batches() && self.engine.takes(&self.params) && self.world.is_idle(&self.params)
+    }
+
+    /// Up to `steps` steps in one batch of the engine, when it [batches](Simulation::batches):
+    /// the steps taken, or `None` when it does not.
     fn batch(&mut self, steps: u64) -> Result<Option<u64>, StateError> {
-        if !self.engine.takes(&self.params) || !self.world.is_idle(&self.params) {
+        if !self.batches() {
             return Ok(None);
         }
         let mut times = StageTimes::default();
@@ -208,6 +214,7 @@ where
         self.stats = StepStats {
             times,
             counts: batch.counts,
+            steps: batch.taken,
         };
         Ok(Some(batch.taken))
     }
@@ -310,7 +317,11 @@ where
             },
         );
         *step += 1;
-        *stats = StepStats { times, counts };
+        *stats = StepStats {
+            times,
+            counts,
+            steps: 1,
+        };
         Ok(())
     }
 }
@@ -430,14 +441,15 @@ where
         self.world.captures()
     }
 
-    /// What the last step reports about itself: its stages' times and its neighbour work.
+    /// What the last step, or batch of steps ([`Simulation::step_many`]), reports about
+    /// itself: its stages' times, its last step's neighbour work, and its steps.
     pub fn stats(&self) -> StepStats {
         self.stats
     }
 
-    /// Timing of the last step's stages (`stats().times`).
+    /// Each stage's time per step of the last step or batch.
     pub fn stage_times(&self) -> StageTimes {
-        self.stats.times
+        self.stats.times.per_step(self.stats.steps)
     }
 
     /// The flock in id order.

@@ -20,7 +20,9 @@
 //! skipped), and at once after any change. They are due on a schedule of deadlines a frame period
 //! apart, not when a period has passed since the last one: at 60 steps a second a step comes
 //! every period give or take some jitter, and "a period since the last frame" then missed every
-//! other step (33 frames a second instead of 60).
+//! other step (33 frames a second instead of 60). A flock whose engine keeps it on a device (the
+//! GPU's) takes the steps due before the next frame in one batch, so it comes back once a frame
+//! rather than once a step: at 1000 steps a second, 16 steps a copy instead of one.
 //!
 //! Requests are jobs queued to this thread. [`Engine::request`] queues its job when called, so a
 //! connection can go on reading (and answering pings) while the job waits for a long step, and
@@ -313,19 +315,21 @@ impl EngineState {
             if now < next_step {
                 continue;
             }
+            let period = Duration::from_secs_f64(1.0 / self.steps_per_second);
+            let frame_period = Duration::from_secs_f64(1.0 / FRAME_RATE);
+            let steps = self.steps_due(now, period, frame_period);
             // A refused step is undone and reported (`recover.rs`), an overrun dealt with
             // (`cost.rs`): the loop goes on either way.
-            if self.step_once().is_ok() {
+            if self.step(steps).is_ok() {
                 self.check_measured_cost();
             }
-            self.rate.tick();
-            let period = Duration::from_secs_f64(1.0 / self.steps_per_second);
+            self.rate.tick(steps);
             // A fixed rate without catch-up bursts: a late step moves the schedule instead.
-            next_step = (next_step + period).max(now);
+            let taken = u32::try_from(steps).unwrap_or(u32::MAX);
+            next_step = (next_step + period.saturating_mul(taken)).max(now);
             if now >= self.next_frame {
                 self.publish_frame();
                 // Deadlines a period apart; one missed by more than a period moves the schedule.
-                let frame_period = Duration::from_secs_f64(1.0 / FRAME_RATE);
                 self.next_frame = (self.next_frame + frame_period).max(now);
             }
             if self
@@ -337,12 +341,28 @@ impl EngineState {
         }
     }
 
-    /// One step, counting its captures for the next metrics message; a step the model refuses
-    /// is recovered from ([`EngineState::recover`]).
-    fn step_once(&mut self) -> Result<(), RequestError> {
+    /// Steps to take now: one, or, for a flock whose steps are taken in batches (the GPU
+    /// engine's: [`Flock::batches`]), every step due before the next frame after the one due
+    /// now, so the flock comes back from the device once a frame, not once a step.
+    fn steps_due(&self, now: Instant, period: Duration, frame_period: Duration) -> u64 {
+        if !self.sim.batches() {
+            return 1;
+        }
+        let mut next_frame = self.next_frame;
+        if now >= next_frame {
+            next_frame += frame_period;
+        }
+        let ahead = next_frame.saturating_duration_since(now).as_secs_f64();
+        ((ahead / period.as_secs_f64()) as u64).max(1)
+    }
+
+    /// `steps` steps (in one batch where the flock [batches](Flock::batches)), counting the
+    /// captures of the last for the next metrics message; a step the model refuses is recovered
+    /// from ([`EngineState::recover`]), the steps before it kept.
+    fn step(&mut self, steps: u64) -> Result<(), RequestError> {
         // On a thread of the pool, the step starts its parallel phases from inside it
         // (see `boids_core::in_pool`).
-        let stepped = boids_core::in_pool(|| self.sim.step());
+        let stepped = boids_core::in_pool(|| self.sim.step_many(steps));
         self.captures += self.sim.captures();
         stepped.map_err(|refused| self.recover(refused))
     }

@@ -24,10 +24,10 @@ impl Default for RateMeter {
 }
 
 impl RateMeter {
-    /// Counts a step; the first step a second or more into the window measures the rate and
-    /// starts the next window.
-    pub fn tick(&mut self) {
-        self.steps += 1;
+    /// Counts `steps` steps taken; the first a second or more into the window measures the
+    /// rate and starts the next window.
+    pub fn tick(&mut self, steps: u64) {
+        self.steps += steps;
         let elapsed = self.since.elapsed().as_secs_f64();
         if elapsed >= 1.0 {
             self.rate = self.steps as f64 / elapsed;
@@ -61,11 +61,11 @@ mod tests {
             steps: 9,
             rate: 0.0,
         };
-        meter.tick();
+        meter.tick(1);
         let rate = meter.steps_per_second();
         assert!(rate > 4.9 && rate <= 5.0, "{rate}");
         meter.paused();
-        meter.tick();
+        meter.tick(1);
         assert_eq!(meter.steps_per_second(), rate);
     }
 }

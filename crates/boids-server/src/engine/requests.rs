@@ -34,8 +34,11 @@ impl EngineState {
                 let count = count.unwrap_or(1);
                 self.check_steps(count)?;
                 self.running = false;
-                for _ in 0..count {
-                    self.step_once()?;
+                let mut left = u64::from(count);
+                while left > 0 {
+                    let steps = if self.sim.batches() { left } else { 1 };
+                    self.step(steps)?;
+                    left -= steps;
                     if self.check_measured_cost() {
                         break;
                     }
