@@ -89,11 +89,11 @@ where
         };
         self.run(&job, &mut flock, 1, false, &mut StageTimes::default())?;
         let resident = self.resident.as_ref();
-        let read = |resident: &Resident| read_words(&self.gpu, &resident.neighbours, n);
-        let counts = self.gpu.guarded(|| resident.map(read)).and_then(|read| {
-            read.unwrap_or_else(|| Err("the flock is not on the device".to_owned()))
-        });
-        counts.map_err(failure)
+        let resident = resident.ok_or_else(|| failure("the flock is not on the device".into()))?;
+        let counts = self
+            .gpu
+            .guarded(|| read_words(&self.gpu, &resident.neighbours, n));
+        counts.flatten().map_err(failure)
     }
 
     /// Refuses a flock whose largest buffer is over the adapter's limit for one buffer.
@@ -143,7 +143,7 @@ where
         }
         let gpu = Arc::clone(&self.gpu);
         let done = gpu.guarded(|| self.run_on_device(job, flock, steps, keep_finite, times));
-        match done.and_then(|done| done) {
+        match done.flatten() {
             Ok((batch, back)) => {
                 times.time(Stage::Transfer, || back.into_flock(flock));
                 Ok(batch)
@@ -187,39 +187,23 @@ where
             times.time(Stage::Transfer, || resident.read_back(gpu, D))
         };
         resident.begin(gpu, &constants);
+        let batch = |taken: u32, counts| Batch {
+            taken: u64::from(taken),
+            counts,
+        };
         let back = step(resident, steps, times)?;
         let report = back.report();
         let Some(broken) = report.first_broken else {
-            let counts = report.counts;
-            return Ok((
-                Batch {
-                    taken: u64::from(steps),
-                    counts,
-                },
-                back,
-            ));
+            return Ok((batch(steps, report.counts), back));
         };
         resident.restore(gpu);
-        let redone = step(resident, if keep_finite { broken } else { 0 }, times)?;
+        let before = step(resident, if keep_finite { broken } else { 0 }, times)?;
         if keep_finite {
-            let counts = redone.report().counts;
-            return Ok((
-                Batch {
-                    taken: u64::from(broken),
-                    counts,
-                },
-                redone,
-            ));
+            let counts = before.report().counts;
+            return Ok((batch(broken, counts), before));
         }
-        self.before_broken = Some(redone);
-        let counts = report.counts;
-        Ok((
-            Batch {
-                taken: u64::from(steps),
-                counts,
-            },
-            back,
-        ))
+        self.before_broken = Some(before);
+        Ok((batch(steps, report.counts), back))
     }
 
     /// Moves the engine to the process's new device, after its own was lost: the flock goes

@@ -2,7 +2,7 @@
 //! `set`), the viewer's edits of the predators, and another engine. The flock keeps its state;
 //! the world carries its own over ([`World::carry_over`](crate::world::World::carry_over)).
 
-use super::{BYTES_PER_BOID, Simulation};
+use super::{Simulation, out_of_memory};
 use crate::engine::Engine;
 use crate::error::StateError;
 use crate::params::Params;
@@ -20,10 +20,7 @@ where
     pub fn use_engine(&mut self, mut engine: Box<dyn Engine<D>>) -> Result<(), StateError> {
         engine.supports(&self.params)?;
         let count = self.len();
-        engine.reserve(count).map_err(|_| StateError::OutOfMemory {
-            count,
-            bytes: count * BYTES_PER_BOID,
-        })?;
+        engine.reserve(count).map_err(|_| out_of_memory(count))?;
         self.engine = engine;
         self.changed = true;
         Ok(())

@@ -116,10 +116,7 @@ where
     /// Reserves every per-boid buffer up front, so a flock too big for memory fails here with a
     /// message instead of aborting mid-run.
     fn reserve(&mut self, n: usize) -> Result<(), StateError> {
-        let oom = |_| StateError::OutOfMemory {
-            count: n,
-            bytes: n * BYTES_PER_BOID,
-        };
+        let oom = |_| out_of_memory(n);
         let flock = &mut self.flock;
         for field in [&mut flock.pos, &mut flock.vel] {
             reserve_to(field, n).map_err(oom)?;
@@ -323,6 +320,14 @@ where
             steps: 1,
         };
         Ok(())
+    }
+}
+
+/// The refusal of a flock of `count` boids that memory cannot hold.
+fn out_of_memory(count: usize) -> StateError {
+    StateError::OutOfMemory {
+        count,
+        bytes: count * BYTES_PER_BOID,
     }
 }
 
