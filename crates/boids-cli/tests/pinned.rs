@@ -23,8 +23,8 @@ const PINNED: [(&str, &str); 10] = [
     ("canvas", "1fdf67643e638cef"),
     ("allegheny", "b022e4019666f286"),
     ("occoids", "9ef0cdbfe2ff719d"),
-    ("vicsek", "0e61b606bb5030d1"),
-    ("couzin", "01a3564a5da9e8f5"),
+    ("vicsek", "7682ab16cf598986"),
+    ("couzin", "27eecc55153f4097"),
     ("predator", "3b46971ba91ddd90"),
     ("pillars", "62162eb0437c1b9e"),
     ("perching", "0e3b8d3835ffc6e1"),
@@ -35,8 +35,8 @@ const PINNED: [(&str, &str); 10] = [
 /// birds here, to keep the test short (the core's `tests/presets_3d.rs` pins its full flock).
 const PINNED_3D: [(&str, &[&str], &str); 3] = [
     ("cornell", &["--set", "dimensions=3"], "e9ada623dec26f72"),
-    ("vicsek3d", &[], "4987d603925b6027"),
-    ("murmuration", &["--set", "count=2000"], "cb22ac70df4ea364"),
+    ("vicsek3d", &[], "7c6a3437806716e3"),
+    ("murmuration", &["--set", "count=2000"], "9abd4bc26731ac43"),
 ];
 
 fn saved_state_hash(preset: &str, set: &[&str], threads: &str) -> String {

@@ -1,377 +1,161 @@
-//! The step's last phase: every boid's neighbour sums and move, [`LANES`] boids at a time.
+//! The boids rules on the neighbour walk (`walk/`): each lane's three sums (cohesion's offsets,
+//! alignment's velocities, separation's offsets) and the rules applied to eight boids at once.
 //!
-//! **Boids in lanes.** Boids are stored in cell order, so a run of consecutive boids in one row
-//! of cells shares nearly all of its candidates: the cells one row and a visual range of
-//! columns ([`GridGeometry::reach`]) around the run. The scan takes up to [`LANES`] such boids
-//! as a *group*, one boid per vector lane, and visits each candidate once for the whole group:
-//! its coordinates are loaded once and tested against every lane in one instruction. The cells
-//! of one row around the group are one span of boids ([`GridGeometry::runs_near`]), so the scan
-//! is three plain loops per group; candidates of that span beyond the reach from a lane's
-//! boid are out of its range by construction (see `Sums::add_run`), so every boid sums exactly
-//! the candidates of its own block of cells, whichever group it lands in. No horizontal sums
-//! are needed, and the moves of a group are independent chains the processor overlaps.
+//! **Canonical sums.** Each lane adds its candidates one after another in the order the walk
+//! visits them, and a candidate out of range leaves the sums bit for bit unchanged (a select,
+//! see [`Sums::add`]). That is the order of [`NeighborSearch`]'s `for_each_candidate` with
+//! [`Sums::add`], so a flock restored from a file in id order continues bit-identically, on
+//! any machine, and the debug overlays see the same sums.
 //!
-//! **Canonical sums.** Each lane adds its candidates one after another in the order the cells
-//! are visited ([`GridGeometry::cells_near`]: rows from the lowest, unwrapped columns
-//! left to right, ascending id within a cell), and a candidate out of range leaves the sums bit
-//! for bit unchanged (a select, see [`Sums::add`]). That is the order of [`NeighborSearch`]'s
-//! `for_each_candidate` with [`Sums::add`], so the result depends neither on how boids fall
-//! into groups nor on chunking, thread count or the machine's vector width: a flock restored
-//! from a file in id order continues bit-identically, on any machine, and the debug overlays
-//! see the same sums.
-//!
-//! **No branches in the loop.** Range tests become lane masks and the sums grow by selects, so
-//! the compiler keeps the loop in vector registers. It is compiled for AVX2 and AVX-512 as well
-//! as the baseline, the best chosen at run time; all perform the same IEEE operations in the
-//! same order (Rust never fuses a multiply and an add unless asked, and the fused multiply-adds
-//! asked for multiply by exactly 1.0, so they round as the adds), so all give the same bits.
-//!
-//! **Counting the work.** Beside the sums the scan counts what it does ([`ScanCounts`]): per run
-//! of cells, its cells, and its boids times the group's lanes (the distance tests); per
-//! candidate, the lanes that have it within the visual range, by a population count of the
-//! range mask. That count runs on the scalar units, which the vector loop leaves idle, and a
-//! lane past the group's last boid sits at x = infinity, so it counts nothing; a vector counter
-//! instead would add an operation to the busy vector pipes (5 to 14% more time in this phase,
-//! measured, against about 2% for the population count).
+//! The lane sums are kept as plain registers rather than as a `rules::Sums<S::F, D>`: wrapped,
+//! the same operations compile to other machine code in the walk's loop (stack layout and
+//! register choice, checked on the AVX2 and AVX-512 builds). Three of the seven 2D sums go to
+//! the multipliers (`Simd::add_where_by_multiplier`), which the walk leaves idler. The
+//! neighbours are counted by a population count of the range mask on the scalar units: a
+//! vector counter would add an operation to the busy vector pipes (5 to 14% more time in this
+//! phase, measured, against about 2% for the population count).
 //!
 //! [`Sums::add`]: crate::rules::Sums::add
 //! [`NeighborSearch`]: crate::neighbors::NeighborSearch
 
-use std::ops::Range;
-
-use crate::grid::{GridGeometry, NearRun};
-use crate::par;
 use crate::real::{Real, Vector};
-use crate::rules::{self, Boids, Kernel, Scouts, group};
-pub use crate::simd::LANES;
-use crate::simd::{Arrays, Build, Pack, Simd};
-use crate::space::{self, Dim, Dimension, VecN};
+use crate::rules::{self, Boids, Scouts, group};
+use crate::simd::{Pack, Simd};
+use crate::space::{Dim, Dimension, VecN};
 use crate::stats::ScanCounts;
-use crate::world::Pull;
+use crate::walk::{Candidate, Gather, Group, LaneModel, Lanes, Next};
+pub(crate) use crate::walk::{Frame, Interaction, LANES};
 
-/// Column of an unused lane: no cell is within reach of it.
-const NO_COLUMN: i32 = -1 << 30;
-
-/// The previous frame in cell order. A candidate's position and velocity share one entry
-/// (16 bytes in 2D, 24 in 3D), so the scan reads each candidate from one place. Both arrays
-/// carry [`LANES`] entries of padding, so a group's lanes past the last boid still read memory.
-#[derive(Clone, Debug)]
-pub(crate) struct Frame<const D: usize> {
-    /// Position, then velocity, of each boid.
-    pub boid: Vec<[[f32; D]; 2]>,
-    pub bias: Vec<f32>,
-}
-
-impl<const D: usize> Default for Frame<D> {
-    fn default() -> Self {
-        Self {
-            boid: Vec::new(),
-            bias: Vec::new(),
-        }
-    }
-}
-
-impl<const D: usize> Frame<D> {
-    /// Where the position and the velocity lie in an entry of [`Frame::boid`].
-    pub const POSITION: usize = 0;
-    pub const VELOCITY: usize = 1;
-
-    /// Axis `a` of the position or velocity (`what`) of the boids `first..first + LANES`.
-    #[inline(always)]
-    fn lanes(&self, first: usize, what: usize, a: usize) -> [f32; LANES] {
-        let boids = &self.boid[first..first + LANES];
-        std::array::from_fn(|l| boids[l][what][a])
-    }
-}
-
-/// Everything the phase reads.
-pub(crate) struct Interaction<'a, const D: usize>
-where
-    Dim<D>: Dimension<D>,
-{
-    pub prev: &'a Frame<D>,
-    pub geometry: &'a GridGeometry<D>,
-    /// `cell_start[c]..cell_start[c + 1]`: the boids of cell `c` in `prev`.
-    pub cell_start: &'a [u32],
-    pub groups: &'a [u8],
-    /// The id of each boid of `prev` (a force given from outside pulls boids by id).
-    pub ids: &'a [u32],
-    pub kernel: &'a Kernel<D>,
-    pub wander: [f32; D],
-    /// What pulls on the boids this step: predators, attractors, a force (`None`: nothing).
-    pub world: Option<&'a Pull<'a, D>>,
-}
-
-impl<const D: usize> Interaction<'_, D>
-where
-    Dim<D>: Dimension<D>,
-{
-    /// The new state of every boid (cell order) into `pos`, `vel` and `bias`, in parallel, and
-    /// what the scan did.
-    pub fn run(&self, pos: &mut [VecN<D>], vel: &mut [VecN<D>], bias: &mut [f32]) -> ScanCounts {
-        let build = Build::best();
-        par::sum_parts((pos, vel, bias), |start, (pos, vel, bias)| {
-            self.run_part(build, start, pos, vel, bias)
-        })
-    }
-
-    /// The new state of boids `start..start + pos.len()` into `pos`, `vel` and `bias`, by
-    /// `build`, which must be [`Build::supported`], and what the scan did.
-    fn run_part(
-        &self,
-        build: Build,
-        start: usize,
-        pos: &mut [VecN<D>],
-        vel: &mut [VecN<D>],
-        bias: &mut [f32],
-    ) -> ScanCounts {
-        let pairwise = self.geometry.pairwise_wrap() != [0.0; D];
-        let (job, out) = (self, (start, pos, vel, bias));
-        match (pairwise, self.kernel.must_skip_self()) {
-            (false, false) => interact_chunk::<D, false, false>(build, job, out),
-            (false, true) => interact_chunk::<D, false, true>(build, job, out),
-            (true, false) => interact_chunk::<D, true, false>(build, job, out),
-            (true, true) => interact_chunk::<D, true, true>(build, job, out),
-        }
-    }
-}
-
-/// Where a part of the step writes: its first boid, and its positions, velocities and biases.
-type Part<'a, const D: usize> = (usize, &'a mut [VecN<D>], &'a mut [VecN<D>], &'a mut [f32]);
-
-/// New state of the boids of `part` (cell order), by `build`, which must be
-/// [`Build::supported`], and what the scan did.
-/// `PAIRWISE`: some torus axis is a single cell, and offsets take the minimum image per pair.
+/// The boids rules as a model of the walk.
 /// `SKIP_SELF`: each lane must leave its own boid out by index ([`Kernel::must_skip_self`]).
-fn interact_chunk<const D: usize, const PAIRWISE: bool, const SKIP_SELF: bool>(
-    build: Build,
+///
+/// [`Kernel::must_skip_self`]: crate::rules::Kernel::must_skip_self
+pub(crate) struct BoidsRules<const SKIP_SELF: bool>;
+
+/// The new state of every boid (cell order) under the boids rules, and what the walk did.
+pub(crate) fn step<const D: usize>(
     job: &Interaction<D>,
-    part: Part<D>,
+    pos: &mut [VecN<D>],
+    vel: &mut [VecN<D>],
+    bias: &mut [f32],
 ) -> ScanCounts
 where
     Dim<D>: Dimension<D>,
 {
-    debug_assert!(build.supported());
-    match build {
-        Build::Arrays => chunk::<Arrays, D, PAIRWISE, SKIP_SELF>(job, part),
-        // SAFETY (both): the caller checked that the processor has the build's features.
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        Build::Avx2 => unsafe { x86::chunk_avx2::<D, PAIRWISE, SKIP_SELF>(job, part) },
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        Build::Avx512 => unsafe { x86::chunk_avx512::<D, PAIRWISE, SKIP_SELF>(job, part) },
+    match job.kernel.must_skip_self() {
+        false => job.run(&BoidsRules::<false>, pos, vel, bias),
+        true => job.run(&BoidsRules::<true>, pos, vel, bias),
     }
 }
 
-/// The loop compiled for the x86 vector extensions.
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    use super::{Interaction, Part, chunk};
-    use crate::simd::{Avx2, Avx512};
-    use crate::space::{Dim, Dimension};
-    use crate::stats::ScanCounts;
+impl<const D: usize, const SKIP_SELF: bool> LaneModel<D> for BoidsRules<SKIP_SELF>
+where
+    Dim<D>: Dimension<D>,
+{
+    type Scratch = ();
+    type Sums<'s, S: Simd> = Sums<S, D, SKIP_SELF>;
 
-    #[target_feature(enable = "avx512f,avx512vl,avx2,popcnt")]
-    pub fn chunk_avx512<const D: usize, const PAIRWISE: bool, const SKIP_SELF: bool>(
-        job: &Interaction<D>,
-        part: Part<D>,
-    ) -> ScanCounts
-    where
-        Dim<D>: Dimension<D>,
-    {
-        chunk::<Avx512, D, PAIRWISE, SKIP_SELF>(job, part)
+    #[inline(always)]
+    fn empty<'s, S: Simd>(&self, _: &Lanes<'_, S, D>, _: &'s mut ()) -> Self::Sums<'s, S> {
+        let zero = S::splat(0.0);
+        Sums {
+            in_range: 0,
+            count: zero,
+            offset: [zero; D],
+            velocity: [zero; D],
+            separation: [zero; D],
+        }
     }
 
-    #[target_feature(enable = "avx2,popcnt")]
-    pub fn chunk_avx2<const D: usize, const PAIRWISE: bool, const SKIP_SELF: bool>(
+    #[inline(always)]
+    fn finish<S: Simd>(
+        &self,
         job: &Interaction<D>,
-        part: Part<D>,
-    ) -> ScanCounts
-    where
-        Dim<D>: Dimension<D>,
-    {
-        chunk::<Avx2, D, PAIRWISE, SKIP_SELF>(job, part)
+        group: &Group<D>,
+        sums: Self::Sums<'_, S>,
+        counts: &mut ScanCounts,
+    ) -> Next<D> {
+        // Every lane found its own boid in range (at distance zero) once.
+        counts.neighbors += u64::from(sums.in_range) - group.len as u64;
+        let next = advance(job, group, &sums);
+        Next {
+            position: next.position.0.map(|c| S::to_array(c.0)),
+            velocity: next.velocity.0.map(|c| S::to_array(c.0)),
+            bias: S::to_array(next.bias.0),
+        }
     }
 }
 
-/// [`interact_chunk`] with the vectors of `S`.
+/// The rules applied to every lane of `group` ([`rules::advance`] on eight boids at once).
 #[inline(always)]
-fn chunk<S: Simd, const D: usize, const PAIRWISE: bool, const SKIP_SELF: bool>(
+fn advance<S: Simd, const D: usize, const SKIP_SELF: bool>(
     job: &Interaction<D>,
-    part: Part<D>,
-) -> ScanCounts
+    group: &Group<D>,
+    sums: &Sums<S, D, SKIP_SELF>,
+) -> Boids<Pack<S>, D>
 where
     Dim<D>: Dimension<D>,
 {
-    let (start, pos, vel, bias) = part;
-    let end = start + pos.len();
-    let mut walk = CellWalk::new(job.cell_start, start);
-    let mut counts = ScanCounts::default();
-    let mut first = start;
-    while first < end {
-        let group = Group::new(job, &mut walk, first, end);
-        let sums = Sums::<S, D>::of::<PAIRWISE, SKIP_SELF>(job, &group, &mut counts);
-        let next = group.advance(job, &sums);
-        let position = next.position.0.map(|c| S::to_array(c.0));
-        let velocity = next.velocity.0.map(|c| S::to_array(c.0));
-        let b = S::to_array(next.bias.0);
-        let out = first - start;
+    let prev = job.prev;
+    let load = |lanes: [f32; LANES]| -> Pack<S> { Pack(S::load(lanes)) };
+    // A plain loop: closures here are not inlined into the vector builds.
+    let (mut goal, mut scout) = ([[0.0; LANES]; D], [0.0; LANES]);
+    for l in 0..group.len {
+        let g = job.groups[group.first + l];
+        let preferred = job.kernel.goal[usize::from(g)];
+        for a in 0..D {
+            goal[a][l] = preferred[a];
+        }
+        scout[l] = f32::from(u8::from(g != group::NONE));
+    }
+    let scouts = Scouts {
+        goal: Vector(goal.map(load)),
+        scout: load(scout).gt(Pack::splat(0.0)),
+    };
+    let velocity = std::array::from_fn(|a| prev.lanes(group.first, Frame::<D>::VELOCITY, a));
+    let boids = Boids {
+        position: Vector(group.position.map(load)),
+        velocity: Vector(velocity.map(load)),
+        bias: load(
+            prev.bias[group.first..group.first + LANES]
+                .try_into()
+                .expect("LANES entries"),
+        ),
+    };
+    let pack = |v: [S::F; D]| Vector(v.map(Pack));
+    let acc = rules::Sums {
+        count: Pack(sums.count),
+        offset_sum: pack(sums.offset),
+        velocity_sum: pack(sums.velocity),
+        separation: pack(sums.separation),
+    };
+    let world = job.world.map(|steer| {
+        let mut pull = [[0.0; LANES]; D];
+        let (mut lo, mut hi) = ([f32::INFINITY; D], [f32::NEG_INFINITY; D]);
         for l in 0..group.len {
-            pos[out + l] = std::array::from_fn(|a| position[a][l]).into();
-            vel[out + l] = std::array::from_fn(|a| velocity[a][l]).into();
-            bias[out + l] = b[l];
-        }
-        first += group.len;
-    }
-    counts
-}
-
-/// The cell of each boid in turn, for boids visited in ascending (cell) order.
-struct CellWalk<'a> {
-    cell_start: &'a [u32],
-    cell: usize,
-}
-
-impl<'a> CellWalk<'a> {
-    /// A walk starting at boid `first`.
-    fn new(cell_start: &'a [u32], first: usize) -> Self {
-        // The cell holding boid `first`: the last one starting at or before it.
-        let cell = cell_start.partition_point(|&s| s as usize <= first) - 1;
-        Self { cell_start, cell }
-    }
-
-    /// The cell of boid `k`, at or after the last boid asked about.
-    #[inline(always)]
-    fn cell_of(&mut self, k: usize) -> u32 {
-        while self.cell_start[self.cell + 1] as usize <= k {
-            self.cell += 1;
-        }
-        self.cell as u32
-    }
-}
-
-/// Up to [`LANES`] consecutive boids in one row of cells (a line of cells along x), one per
-/// lane.
-struct Group<const D: usize> {
-    /// Index of lane 0's boid.
-    first: usize,
-    /// Lanes in use.
-    len: usize,
-    /// The row: its cells are `row * nx..(row + 1) * nx`.
-    row: u32,
-    /// Each lane's column ([`NO_COLUMN`] past `len`).
-    column: [i32; LANES],
-    /// Each lane's position, axis by axis.
-    position: [[f32; LANES]; D],
-}
-
-impl<const D: usize> Group<D>
-where
-    Dim<D>: Dimension<D>,
-{
-    /// The group starting at boid `first`: as many boids as fit, stopping at `end` and at the
-    /// end of the row.
-    #[inline(always)]
-    fn new(job: &Interaction<D>, walk: &mut CellWalk, first: usize, end: usize) -> Self {
-        // The row's cells are numbered from `row * nx`; one division per group, not per boid.
-        let nx = job.geometry.dims()[0];
-        let row = walk.cell_of(first) / nx;
-        let row_first = row * nx;
-        let mut column = [NO_COLUMN; LANES];
-        let mut len = 0;
-        while len < LANES && first + len < end {
-            let x = walk.cell_of(first + len) - row_first;
-            if x >= nx {
-                break;
-            }
-            column[len] = x as i32;
-            len += 1;
-        }
-        Self {
-            first,
-            len,
-            row,
-            column,
-            position: std::array::from_fn(|a| job.prev.lanes(first, Frame::<D>::POSITION, a)),
-        }
-    }
-
-    /// Lane `l`'s position.
-    #[inline(always)]
-    fn position_of(&self, l: usize) -> [f32; D] {
-        std::array::from_fn(|a| self.position[a][l])
-    }
-
-    /// The rules applied to every lane ([`rules::advance`] on eight boids at once).
-    #[inline(always)]
-    fn advance<S: Simd>(&self, job: &Interaction<D>, sums: &Sums<S, D>) -> Boids<Pack<S>, D>
-    where
-        Dim<D>: Dimension<D>,
-    {
-        let prev = job.prev;
-        let load = |lanes: [f32; LANES]| -> Pack<S> { Pack(S::load(lanes)) };
-        // A plain loop: closures here are not inlined into the vector builds.
-        let (mut goal, mut scout) = ([[0.0; LANES]; D], [0.0; LANES]);
-        for l in 0..self.len {
-            let group = job.groups[self.first + l];
-            let preferred = job.kernel.goal[usize::from(group)];
+            let p = group.position_of(l);
             for a in 0..D {
-                goal[a][l] = preferred[a];
+                (lo[a], hi[a]) = (lo[a].min(p[a]), hi[a].max(p[a]));
             }
-            scout[l] = f32::from(u8::from(group != group::NONE));
         }
-        let scouts = Scouts {
-            goal: Vector(goal.map(load)),
-            scout: load(scout).gt(Pack::splat(0.0)),
-        };
-        let velocity = std::array::from_fn(|a| prev.lanes(self.first, Frame::<D>::VELOCITY, a));
-        let boids = Boids {
-            position: Vector(self.position.map(load)),
-            velocity: Vector(velocity.map(load)),
-            bias: load(
-                prev.bias[self.first..self.first + LANES]
-                    .try_into()
-                    .expect("LANES entries"),
-            ),
-        };
-        let pack = |v: [S::F; D]| Vector(v.map(Pack));
-        let acc = rules::Sums {
-            count: Pack(sums.count),
-            offset_sum: pack(sums.offset),
-            velocity_sum: pack(sums.velocity),
-            separation: pack(sums.separation),
-        };
-        let world = job.world.map(|steer| {
-            let mut pull = [[0.0; LANES]; D];
-            let (mut lo, mut hi) = ([f32::INFINITY; D], [f32::NEG_INFINITY; D]);
-            for l in 0..self.len {
-                let p = self.position_of(l);
-                for a in 0..D {
-                    (lo[a], hi[a]) = (lo[a].min(p[a]), hi[a].max(p[a]));
+        // Most groups are far from every predator: their pull is zero, as `pull` gives it.
+        if steer.reaches(lo.into(), hi.into()) {
+            for l in 0..group.len {
+                let at = group.position_of(l).into();
+                let lane: [f32; D] = steer.pull(job.ids[group.first + l], at).into();
+                for (axis, value) in pull.iter_mut().zip(lane) {
+                    axis[l] = value;
                 }
             }
-            // Most groups are far from every predator: their pull is zero, as `pull` gives it.
-            if steer.reaches(lo.into(), hi.into()) {
-                for l in 0..self.len {
-                    let at = self.position_of(l).into();
-                    let lane: [f32; D] = steer.pull(job.ids[self.first + l], at).into();
-                    for (axis, value) in pull.iter_mut().zip(lane) {
-                        axis[l] = value;
-                    }
-                }
-            }
-            Vector(pull.map(load))
-        });
-        rules::advance_lanes(job.kernel, &acc, boids, &scouts, job.wander, world)
-    }
+        }
+        Vector(pull.map(load))
+    });
+    rules::advance_lanes(job.kernel, &acc, boids, &scouts, job.wander, world)
 }
 
 /// The fields of [`rules::Sums`] as registers of lanes, one lane per boid of a group, and the
-/// group's neighbour count. The scan keeps them as plain registers rather than as a
-/// `rules::Sums<S::F, D>`: wrapped, the same operations compile to other machine code in this
-/// loop (stack layout and register choice, checked on the AVX2 and AVX-512 builds).
-struct Sums<S: Simd, const D: usize> {
+/// group's neighbour count.
+pub(crate) struct Sums<S: Simd, const D: usize, const SKIP_SELF: bool> {
     /// Candidates within the visual range over all lanes, each lane's own boid among them: for
     /// [`ScanCounts::neighbors`], counted on the scalar units beside the vector sums.
     in_range: u32,
@@ -381,199 +165,43 @@ struct Sums<S: Simd, const D: usize> {
     separation: [S::F; D],
 }
 
-impl<S: Simd, const D: usize> Sums<S, D>
+impl<S: Simd, const D: usize, const SKIP_SELF: bool> Gather<S, D> for Sums<S, D, SKIP_SELF>
 where
     Dim<D>: Dimension<D>,
 {
-    /// The neighbour sums of every boid of `group`, counting the scan's work into `counts`:
-    /// per run of cells, its cells and its boids tested against each boid of the group, and
-    /// once at the end the group's neighbours.
+    /// [`rules::Sums::add`] in every lane at once.
     #[inline(always)]
-    fn of<const PAIRWISE: bool, const SKIP_SELF: bool>(
-        job: &Interaction<D>,
-        group: &Group<D>,
-        counts: &mut ScanCounts,
-    ) -> Self {
-        let zero = S::splat(0.0);
-        let mut sums = Self {
-            in_range: 0,
-            count: zero,
-            offset: [zero; D],
-            velocity: [zero; D],
-            separation: [zero; D],
-        };
-        let columns = group.column[0] as u32..=group.column[group.len - 1] as u32;
-        let lanes = Lanes::<S, D>::new(job, group);
-        for run in job.geometry.runs_near(group.row, columns) {
-            let boids = job.cell_start[run.cells.start as usize] as usize
-                ..job.cell_start[run.cells.end as usize] as usize;
-            counts.cells += u64::from(run.cells.end - run.cells.start);
-            counts.candidates += (boids.len() * group.len) as u64;
-            // Offsets across a seam take the shift off after the difference, as the minimum
-            // image does (the same rounding as the brute-force reference); elsewhere there is
-            // nothing to take off.
-            if run.shift == [0.0; D] {
-                sums.add_run::<PAIRWISE, SKIP_SELF, false>(job, &lanes, boids, &run);
-            } else {
-                sums.add_run::<PAIRWISE, SKIP_SELF, true>(job, &lanes, boids, &run);
-            }
+    fn add<const MASKED: bool>(&mut self, lanes: &Lanes<'_, S, D>, c: &Candidate<S, D, MASKED>) {
+        let seen = c.within(lanes.visual_below);
+        let separated = c.within(lanes.protected_below);
+        // Kernel::joins, lane by lane.
+        let mut averaged = S::ge_where(seen, c.d2, lanes.unseen_below);
+        if SKIP_SELF {
+            averaged = S::and_not(averaged, lanes.own(c.slot));
         }
-        // Every lane found its own boid in range (at distance zero) once.
-        counts.neighbors += u64::from(sums.in_range) - group.len as u64;
-        sums
-    }
-
-    /// Adds the candidates `boids` of `run` to every lane: [`rules::Sums::add`] in all lanes at
-    /// once.
-    /// `SHIFTED`: the run's offsets take a torus shift off.
-    ///
-    /// A lane meets candidates of the run's cells beyond the reach from its own column, which
-    /// are not in its block. An unshifted run is one span of a row, so such a candidate is more
-    /// than `reach` cell widths away in x, exactly, and `reach` cells are wider than the visual
-    /// range. Rounding is monotonic, so the computed `dx * dx` is at least the rounded square
-    /// of that width, which exceeds both range bounds (the other axes only add to it): the
-    /// candidate fails both tests in that lane and leaves its sums bit for bit unchanged. So
-    /// every lane sums exactly its own block, in its order. A shifted offset is rounded twice,
-    /// so there a lane mask keeps each boid to cells within reach of its own instead.
-    #[inline(always)]
-    fn add_run<const PAIRWISE: bool, const SKIP_SELF: bool, const SHIFTED: bool>(
-        &mut self,
-        job: &Interaction<D>,
-        lanes: &Lanes<S, D>,
-        boids: Range<usize>,
-        run: &NearRun<D>,
-    ) {
-        let (first, last) = (*run.columns.start() as f32, *run.columns.end() as f32);
-        let near = S::lt(
-            S::abs(S::sub(lanes.column, S::splat((first + last) / 2.0))),
-            S::splat((last - first) / 2.0 + lanes.reach + 0.5),
-        );
-        let shift = run.shift.map(S::splat);
-        let prev = job.prev;
-        let Sums {
-            mut in_range,
-            mut count,
-            mut offset,
-            mut velocity,
-            mut separation,
-        } = *self;
-        for (j, &[p, v]) in boids.clone().zip(&prev.boid[boids]) {
-            let mut d = [S::splat(0.0); D];
-            for a in 0..D {
-                d[a] = S::sub(lanes.position[a], S::splat(p[a]));
-                if SHIFTED {
-                    d[a] = S::sub(d[a], shift[a]);
-                }
-            }
-            if PAIRWISE {
-                d = lanes.minimum_image(d);
-            }
-            let mut d2 = S::mul(d[0], d[0]);
-            for &c in &d[1..] {
-                d2 = S::add(d2, S::mul(c, c));
-            }
-            let (seen, separated) = match SHIFTED {
-                true => (
-                    S::lt_where(near, d2, lanes.visual_below),
-                    S::lt_where(near, d2, lanes.protected_below),
-                ),
-                false => (
-                    S::lt(d2, lanes.visual_below),
-                    S::lt(d2, lanes.protected_below),
-                ),
-            };
-            // Kernel::joins, lane by lane.
-            let mut averaged = S::ge_where(seen, d2, lanes.unseen_below);
-            if SKIP_SELF {
-                averaged = S::and_not(averaged, S::only_lane(j.wrapping_sub(lanes.first) as i32));
-            }
-            in_range += S::count(seen);
-            // Three of the seven 2D sums go to the multipliers, which the scan leaves idler.
-            let one = lanes.opaque_one;
-            count = S::add_where_by_multiplier(averaged, count, one, one);
-            for a in 0..D {
-                offset[a] = S::sub_where(averaged, offset[a], d[a]);
-            }
-            for a in 0..D {
-                velocity[a] =
-                    S::add_where_by_multiplier(averaged, velocity[a], S::splat(v[a]), one);
-            }
-            for a in 0..D {
-                separation[a] = S::add_where(separated, separation[a], d[a]);
-            }
+        self.in_range += S::count(seen);
+        let one = lanes.opaque_one;
+        self.count = S::add_where_by_multiplier(averaged, self.count, one, one);
+        for a in 0..D {
+            self.offset[a] = S::sub_where(averaged, self.offset[a], c.d[a]);
         }
-        *self = Sums {
-            in_range,
-            count,
-            offset,
-            velocity,
-            separation,
-        };
+        for a in 0..D {
+            let v = S::splat(c.velocity[a]);
+            self.velocity[a] = S::add_where_by_multiplier(averaged, self.velocity[a], v, one);
+        }
+        for a in 0..D {
+            self.separation[a] = S::add_where(separated, self.separation[a], c.d[a]);
+        }
     }
 }
 
-impl<S: Simd, const D: usize> Clone for Sums<S, D> {
+impl<S: Simd, const D: usize, const SKIP_SELF: bool> Clone for Sums<S, D, SKIP_SELF> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<S: Simd, const D: usize> Copy for Sums<S, D> {}
-
-/// A group's lanes and the scan's constants, as vectors.
-struct Lanes<S: Simd, const D: usize> {
-    /// Index of lane 0's boid.
-    first: usize,
-    /// The lanes' positions; lanes past the group's boids at x = infinity, where no candidate
-    /// is in range (their sums are not used, and they count no neighbours).
-    position: [S::F; D],
-    column: S::F,
-    /// Columns each way a boid's neighbours can lie in ([`GridGeometry::reach`]).
-    reach: f32,
-    visual_below: S::F,
-    protected_below: S::F,
-    /// Neighbours closer than this (squared) are left out of the averages: the protected
-    /// range if protected neighbours are, else zero (nothing is closer than zero).
-    unseen_below: S::F,
-    /// 1.0, hidden from the compiler (see [`Simd::add_where_by_multiplier`]).
-    opaque_one: S::F,
-    /// The per-pair minimum image's world size (see `interact_chunk`).
-    wrap: [f32; D],
-}
-
-impl<S: Simd, const D: usize> Lanes<S, D>
-where
-    Dim<D>: Dimension<D>,
-{
-    #[inline(always)]
-    fn new(job: &Interaction<D>, group: &Group<D>) -> Self {
-        let mut position = group.position;
-        for x in &mut position[0][group.len..] {
-            *x = f32::INFINITY;
-        }
-        Self {
-            first: group.first,
-            position: position.map(S::load),
-            column: S::load(group.column.map(|c| c as f32)),
-            reach: job.geometry.reach()[0] as f32,
-            visual_below: S::splat(job.kernel.visual_below),
-            protected_below: S::splat(job.kernel.protected_below),
-            unseen_below: S::splat(job.kernel.unseen_below()),
-            opaque_one: std::hint::black_box(S::splat(1.0)),
-            wrap: job.geometry.pairwise_wrap(),
-        }
-    }
-
-    /// [`space::minimum_image`] in every lane.
-    #[inline(always)]
-    fn minimum_image(&self, mut d: [S::F; D]) -> [S::F; D] {
-        for (c, wrap) in d.iter_mut().zip(self.wrap) {
-            let lanes = S::to_array(*c);
-            *c = S::load(lanes.map(|x| space::minimum_image_axis(x, wrap)));
-        }
-        d
-    }
-}
+impl<S: Simd, const D: usize, const SKIP_SELF: bool> Copy for Sums<S, D, SKIP_SELF> {}
 
 #[cfg(test)]
 mod tests {
@@ -581,11 +209,24 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     use super::*;
-    use crate::grid::CellIndex;
+    use crate::grid::{CellIndex, GridGeometry};
     use crate::neighbors::NeighborSearch;
     use crate::params::{Boundary, Params};
-    use crate::rules::{BoidState, Sums};
+    use crate::rules::{self, BoidState, Kernel, Sums};
     use crate::sim::Simulation;
+    use crate::simd::Build;
+    use crate::walk::Part;
+
+    /// One part of the step by `build` under the boids rules.
+    fn run_part<const D: usize>(job: &Interaction<D>, build: Build, part: Part<D>) -> ScanCounts
+    where
+        Dim<D>: Dimension<D>,
+    {
+        match job.kernel.must_skip_self() {
+            false => job.run_part(&BoidsRules::<false>, build, part),
+            true => job.run_part(&BoidsRules::<true>, build, part),
+        }
+    }
 
     /// Worlds that take every path: margins with protected neighbours left out of the averages
     /// (no self test), a torus with seams, averages that must skip the boid itself, walls, an
@@ -700,6 +341,7 @@ mod tests {
                     .chain([[[0.0; 2]; 2]; LANES])
                     .collect(),
                 bias: vec![0.0; p.count + LANES],
+                heading: Vec::new(),
             };
             let groups: Vec<u8> = order.iter().map(|&i| (i % 3) as u8).collect();
             let kernel = Kernel::<2>::new(&p);
@@ -740,7 +382,10 @@ mod tests {
                 cell_start: &index.cell_start,
                 groups: &groups,
                 ids: &[],
+                params: &p,
                 kernel: &kernel,
+                seed: 0,
+                step: 0,
                 wander: wander.into(),
                 world: None,
             };
@@ -753,8 +398,8 @@ mod tests {
                     let (pos_a, pos_b) = pos.split_at_mut(cut);
                     let (vel_a, vel_b) = vel.split_at_mut(cut);
                     let (bias_a, bias_b) = bias.split_at_mut(cut);
-                    let counts = job.run_part(*build, 0, pos_a, vel_a, bias_a)
-                        + job.run_part(*build, cut, pos_b, vel_b, bias_b);
+                    let counts = run_part(&job, *build, (0, pos_a, vel_a, bias_a))
+                        + run_part(&job, *build, (cut, pos_b, vel_b, bias_b));
                     assert_eq!(
                         counts.neighbors, neighbors,
                         "case {case}, {build:?}, cut {cut}"
@@ -809,6 +454,7 @@ mod tests {
                     .chain([[[0.0; 3]; 2]; LANES])
                     .collect(),
                 bias: vec![0.001; p.count + LANES],
+                heading: Vec::new(),
             };
             let groups: Vec<u8> = order.iter().map(|&i| (i % 3) as u8).collect();
             let kernel = Kernel::<3>::new(&p);
@@ -818,7 +464,10 @@ mod tests {
                 cell_start: &index.cell_start,
                 groups: &groups,
                 ids: &[],
+                params: &p,
                 kernel: &kernel,
+                seed: 0,
+                step: 0,
                 wander: [0.6, 0.8, 0.0],
                 world: None,
             };
@@ -832,8 +481,8 @@ mod tests {
                 let (pos_a, pos_b) = pos.split_at_mut(cut);
                 let (vel_a, vel_b) = vel.split_at_mut(cut);
                 let (bias_a, bias_b) = bias.split_at_mut(cut);
-                let counts = job.run_part(build, 0, pos_a, vel_a, bias_a)
-                    + job.run_part(build, cut, pos_b, vel_b, bias_b);
+                let counts = run_part(&job, build, (0, pos_a, vel_a, bias_a))
+                    + run_part(&job, build, (cut, pos_b, vel_b, bias_b));
                 let bits: Vec<u32> = (0..n)
                     .flat_map(|k| pos[k].to_array().into_iter().chain(vel[k].to_array()))
                     .chain(bias)

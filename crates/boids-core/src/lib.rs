@@ -47,7 +47,8 @@
 //! ([`overlay`]), so the renderer and the live viewer show the same thing.
 //!
 //! A step is a short list of named, timed stages ([`sim`], [`Stage`]): the world's steer and
-//! hunt, the engine's grid path (bin, sort, interact) or the general path of the other models,
+//! hunt, the engine's grid path (bin, sort, interact: every model on one neighbour walk,
+//! `walk/`) or the general path of a perching flock,
 //! then the world's obstacle pass and catch. The world is one object ([`world::World`]); the
 //! grid path runs behind one seam ([`Engine`]), the door for a second engine.
 //!
@@ -81,6 +82,7 @@ pub mod stats;
 // The only unsafe code of the workspace: vector intrinsics, behind run-time feature detection.
 #[allow(unsafe_code)]
 mod simd;
+mod walk;
 pub mod workload;
 pub mod world;
 

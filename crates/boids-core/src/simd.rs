@@ -84,6 +84,8 @@ pub trait Simd {
     /// The number of lanes set in `m`: a population count on the scalar units, which a loop
     /// busy with vector operations leaves idle.
     fn count(m: Self::M) -> u32;
+    /// The lanes set in `m` as bits, lane 0 lowest.
+    fn bits(m: Self::M) -> u32;
 }
 
 /// A build of a hot loop: the vector instructions it is compiled for. Every build performs the
@@ -251,6 +253,10 @@ impl Simd for Arrays {
     #[inline(always)]
     fn count(m: Self::M) -> u32 {
         m.iter().map(|&b| u32::from(b)).sum()
+    }
+    #[inline(always)]
+    fn bits(m: Self::M) -> u32 {
+        m.iter().rev().fold(0, |bits, &b| bits << 1 | u32::from(b))
     }
 }
 
@@ -523,6 +529,11 @@ mod x86 {
             // SAFETY: see the module notes.
             unsafe { _mm256_movemask_ps(m) }.count_ones()
         }
+        #[inline(always)]
+        fn bits(m: __m256) -> u32 {
+            // SAFETY: see the module notes.
+            unsafe { _mm256_movemask_ps(m) as u32 }
+        }
     }
 
     impl Simd for Avx512 {
@@ -589,6 +600,10 @@ mod x86 {
         #[inline(always)]
         fn count(m: __mmask8) -> u32 {
             m.count_ones()
+        }
+        #[inline(always)]
+        fn bits(m: __mmask8) -> u32 {
+            u32::from(m)
         }
     }
 }

@@ -415,10 +415,21 @@ fn wrap_offset<T: Real>(t: T, extent: f32) -> T {
     T::select(inside, t, r)
 }
 
-/// The minimum image of an offset `x` along an axis of period `w` (none when `w` is zero).
+/// The minimum image of an offset `x` along an axis of period `w` (none when `w` is zero):
+/// `x - w * round(x / w)`. An offset within a quarter period rounds to zero, so it is `x`
+/// less `w * 0`, which is `x + 0.0` (the sign of a zero as the formula gives it), taken
+/// without the division.
 #[inline(always)]
 pub fn minimum_image_axis(x: f32, w: f32) -> f32 {
-    if w > 0.0 { x - w * (x / w).round() } else { x }
+    if w > 0.0 {
+        if x.abs() <= 0.25 * w {
+            x + 0.0
+        } else {
+            x - w * (x / w).round()
+        }
+    } else {
+        x
+    }
 }
 
 /// Minimum-image offset along axes whose `wrap` is non-zero.

@@ -30,9 +30,13 @@ fn each_stage_that_runs_is_timed_under_its_own_name() {
         stages_run("pillars", &[]),
         ["steer", "bin", "sort", "interact", "obstacles"]
     );
-    assert_eq!(stages_run("vicsek", &[]), ["general"]);
+    assert_eq!(stages_run("vicsek", &[]), ["bin", "sort", "interact"]);
     let attracted = ["attractors=[[320.0, 240.0]]", "attract_factor=0.01"];
-    assert_eq!(stages_run("vicsek", &attracted), ["steer", "general"]);
+    assert_eq!(
+        stages_run("vicsek", &attracted),
+        ["steer", "bin", "sort", "interact"]
+    );
+    assert_eq!(stages_run("perching", &[]), ["general"]);
 }
 
 /// The CPU engine, counting the steps it is asked for: an engine from outside the core.
@@ -89,11 +93,12 @@ fn an_engine_from_outside_steps_the_grid_path_through_the_seam() {
         assert_eq!(steps.load(Ordering::Relaxed), 20, "{preset}");
         assert_eq!(outside.state(), built_in.state(), "{preset}");
     }
-    // The general path never asks the engine.
+    // The general path (perching) never asks the engine.
     let counting = Counting::default();
     let steps = Arc::clone(&counting.steps);
-    let mut vicsek = Simulation::<2>::with_engine(params("vicsek", &[]), 3, Box::new(counting));
-    vicsek.as_mut().unwrap().step().unwrap();
+    let perching = params("perching", &[]);
+    let mut perching = Simulation::<2>::with_engine(perching, 3, Box::new(counting));
+    perching.as_mut().unwrap().step().unwrap();
     assert_eq!(steps.load(Ordering::Relaxed), 0);
 }
 

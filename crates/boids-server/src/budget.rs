@@ -52,11 +52,18 @@ pub const DEFAULT_MAX_PAIRS: f64 = 1e9;
 /// the default budget on two cores), and always for one step.
 pub const STEP_REQUEST_STEPS: f64 = 4.0;
 
-/// Pairs a candidate costs on the general path (Vicsek, Couzin, k nearest, a blind angle,
-/// perching), which searches each boid's cells ring by ring and applies its rules one boid at
-/// a time: 72 ns a candidate for `--set model=vicsek`, 189 ns for `--preset murmuration` (k
-/// nearest in a blind cone, in 3D).
+/// Pairs a candidate costs on the general path (perching), which searches each boid's cells
+/// ring by ring and applies its rules one boid at a time: 72 ns a candidate for
+/// `--set model=vicsek` (before that model went onto the walk), 189 ns for
+/// `--preset murmuration` (k nearest in a blind cone, in 3D).
 pub const GENERAL_CANDIDATE_PAIRS: f64 = 40.0;
+
+/// Pairs a candidate of a k-nearest step on the walk costs, where each lane keeps its own list
+/// of the k nearest: about a quarter of a general-path candidate (3.6 ns a candidate for
+/// `--set topological_k=7`, 2.7 ns for `--preset murmuration`, against 13.7 ns on the general
+/// path for `--preset vicsek` in the same session; `boids bench --count 100000 --neighbors
+/// 25`, Intel Xeon, 2 vCPUs).
+pub const NEAREST_CANDIDATE_PAIRS: f64 = 10.0;
 
 /// Candidates a k-nearest search tests for each of the k: its cells are sized to hold a few k
 /// and it reads the rings around a boid's (`--preset murmuration --set topological_k=K`: 104
@@ -113,10 +120,9 @@ impl Work {
     /// The expected work of a flock under `params` whose boids lie in `extent`.
     pub fn estimate(params: &Params, extent: Extent) -> Work {
         let spread = Spread::new(params, extent);
-        let neighbours = if params.uses_fast_path() {
-            spread.within(params.visual_range)
-        } else {
-            GENERAL_CANDIDATE_PAIRS * general_candidates(params, &spread)
+        let neighbours = match candidate_pairs(params) {
+            None => spread.within(params.visual_range),
+            Some(pairs) => pairs * candidates(params, &spread),
         };
         Work {
             count: params.count,
@@ -132,10 +138,9 @@ impl Work {
         let params = flock.params();
         let counts: ScanCounts = on_flock!(flock, sim => sim.stats().counts);
         let boids = flock.len().max(1) as f64;
-        let neighbours = if params.uses_fast_path() {
-            counts.neighbors as f64 / boids
-        } else {
-            GENERAL_CANDIDATE_PAIRS * counts.candidates as f64 / boids
+        let neighbours = match candidate_pairs(params) {
+            None => counts.neighbors as f64 / boids,
+            Some(pairs) => pairs * counts.candidates as f64 / boids,
         };
         let estimate = Work::estimate(params, Extent::of_flock(flock));
         Work {
@@ -223,9 +228,21 @@ impl Spread {
     }
 }
 
-/// Candidates a boid tests on the general path: the k nearest's, plus the cells out to the
-/// metric range (the protected range beside the k nearest).
-fn general_candidates(params: &Params, spread: &Spread) -> f64 {
+/// Pairs a candidate costs where a step is priced by its candidates (k nearest, the general
+/// path); `None` where it is priced by its neighbours (the metric models on the walk).
+fn candidate_pairs(params: &Params) -> Option<f64> {
+    if !params.uses_fast_path() {
+        Some(GENERAL_CANDIDATE_PAIRS)
+    } else if params.topological_k > 0 {
+        Some(NEAREST_CANDIDATE_PAIRS)
+    } else {
+        None
+    }
+}
+
+/// Candidates a boid tests: the k nearest's, plus the cells out to the metric range (the
+/// protected range beside the k nearest); or the cells out to the visual range.
+fn candidates(params: &Params, spread: &Spread) -> f64 {
     match params.topological_k {
         0 => spread.scanned(params.visual_range),
         k => {

@@ -1,21 +1,29 @@
 //! The CPU engine: the grid path on every core. Each step (1) bins boids into grid cells,
 //! (2) moves them and their data into cell order by counting sort ([`grid`]), and (3) computes
-//! every boid's new state from that previous frame ([`interact`], the hot loop: how it scans,
-//! and why its sums come out the same on any thread count and machine). Every stage is O(n)
-//! and runs in parallel; reads and writes never share a buffer, so the result does not depend
-//! on boid order or thread count.
+//! every boid's new state from that previous frame on the neighbour walk ([`walk`], the hot
+//! loop: how it scans, and why its sums come out the same on any thread count and machine),
+//! under the model's rules: the boids rules ([`interact`]), Vicsek and Couzin
+//! ([`models::lanes`]), or any of them with k nearest neighbours ([`models::nearest`], on a
+//! grid of its own). Every stage is O(n) and runs in parallel; reads and writes never share a
+//! buffer, so the result does not depend on boid order or thread count.
 //!
 //! [`grid`]: crate::grid
+//! [`walk`]: crate::walk
 //! [`interact`]: crate::interact
+//! [`models::lanes`]: crate::models::lanes
+//! [`models::nearest`]: crate::models::nearest
 
 use std::collections::TryReserveError;
 use std::time::Instant;
 
 use super::{Before, Engine, EngineFailure, EngineKind, FlockBuffers, GridStep};
 use crate::grid::{self, CellIndex, Destination, GridGeometry, reserve_to};
-use crate::interact::{Frame, Interaction, LANES};
+use crate::interact::{self, Frame, Interaction, LANES};
+use crate::models::lanes::{CouzinRule, VicsekRule};
+use crate::models::nearest::Nearest;
+use crate::models::neighborhood::nearest_geometry;
 use crate::par::Split;
-use crate::params::Params;
+use crate::params::{Model, Params};
 use crate::rules;
 use crate::space::{Coordinates, Dim, Dimension, VecN};
 use crate::stats::{ScanCounts, Stage, StageTimes};
@@ -51,6 +59,18 @@ where
         GridGeometry::torus(min, size, radius, columns, max_cells)
     } else {
         GridGeometry::bounding(positions, radius, columns, max_cells)
+    }
+}
+
+/// The grid of the step: [`geometry`]'s, or for k nearest neighbours cells sized for about
+/// `k` boids a block ([`nearest_geometry`]).
+fn step_geometry<const D: usize>(params: &Params, positions: &[VecN<D>]) -> GridGeometry<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    match params.topological_k {
+        0 => geometry(params, positions),
+        _ => nearest_geometry(params, positions),
     }
 }
 
@@ -104,10 +124,15 @@ where
         times: &mut StageTimes,
     ) -> Result<ScanCounts, EngineFailure> {
         let start = Instant::now();
-        let geometry = geometry(job.params, &flock.pos);
+        let geometry = step_geometry(job.params, &flock.pos);
         self.index.bin(&geometry, &flock.pos);
         times.add(Stage::Bin, start.elapsed());
-        times.time(Stage::Sort, || self.sort(flock));
+        times.time(Stage::Sort, || {
+            self.sort(flock);
+            if job.params.model != Model::Boids {
+                self.previous.make_headings();
+            }
+        });
         Ok(times.time(Stage::Interact, || self.interact(job, &geometry, flock)))
     }
 
@@ -178,12 +203,22 @@ where
             cell_start: &self.index.cell_start,
             groups: &flock.group,
             ids: &flock.id,
+            params: job.params,
             kernel: job.kernel,
+            seed: job.seed,
+            step: job.step,
             wander: rules::wander_heading::<D, VecN<D>>(job.params, job.step).into(),
             world: job.pull,
         };
         let FlockBuffers { pos, vel, bias, .. } = flock;
-        scan.run(pos, vel, bias)
+        if job.params.topological_k > 0 {
+            return scan.run(&Nearest::new(&scan), pos, vel, bias);
+        }
+        match job.params.model {
+            Model::Boids => interact::step(&scan, pos, vel, bias),
+            Model::Vicsek => scan.run(&VicsekRule, pos, vel, bias),
+            Model::Couzin => scan.run(&CouzinRule, pos, vel, bias),
+        }
     }
 }
 

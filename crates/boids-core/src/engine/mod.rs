@@ -4,7 +4,7 @@
 //!
 //! The simulation keeps the flock in storage order ([`FlockBuffers`]) and runs every other
 //! stage itself (the world's steer and hunt before the move, its obstacle pass and catch after
-//! it, the general path of the other models); an engine is handed what it reads as data (the
+//! it, the general path of a perching flock); an engine is handed what it reads as data (the
 //! kernel's constants, the step number, the world's [`Pull`] as arrays), never a callback.
 //!
 //! What an engine promises about its results is its own: [`CpuEngine`] gives bit-identical
@@ -137,9 +137,9 @@ where
         Ok(())
     }
 
-    /// Whether this engine takes the step of `params`' model itself: the CPU engine takes the
-    /// boids model's grid path (the other models take the simulation's general path); the GPU
-    /// engine takes the Vicsek model too.
+    /// Whether this engine takes the step of `params`' model itself: the CPU engine takes
+    /// every model on the grid's walk (a perching flock takes the simulation's general path);
+    /// the GPU engine takes the boids and Vicsek models.
     fn takes(&self, params: &Params) -> bool {
         params.uses_fast_path()
     }

@@ -38,6 +38,6 @@ mod tests;
 
 pub(crate) use geometry::bounding_box;
 pub use geometry::{GridGeometry, NearCell, NearRun, Position, RunsNear};
-pub use search::{GridIndex, Rings};
+pub use search::{GridIndex, Rings, rings_hold};
 pub use sort::CellIndex;
 pub(crate) use sort::{Destination, reserve_to, warm};

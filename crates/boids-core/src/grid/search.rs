@@ -19,6 +19,14 @@ use super::{CellIndex, GridGeometry, Position};
 /// a boid in a cell not yet searched is never taken for farther than it is.
 const BOUND_SLACK: f64 = 1.0 + 1e-5;
 
+/// Whether the rings up to `ring` around a cell of a grid whose narrowest cell side is `width`
+/// hold every boid at squared distance `wanted` or nearer from a boid in that cell: cells
+/// beyond ring `ring` lie at least `ring` cell widths away.
+pub fn rings_hold(width: f64, ring: u32, wanted: f32) -> bool {
+    let searched = f64::from(ring) * width;
+    f64::from(wanted) * BOUND_SLACK < searched * searched
+}
+
 /// Positions in any order sorted into the cells of a grid (by id within a cell).
 pub struct GridIndex<'a, const D: usize, P> {
     geometry: GridGeometry<D>,
@@ -75,6 +83,11 @@ pub struct Rings<'g, const D: usize> {
 }
 
 impl<'g, const D: usize> Rings<'g, D> {
+    /// The rings around cell `cell` of `grid`.
+    pub fn around(grid: &'g GridGeometry<D>, cell: u32) -> Self {
+        Self::new(grid, grid.coords(cell).map(i64::from))
+    }
+
     fn new(grid: &'g GridGeometry<D>, home: [i64; D]) -> Self {
         let dims = grid.dims();
         let windows = std::array::from_fn(|a| {
@@ -106,8 +119,7 @@ impl<'g, const D: usize> Rings<'g, D> {
     /// hold a boid at squared distance `wanted` or nearer (cells beyond ring `ring` lie at
     /// least `ring` cell widths from the home cell).
     pub fn done(&self, ring: u32, wanted: f32) -> bool {
-        let searched = f64::from(ring) * self.width;
-        f64::from(wanted) * BOUND_SLACK < searched * searched
+        rings_hold(self.width, ring, wanted)
     }
 
     /// Calls `f` for every distinct cell at Chebyshev distance `ring` from the home cell,

@@ -1,13 +1,16 @@
-//! The general path of the step: the Vicsek and Couzin models, and the boids rules with
-//! topological neighbours or a blind angle.
+//! The models beside the boids rules (Vicsek, Couzin), the neighbourhoods beside the metric one
+//! (k nearest, a blind angle), and the general path of the step.
 //!
-//! [`crate::sim::Simulation::step`] takes its grid fast path for the boids model with metric
-//! neighbours seen all around ([`Params::uses_fast_path`]); everything else comes here. This path
-//! works on the flock in id order, asks [`neighborhood::Neighborhood`] for exact neighbour lists
-//! (ascending ids: the canonical order every sum runs in) and computes each boid's next state
-//! from the previous frame only, so it is synchronous and, like the fast path, gives
-//! bit-identical results on any thread count. It is slower than the fast path (neighbour lists
-//! are built and sorted per boid) and meant for the flock sizes of the published experiments.
+//! Every model and neighbourhood runs on the grid's neighbour walk (`walk/`): the
+//! heading models' sums in `lanes.rs`, k nearest in `nearest.rs`. Only a perching flock
+//! ([`Params::uses_fast_path`]: a resting boid's countdown is state the walk's frame does not
+//! carry) takes the general path, [`step`]: it works on the flock in id order, asks
+//! [`neighborhood::Neighborhood`] for exact neighbour lists (ascending ids: the canonical
+//! order its sums run in) and computes each boid's next state from the previous frame only, so
+//! it is synchronous and gives bit-identical results on any thread count. It allocates lists
+//! per boid and is some 30 to 70 times slower than the walk, which is why nothing else takes
+//! it; the tests hold the walk to it (`tests/walk.rs`: the same neighbours, the same step to
+//! the rounding of sums in another order).
 //!
 //! Everything here is written once for two and three dimensions (a const `D`, see
 //! [`crate::space`]); the two steps whose form differs, the noise's random turn and the
@@ -43,6 +46,8 @@
 //! others are nearer.
 
 pub mod couzin;
+pub(crate) mod lanes;
+pub(crate) mod nearest;
 pub mod neighborhood;
 pub mod vicsek;
 
@@ -212,13 +217,13 @@ where
 }
 
 /// The stream of boid `i`'s angular noise at `step`, or `None` when there is no noise.
-fn noise_stream(params: &Params, seed: u64, step: u64, i: usize) -> Option<Stream> {
+pub(crate) fn noise_stream(params: &Params, seed: u64, step: u64, i: usize) -> Option<Stream> {
     (params.noise != 0.0).then(|| rng::stream(seed, Purpose::Noise, step, i as u64))
 }
 
 /// Steps 1 to 6 of the heading models (see the module docs): from the social direction `d` to
 /// the boid's next state.
-fn steer<const D: usize>(
+pub(crate) fn steer<const D: usize>(
     params: &Params,
     kernel: &Kernel<D>,
     boid: BoidState<D>,
@@ -260,7 +265,9 @@ where
         noise.as_mut(),
     );
     let limit = params.turn_rate * params.dt;
-    let new_heading = if heading == zero {
+    // No turn is wider than pi: a limit of pi or more (Vicsek's, infinite) takes `desired`,
+    // as the turn would, without measuring the angle.
+    let new_heading = if heading == zero || limit >= std::f64::consts::PI {
         desired
     } else {
         Dim::<D>::turn_toward(heading, desired, limit)

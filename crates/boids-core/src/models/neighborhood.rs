@@ -106,54 +106,17 @@ where
     Dim<D>: Dimension<D>,
 {
     /// Indexes a flock in id order under `params`: cells as wide as the visual range for
-    /// metric neighbourhoods; for `topological_k = k` about `CELL_SCALE` of a cube holding k
-    /// boids at the density of the part of the box the flock fills (`DENSITY_REFINEMENTS`),
-    /// and no narrower than the protected range, which stays metric.
+    /// metric neighbourhoods, those of `nearest_geometry` for `topological_k = k`.
     pub fn new(params: &Params, positions: &'a [VecN<D>], velocities: &[VecN<D>]) -> Self {
         let n = positions.len();
         let ids: Vec<u32> = (0..n as u32).collect();
-        let metric_cells = 2 * n + 64;
-        let max_cells = if params.topological_k > 0 {
-            (K_NEAREST_CELLS_PER_BOID * n)
-                .min(K_NEAREST_MAX_CELLS)
-                .max(metric_cells)
-        } else {
-            metric_cells
-        };
-        let (min, size) = params.world_axes::<D>();
-        // The side of a cell holding about k boids at the flock's mean density over `volume`,
-        // scaled.
-        let cell_width = |volume: f64| {
-            if params.topological_k == 0 {
-                return params.visual_range;
+        let geometry = match params.topological_k {
+            0 => {
+                let (width, max_cells) = (params.visual_range, 2 * n + 64);
+                grid_over(params, positions, width, max_cells)
             }
-            let per_k = volume * params.topological_k as f64 / n.max(1) as f64;
-            let typical = if D == 2 { per_k.sqrt() } else { per_k.cbrt() } * CELL_SCALE;
-            let floor = 1e-6 * size.iter().sum::<f64>();
-            typical.max(params.protected_range).max(floor)
+            _ => nearest_geometry(params, positions),
         };
-        let grid = |width: f64| {
-            if params.is_torus() {
-                GridGeometry::torus(min, size, width, 1, max_cells)
-            } else {
-                GridGeometry::bounding(positions, width, 1, max_cells)
-            }
-        };
-        let mut geometry = grid(cell_width(if params.is_torus() {
-            size.iter().product()
-        } else {
-            let (low, high) = bounding_box(positions);
-            (0..D).map(|a| high[a] - low[a]).product()
-        }));
-        if params.topological_k > 0 {
-            // Stragglers far from the flock (or a small flock on a large torus) make the mean
-            // density over the box far lower than the density most boids fly at, and cells sized
-            // by it would each hold much of the flock. Sized again by the volume of the cells
-            // that hold boids, twice, they come near k boids each where the boids are.
-            for _ in 0..DENSITY_REFINEMENTS {
-                geometry = grid(cell_width(occupied_volume(&geometry, positions)));
-            }
-        }
         Self {
             wrap: geometry
                 .torus_size()
@@ -301,6 +264,65 @@ where
                 }
             }
         });
+    }
+}
+
+/// The grid of a k-nearest search (`topological_k = k > 0`) over `positions`: cubic cells
+/// about `CELL_SCALE` of a cube holding k boids at the density of the part of the box the
+/// flock fills (`DENSITY_REFINEMENTS`), no narrower than the protected range, which stays
+/// metric. The step's walk ([`super::nearest`]) and [`Neighborhood`] share it.
+pub(crate) fn nearest_geometry<const D: usize>(
+    params: &Params,
+    positions: &[VecN<D>],
+) -> GridGeometry<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    let n = positions.len();
+    let max_cells = (K_NEAREST_CELLS_PER_BOID * n)
+        .min(K_NEAREST_MAX_CELLS)
+        .max(2 * n + 64);
+    let (_, size) = params.world_axes::<D>();
+    // The side of a cell holding about k boids at the flock's mean density over `volume`,
+    // scaled.
+    let cell_width = |volume: f64| {
+        let per_k = volume * params.topological_k as f64 / n.max(1) as f64;
+        let typical = if D == 2 { per_k.sqrt() } else { per_k.cbrt() } * CELL_SCALE;
+        let floor = 1e-6 * size.iter().sum::<f64>();
+        typical.max(params.protected_range).max(floor)
+    };
+    let grid = |width: f64| grid_over(params, positions, width, max_cells);
+    let mut geometry = grid(cell_width(if params.is_torus() {
+        size.iter().product()
+    } else {
+        let (low, high) = bounding_box(positions);
+        (0..D).map(|a| high[a] - low[a]).product()
+    }));
+    // Stragglers far from the flock (or a small flock on a large torus) make the mean density
+    // over the box far lower than the density most boids fly at, and cells sized by it would
+    // each hold much of the flock. Sized again by the volume of the cells that hold boids,
+    // twice, they come near k boids each where the boids are.
+    for _ in 0..DENSITY_REFINEMENTS {
+        geometry = grid(cell_width(occupied_volume(&geometry, positions)));
+    }
+    geometry
+}
+
+/// A grid of cubic cells `width` wide over the world (a torus) or the flock's bounding box.
+fn grid_over<const D: usize>(
+    params: &Params,
+    positions: &[VecN<D>],
+    width: f64,
+    max_cells: usize,
+) -> GridGeometry<D>
+where
+    Dim<D>: Dimension<D>,
+{
+    if params.is_torus() {
+        let (min, size) = params.world_axes::<D>();
+        GridGeometry::torus(min, size, width, 1, max_cells)
+    } else {
+        GridGeometry::bounding(positions, width, 1, max_cells)
     }
 }
 

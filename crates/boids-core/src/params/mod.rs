@@ -64,15 +64,11 @@ impl Params {
         self.boundary == Boundary::Torus
     }
 
-    /// Whether the step can take the grid fast path: the boids model with metric neighbours
-    /// seen all around, and no perching (a resting boid's countdown is state the fast path's
-    /// frame does not carry; perching flocks are small). Anything else runs the general path
-    /// of [`crate::models`].
+    /// Whether the step can take the grid's neighbour walk: every model and neighbourhood, but
+    /// not perching (a resting boid's countdown is state the walk's frame does not carry;
+    /// perching flocks are small), which runs the general path of [`crate::models`].
     pub fn uses_fast_path(&self) -> bool {
-        self.model == Model::Boids
-            && self.topological_k == 0
-            && self.blind_angle == 0.0
-            && !self.perch
+        !self.perch
     }
 }
 

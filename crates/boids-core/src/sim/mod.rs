@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! steer -> hunt -> [ bin -> sort -> interact ]  (an engine: the boids model's grid path)
-//!                  [ general ]                  (other models, k nearest, blind angle, perch)
+//!                  [ general ]                  (perching)
 //!       -> obstacles -> catch
 //! ```
 //!
