@@ -46,7 +46,32 @@ fn steady_state_steps_do_not_allocate() {
         .unwrap()
         .build()
         .unwrap();
-    for (world, params) in [("torus", &torus), ("margins", &open)] {
+    // Every model and neighbourhood of the walk, and k nearest in an open world too.
+    let set = |preset: &str, sets: &[&str]| {
+        let mut b = ParamsBuilder::preset(preset).unwrap();
+        for s in sets {
+            b = b.apply_assignment(s, Source::Message).unwrap();
+        }
+        b.build().unwrap()
+    };
+    let vicsek = set("vicsek", &["count=9000"]);
+    let couzin = set("couzin", &["count=3000"]);
+    let blind = set("cornell", &["count=9000", "blind_angle=1.57"]);
+    let nearest = set("cornell", &["count=9000", "topological_k=7"]);
+    let nearest_torus = set(
+        "cornell",
+        &["count=9000", "topological_k=7", "boundary=\"torus\""],
+    );
+    let cases = [
+        ("torus", &torus),
+        ("margins", &open),
+        ("vicsek", &vicsek),
+        ("couzin", &couzin),
+        ("blind angle", &blind),
+        ("k nearest", &nearest),
+        ("k nearest, torus", &nearest_torus),
+    ];
+    for (world, params) in cases {
         for threads in [1, 2] {
             let blocks = steps_allocate(params, threads);
             assert!(

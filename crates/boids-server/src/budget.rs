@@ -385,7 +385,7 @@ mod tests {
         let near = work(&params("vicsek", &["topological_k=7"]));
         let far = work(&params("vicsek", &["topological_k=7", "visual_range=5"]));
         assert_eq!(near, far);
-        let nearest = 7.0 * K_NEAREST_CANDIDATES_PER_K * GENERAL_CANDIDATE_PAIRS;
+        let nearest = 7.0 * K_NEAREST_CANDIDATES_PER_K * NEAREST_CANDIDATE_PAIRS;
         assert!(
             near.neighbours >= nearest && near.neighbours < 1.1 * nearest,
             "{near:?}"
@@ -420,8 +420,8 @@ mod tests {
     #[test]
     fn the_k_nearest_cost_the_candidates_their_search_tests() {
         let seven = flock_work(&params("murmuration", &[]));
-        // 20,000 birds x 7 x 15 candidates, at 40 pairs each (the protected range adds little).
-        let nearest = 7.0 * K_NEAREST_CANDIDATES_PER_K * GENERAL_CANDIDATE_PAIRS;
+        // 20,000 birds x 7 x 15 candidates, at 10 pairs each (the protected range adds little).
+        let nearest = 7.0 * K_NEAREST_CANDIDATES_PER_K * NEAREST_CANDIDATE_PAIRS;
         assert!(
             seven.neighbours >= nearest && seven.neighbours < 1.1 * nearest,
             "{seven}"
@@ -430,19 +430,22 @@ mod tests {
             "murmuration",
             &["count=50000", "topological_k=10000"],
         ));
-        // Every other bird is a candidate: 50,000 x 49,999 x 40.
-        assert_eq!(many.neighbours, 49_999.0 * GENERAL_CANDIDATE_PAIRS);
-        assert!(many.pairs() > 50.0 * DEFAULT_MAX_PAIRS, "{many}");
+        // Every other bird is a candidate: 50,000 x 49,999 x 10.
+        assert_eq!(many.neighbours, 49_999.0 * NEAREST_CANDIDATE_PAIRS);
+        assert!(many.pairs() > 20.0 * DEFAULT_MAX_PAIRS, "{many}");
     }
 
     #[test]
     fn the_general_path_pays_for_each_candidate_it_tests() {
         let fast = work(&params("cornell", &["count=20000"]));
-        let blind = work(&params("cornell", &["count=20000", "blind_angle=0.5"]));
+        let perching = work(&params("cornell", &["count=20000", "perch=true"]));
         // The fast path's neighbours; the general path's 3 x 3 cells over the disc, 40 each.
-        let ratio = blind.neighbours / fast.neighbours;
+        let ratio = perching.neighbours / fast.neighbours;
         let expected = 9.0 / PI * GENERAL_CANDIDATE_PAIRS;
-        assert!((ratio / expected - 1.0).abs() < 1e-9, "{fast} {blind}");
+        assert!((ratio / expected - 1.0).abs() < 1e-9, "{fast} {perching}");
+        // A blind angle is a mask of the walk: priced as the neighbours it could see.
+        let blind = work(&params("cornell", &["count=20000", "blind_angle=0.5"]));
+        assert_eq!(blind, fast);
     }
 
     #[test]

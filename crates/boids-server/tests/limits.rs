@@ -100,10 +100,10 @@ async fn a_change_that_would_cost_too_much_is_refused_with_the_estimate() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_k_nearest_and_the_worlds_objects_are_priced_as_they_cost() {
-    // 1,000 starlings, 7 nearest: about 4.2e6 pairs a step (105 candidates each, 40 pairs a
-    // candidate of the general path).
+    // 1,000 starlings, 7 nearest: about 1.05e6 pairs a step (105 candidates each, 10 pairs a
+    // candidate of a k-nearest step).
     let mut config = config(params("murmuration", &["count=1000"]), 100_000, false);
-    config.engine.max_pairs = 1e7;
+    config.engine.max_pairs = 5e6;
     let addr = start_with(config).await;
     let mut ws = connect(addr).await;
     let before = get_json(addr, "/api/params").await["params"].clone();
@@ -112,9 +112,9 @@ async fn the_k_nearest_and_the_worlds_objects_are_priced_as_they_cost() {
         // Every other bird a candidate of every search: once priced as 999 neighbours each.
         (
             json!({"type": "set", "key": "topological_k", "value": 10000}),
-            "topological_k = 10000 refused: about 4.00e7 neighbour pairs a step \
-             (1000 boids x 3.996e4 each: 3.996e4 for their neighbours, 0.000e0 for the world's \
-             objects), over this server's budget of 1.00e7",
+            "topological_k = 10000 refused: about 9.99e6 neighbour pairs a step \
+             (1000 boids x 9.990e3 each: 9.990e3 for their neighbours, 0.000e0 for the world's \
+             objects), over this server's budget of 5.00e6",
         ),
         (
             json!({"type": "set", "key": "attractors", "value": attractors}),
@@ -122,7 +122,7 @@ async fn the_k_nearest_and_the_worlds_objects_are_priced_as_they_cost() {
         ),
         (
             json!({"type": "set", "key": "predator_count", "value": 1000}),
-            "predator_count = 1000 refused: about 2.",
+            "predator_count = 1000 refused: about 1.7",
         ),
     ];
     // The attractors attract and the predators see everything: each object costs every boid.
@@ -248,7 +248,7 @@ async fn a_step_far_over_the_budget_pauses_the_flock_and_every_page_is_told() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_change_too_slow_to_be_live_applies_with_a_warning_that_gives_the_estimate() {
-    // 20,000 starlings, each examining every other for its 10,000 nearest: about 1.6e10 pairs
+    // 20,000 starlings, each examining every other for its 10,000 nearest: about 4e9 pairs
     // a step, under a step a second on any machine. No budget, so that the change is not
     // refused; paused, so that no step of it is taken (the warning is the estimate's).
     let mut config = config(params("murmuration", &["count=20000"]), 20_000, false);
@@ -265,7 +265,7 @@ async fn a_change_too_slow_to_be_live_applies_with_a_warning_that_gives_the_esti
     let notice = ws.next_json("notice", |_| true).await;
     let message = notice["message"].as_str().unwrap();
     assert!(
-        message.starts_with("topological_k = 10000: about 1.60e10 neighbour pairs a step"),
+        message.starts_with("topological_k = 10000: about 4.00e9 neighbour pairs a step"),
         "{message}"
     );
     assert!(

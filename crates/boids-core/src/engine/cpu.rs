@@ -20,7 +20,7 @@ use super::{Before, Engine, EngineFailure, EngineKind, FlockBuffers, GridStep};
 use crate::grid::{self, CellIndex, Destination, GridGeometry, reserve_to};
 use crate::interact::{self, Frame, Interaction, LANES};
 use crate::models::lanes::{CouzinRule, VicsekRule};
-use crate::models::nearest::Nearest;
+use crate::models::nearest;
 use crate::models::neighborhood::nearest_geometry;
 use crate::par::Split;
 use crate::params::{Model, Params};
@@ -63,14 +63,19 @@ where
 }
 
 /// The grid of the step: [`geometry`]'s, or for k nearest neighbours cells sized for about
-/// `k` boids a block ([`nearest_geometry`]).
-fn step_geometry<const D: usize>(params: &Params, positions: &[VecN<D>]) -> GridGeometry<D>
+/// `k` boids a block ([`nearest_geometry`], which marks the cells that hold boids in
+/// `occupied`).
+fn step_geometry<const D: usize>(
+    params: &Params,
+    positions: &[VecN<D>],
+    occupied: &mut Vec<bool>,
+) -> GridGeometry<D>
 where
     Dim<D>: Dimension<D>,
 {
     match params.topological_k {
         0 => geometry(params, positions),
-        _ => nearest_geometry(params, positions),
+        _ => nearest_geometry(params, positions, nearest::cells::<D>(), occupied),
     }
 }
 
@@ -85,6 +90,8 @@ where
     previous: Frame<D>,
     group_scratch: Vec<u8>,
     id_scratch: Vec<u32>,
+    /// The cells of a k-nearest grid that hold boids, as it is sized ([`step_geometry`]).
+    occupied: Vec<bool>,
 }
 
 impl<const D: usize> Default for CpuEngine<D>
@@ -97,6 +104,7 @@ where
             previous: Frame::default(),
             group_scratch: Vec::new(),
             id_scratch: Vec::new(),
+            occupied: Vec::new(),
         }
     }
 }
@@ -124,7 +132,7 @@ where
         times: &mut StageTimes,
     ) -> Result<ScanCounts, EngineFailure> {
         let start = Instant::now();
-        let geometry = step_geometry(job.params, &flock.pos);
+        let geometry = step_geometry(job.params, &flock.pos, &mut self.occupied);
         self.index.bin(&geometry, &flock.pos);
         times.add(Stage::Bin, start.elapsed());
         times.time(Stage::Sort, || {
@@ -212,7 +220,7 @@ where
         };
         let FlockBuffers { pos, vel, bias, .. } = flock;
         if job.params.topological_k > 0 {
-            return scan.run(&Nearest::new(&scan), pos, vel, bias);
+            return nearest::step(&scan, pos, vel, bias);
         }
         match job.params.model {
             Model::Boids => interact::step(&scan, pos, vel, bias),

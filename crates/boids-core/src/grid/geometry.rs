@@ -220,6 +220,16 @@ impl<const D: usize> GridGeometry<D> {
             .fold(f64::INFINITY, f64::min)
     }
 
+    /// How far any point of a cell lies from every cell beyond its block (the cells within
+    /// [`GridGeometry::reach`] along each axis of more than one cell): a search of the block
+    /// holds every boid nearer than this. Infinite when every axis is one cell.
+    pub fn block_radius(&self) -> f64 {
+        (0..D)
+            .filter(|&a| self.dims[a] > 1)
+            .map(|a| f64::from(self.reach[a]) / self.inv_cell[a])
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// The world size if the grid wraps.
     pub fn torus_size(&self) -> Option<[f32; D]> {
         self.torus

@@ -1,30 +1,32 @@
-//! k nearest neighbours on the walk ([`crate::walk`]): each lane keeps its own list of the `k`
-//! nearest in view, in a fixed array, while the walk passes the candidates of its block of
-//! cells; then every model sums what it needs from that list.
+//! k nearest neighbours on the walk ([`crate::walk`]): while the walk passes the candidates of
+//! a group's block of cells, every lane keeps the nearest few it has met, sorted, in vector
+//! registers (one register per rank, a lane per boid), and a candidate sinks into every
+//! lane's list at once by compares and selects, with no branch; then every model sums what it
+//! needs from the `k` nearest.
 //!
 //! **The grid.** A k-nearest step bins the flock on cubic cells sized for about `k` boids a
-//! cell block ([`super::neighborhood::nearest_geometry`]), so the walk's block around a boid,
-//! rings 0 and 1 of the ring search ([`crate::grid::Rings`]), nearly always holds its `k`
-//! nearest.
+//! cell block (`nearest_geometry`), so the block around a boid (rings 0 and 1 of the ring
+//! search, [`crate::grid::Rings`]) nearly always holds its `k` nearest. A lane takes only
+//! candidates within one cell width: the bound under which the ring search stops after ring 1
+//! ([`crate::grid::rings_hold`]), so it meets few of them.
 //!
-//! **Exact, whatever the group.** A lane takes a candidate when it is in view, not itself, and
-//! no farther than the lane's `k`-th so far (ties by the lower id, checked in scalar code for
-//! the few candidates the vector test lets through). A lane may meet candidates beyond its own
-//! block (the group's other columns): its list is the k nearest of a superset of the block.
-//! When that list's `k`-th distance is below the bound the ring search stops at after ring 1
-//! ([`crate::grid::rings_hold`]), nothing outside the block is as near, so the list is the k
-//! nearest of the whole flock. Otherwise (a sparse place, a straggler, fewer than `k` in view)
-//! that boid takes the ring search of the general path, ring by ring until it holds. Either
-//! way the set is the one the reference finds: the `k` nearest in view, ties by id.
+//! **Exact, whatever the group.** A lane's list holds the nearest in view, not itself, among
+//! the candidates it met within that bound, which include its whole block (and perhaps some
+//! of the group's other columns). When its `k`-th is below the ring search's bound, nothing
+//! outside the block is as near, so these are the `k` nearest of the whole flock. Otherwise (a
+//! sparse place, a straggler, fewer than `k` in view, a tie at the `k`-th distance, whose
+//! order by id the registers do not keep, or a `k` above [`MOST_K`]) that boid takes the ring
+//! search of the general path, ring by ring until it holds. Either way the set is the one the
+//! reference finds: the `k` nearest in view, ties to the lower id.
 //!
 //! **Canonical sums.** The members are summed nearest first (ties by id), after the boid
-//! itself, so the sums do not depend on the order the walk met them. Separation (and
-//! Couzin's repulsion) stay metric: every boid in view within the protected range, which the
-//! block always holds (cells are no narrower than that range), summed in the walk's order
-//! under its range mask, as the metric models sum ([`crate::walk`]).
+//! itself, so the sums do not depend on the order the walk met them; their offsets are the
+//! minimum images, whichever path found them. Separation (and Couzin's repulsion) stay
+//! metric: every boid in view within the protected range, which the block always holds (cells
+//! are no narrower than that range), summed in the walk's order under its range mask, as the
+//! metric models sum ([`crate::walk`]).
 //!
-//! The lists are buffers of `k` entries that a part of the step reuses from group to group:
-//! no allocation per boid.
+//! No allocation per boid: a part of the step reuses one list for the ring search.
 
 use super::lanes::steer_boid;
 use super::neighborhood::FieldOfView;
@@ -53,26 +55,62 @@ impl<const D: usize> Entry<D> {
     }
 }
 
-/// Up to `k` entries, nearest first.
+/// Up to `k` entries, nearest first: in room of its own for a `k` up to [`MOST_K`], on the
+/// heap (made once per part of the step) for a larger `k`.
 #[derive(Clone, Debug)]
-struct List<const D: usize> {
-    entries: Vec<Entry<D>>,
+pub(crate) struct List<const D: usize> {
+    inline: [Entry<D>; MOST_K],
+    heap: Vec<Entry<D>>,
+    len: usize,
     k: usize,
+}
+
+impl<const D: usize> Default for List<D> {
+    fn default() -> Self {
+        Self::new(0)
+    }
 }
 
 impl<const D: usize> List<D> {
     fn new(k: usize) -> Self {
+        // The entry of a list's unused room.
+        let none = Entry {
+            d2: f32::INFINITY,
+            id: 0,
+            slot: 0,
+            d: [0.0; D],
+        };
         Self {
-            entries: Vec::with_capacity(k + 1),
+            inline: [none; MOST_K],
+            heap: if k > MOST_K {
+                vec![none; k]
+            } else {
+                Vec::new()
+            },
+            len: 0,
             k,
         }
+    }
+
+    /// The entries, nearest first.
+    fn entries(&self) -> &[Entry<D>] {
+        let room = if self.k > MOST_K {
+            &self.heap
+        } else {
+            &self.inline[..]
+        };
+        &room[..self.len]
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
     }
 
     /// The squared distance a candidate must not exceed to enter: the `k`-th's when full.
     #[inline(always)]
     fn farthest(&self) -> f32 {
-        match self.entries.len() == self.k {
-            true => self.entries[self.k - 1].d2,
+        match self.len == self.k {
+            true => self.entries()[self.k - 1].d2,
             false => f32::INFINITY,
         }
     }
@@ -80,81 +118,111 @@ impl<const D: usize> List<D> {
     /// Takes `e` if it is among the `k` nearest so far.
     #[inline(always)]
     fn offer(&mut self, e: Entry<D>) {
-        let entries = &mut self.entries;
-        if entries.len() == self.k {
-            if !e.before(&entries[self.k - 1]) {
-                return;
-            }
-            entries.pop();
+        let (k, len) = (self.k, self.len);
+        let room = if k > MOST_K {
+            &mut self.heap[..]
+        } else {
+            &mut self.inline[..]
+        };
+        let full = len == k;
+        if full && !e.before(&room[k - 1]) {
+            return;
         }
         // Inserted from the far end (k is small), entry by entry rather than by a memmove.
-        entries.push(e);
-        let mut at = entries.len() - 1;
-        while at > 0 && e.before(&entries[at - 1]) {
-            entries[at] = entries[at - 1];
+        let mut at = if full { k - 1 } else { len };
+        while at > 0 && e.before(&room[at - 1]) {
+            room[at] = room[at - 1];
             at -= 1;
         }
-        entries[at] = e;
+        room[at] = e;
+        self.len += usize::from(!full);
     }
 }
 
-/// Each lane's list, reused from group to group of a part of the step.
-#[derive(Debug)]
-pub(crate) struct Lists<const D: usize> {
-    lanes: [List<D>; LANES],
-}
-
-impl<const D: usize> Default for Lists<D> {
-    fn default() -> Self {
-        Self {
-            lanes: std::array::from_fn(|_| List::new(0)),
-        }
+/// The walk's k-nearest cells in `D` dimensions: their depth over the side of a square (cube)
+/// holding k boids at the flock's density, and the columns across that depth (the general
+/// path's ring search takes square cells of [`super::neighborhood::CELL_SCALE`]).
+pub(crate) const fn cells<const D: usize>() -> (f64, u32) {
+    match D {
+        2 => (0.85, 2),
+        _ => (SCALE3, 2),
     }
 }
+const SCALE3: f64 = 1.0;
 
-/// The k-nearest step of every model.
-pub(crate) struct Nearest<const D: usize> {
+/// The ranks of a lane's list for `k` up to 8, and for `k` up to [`MOST_K`].
+const SHORT_LIST: usize = 8;
+
+/// Most neighbours the walk's lists hold; a larger `k` takes the ring search for every boid.
+pub(crate) const MOST_K: usize = 16;
+
+/// A slot of a list that holds no boid.
+const EMPTY: u32 = u32::MAX;
+
+/// The k-nearest step of every model, with lists of `RANKS` entries in the walk.
+pub(crate) struct Nearest<const D: usize, const RANKS: usize> {
     /// `topological_k`.
     k: usize,
     /// The boids rules' kernel with no range for the averaging set: every member is averaged.
     averaging: Kernel<D>,
-    /// The squared distance within which the walk takes candidates: about the bound under
-    /// which the ring search stops after ring 1 ([`rings_hold`]), so that a lane takes few of
-    /// its candidates; a boid with fewer than `k` in view that near takes the ring search.
+    /// How far a lane's block of cells reaches around it ([`GridGeometry::block_radius`]).
+    ///
+    /// [`GridGeometry::block_radius`]: crate::grid::GridGeometry::block_radius
+    radius: f64,
+    /// The squared distance within which the walk takes candidates: that radius's.
     within: f32,
 }
 
-/// A lane's sums: its list, and the metric separation (the count, the offsets, and for
-/// Couzin the unit vectors away) over the boids in view within the protected range.
-pub(crate) struct NearestSums<'s, S: Simd, const D: usize> {
-    /// Each lane's bound on a candidate's squared distance: its `k`-th so far, or
-    /// [`Nearest::within`].
-    farthest: S::F,
-    within: f32,
-    protected: S::F,
-    separation: [S::F; D],
-    away: [S::F; D],
-    lists: &'s mut Lists<D>,
-}
-
-impl<const D: usize> Nearest<D>
+/// The new state of every boid (cell order) under k nearest neighbours, and what the walk
+/// did.
+pub(crate) fn step<const D: usize>(
+    job: &Interaction<D>,
+    pos: &mut [VecN<D>],
+    vel: &mut [VecN<D>],
+    bias: &mut [f32],
+) -> ScanCounts
 where
     Dim<D>: Dimension<D>,
 {
-    /// The k-nearest step of the flock `job` steps.
-    pub fn new(job: &Interaction<D>) -> Self {
+    match Nearest::<D, SHORT_LIST>::new(job) {
+        short if short.k <= SHORT_LIST => job.run(&short, pos, vel, bias),
+        _ => job.run(&Nearest::<D, MOST_K>::new(job), pos, vel, bias),
+    }
+}
+
+impl<const D: usize, const RANKS: usize> Nearest<D, RANKS>
+where
+    Dim<D>: Dimension<D>,
+{
+    fn new(job: &Interaction<D>) -> Self {
         let mut averaging = *job.kernel;
         averaging.visual_below = f32::INFINITY;
-        let width = job.geometry.min_cell_width();
+        let radius = job.geometry.block_radius();
         Self {
             k: usize::try_from(job.params.topological_k).unwrap_or(usize::MAX),
             averaging,
-            within: (width * width) as f32,
+            radius,
+            within: (radius * radius) as f32,
         }
     }
 }
 
-impl<S: Simd, const D: usize> Gather<S, D> for NearestSums<'_, S, D>
+/// A group's sums: every lane's list (the squared distances of rank `r` in `near[r]`, nearest
+/// first, and their slots as bits in `slot[r]`), whether a lane met a candidate as near as its
+/// last rank (a tie the registers cannot order by id), and the metric separation (the count,
+/// the offsets, and for Couzin the unit vectors away) over the boids in view within the
+/// protected range.
+pub(crate) struct NearestSums<'s, S: Simd, const D: usize, const RANKS: usize> {
+    near: [S::F; RANKS],
+    slot: [S::F; RANKS],
+    tie: S::M,
+    protected: S::F,
+    separation: [S::F; D],
+    away: [S::F; D],
+    list: &'s mut List<D>,
+}
+
+impl<S: Simd, const D: usize, const RANKS: usize> Gather<S, D> for NearestSums<'_, S, D, RANKS>
 where
     Dim<D>: Dimension<D>,
 {
@@ -177,58 +245,49 @@ where
                 self.away[a] = S::add_where(unit, self.away[a], S::mul(c.d[a], rcp));
             }
         }
-        let near = S::and_not(S::and(S::ge(self.farthest, c.d2), c.visible()), own);
-        let mut taken = S::bits(near);
-        if taken == 0 {
+        let eligible = S::and_not(c.visible(), own);
+        let mut near = S::select(eligible, c.d2, S::splat(f32::INFINITY));
+        // No lane has it as near as its last rank: the common case, one compare.
+        if !S::any(S::not(S::lt(self.near[RANKS - 1], near))) {
             return;
         }
-        let (d2, d) = (S::to_array(c.d2), c.d.map(S::to_array));
-        let id = lanes.id_of(c.slot);
-        let mut farthest = S::to_array(self.farthest);
-        let within = self.within;
-        while taken != 0 {
-            let l = taken.trailing_zeros() as usize;
-            taken &= taken - 1;
-            let list = &mut self.lists.lanes[l];
-            list.offer(Entry {
-                d2: d2[l],
-                id,
-                slot: c.slot as u32,
-                d: std::array::from_fn(|a| d[a][l]),
-            });
-            farthest[l] = list.farthest().min(within);
+        // It sinks to its rank in every lane; what falls off the end is the last rank's.
+        let mut slot = S::splat(f32::from_bits(c.slot as u32));
+        for r in 0..RANKS {
+            let nearer = S::lt(near, self.near[r]);
+            let (kept, kept_slot) = (self.near[r], self.slot[r]);
+            self.near[r] = S::select(nearer, near, kept);
+            self.slot[r] = S::select(nearer, slot, kept_slot);
+            near = S::select(nearer, kept, near);
+            slot = S::select(nearer, kept_slot, slot);
         }
-        self.farthest = S::load(farthest);
+        let last = self.near[RANKS - 1];
+        let tied = S::and(S::ge(near, last), S::ge(last, near));
+        self.tie = S::or(self.tie, tied);
     }
 }
 
-impl<const D: usize> LaneModel<D> for Nearest<D>
+impl<const D: usize, const RANKS: usize> LaneModel<D> for Nearest<D, RANKS>
 where
     Dim<D>: Dimension<D>,
 {
-    type Scratch = Lists<D>;
-    type Sums<'s, S: Simd> = NearestSums<'s, S, D>;
+    type Scratch = List<D>;
+    type Sums<'s, S: Simd> = NearestSums<'s, S, D, RANKS>;
 
     #[inline(always)]
-    fn empty<'s, S: Simd>(
-        &self,
-        _: &Lanes<'_, S, D>,
-        lists: &'s mut Lists<D>,
-    ) -> Self::Sums<'s, S> {
-        for list in &mut lists.lanes {
-            if list.k != self.k {
-                *list = List::new(self.k);
-            }
-            list.entries.clear();
+    fn empty<'s, S: Simd>(&self, _: &Lanes<'_, S, D>, list: &'s mut List<D>) -> Self::Sums<'s, S> {
+        if list.k != self.k {
+            *list = List::new(self.k);
         }
         let zero = S::splat(0.0);
         NearestSums {
-            farthest: S::splat(self.within),
-            within: self.within,
+            near: [S::splat(self.within); RANKS],
+            slot: [S::splat(f32::from_bits(EMPTY)); RANKS],
+            tie: S::lt(zero, zero),
             protected: zero,
             separation: [zero; D],
             away: [zero; D],
-            lists,
+            list,
         }
     }
 
@@ -240,17 +299,17 @@ where
         sums: Self::Sums<'_, S>,
         counts: &mut ScanCounts,
     ) -> Next<D> {
+        let near = sums.near.map(S::to_array);
+        let slots = sums.slot.map(|s| S::to_array(s).map(f32::to_bits));
+        let tie = S::bits(sums.tie);
         let protected = S::to_array(sums.protected);
         let separation = sums.separation.map(S::to_array);
         let away = sums.away.map(S::to_array);
-        let width = job.geometry.min_cell_width();
-        let whole_grid = Rings::around(job.geometry, 0).last() <= 1;
+        let list = sums.list;
         let mut next = Next::new();
         for l in 0..group.len {
             let slot = group.first + l;
-            let list = &mut sums.lists.lanes[l];
-            if list.entries.len() < self.k || !(whole_grid || rings_hold(width, 1, list.farthest()))
-            {
+            if !self.take_lane(job, slot, l, &near, &slots, tie, list) {
                 ring_search(job, slot, list, counts);
             }
             let metric = Metric {
@@ -258,7 +317,7 @@ where
                 separation: std::array::from_fn::<f32, D, _>(|a| separation[a][l]).into(),
                 away: std::array::from_fn::<f32, D, _>(|a| away[a][l]).into(),
             };
-            next.set(l, self.advance(job, slot, &list.entries, &metric, counts));
+            next.set(l, self.advance(job, slot, list.entries(), &metric, counts));
         }
         next
     }
@@ -276,10 +335,53 @@ where
     away: VecN<D>,
 }
 
-impl<const D: usize> Nearest<D>
+impl<const D: usize, const RANKS: usize> Nearest<D, RANKS>
 where
     Dim<D>: Dimension<D>,
 {
+    /// Lane `l`'s `k` nearest (`near` and `slots`, by rank) into `list`, nearest first, ties
+    /// by id, when they are the flock's: `k` of them, the `k`-th under the ring search's bound,
+    /// and no tie at the `k`-th distance. `false`: the boid takes the ring search.
+    #[allow(clippy::too_many_arguments)]
+    fn take_lane(
+        &self,
+        job: &Interaction<D>,
+        slot: usize,
+        l: usize,
+        near: &[[f32; LANES]; RANKS],
+        slots: &[[u32; LANES]; RANKS],
+        tie: u32,
+        list: &mut List<D>,
+    ) -> bool {
+        let k = self.k;
+        if k > RANKS || slots[k - 1][l] == EMPTY {
+            return false;
+        }
+        let kth = near[k - 1][l];
+        let tied = match k < RANKS {
+            true => near[k][l] == kth,
+            false => tie & (1 << l) != 0,
+        };
+        if tied || !rings_hold(self.radius, 1, kth) {
+            return false;
+        }
+        list.clear();
+        let p = VecN::<D>::from(job.prev.boid[slot][Frame::<D>::POSITION]);
+        let wrap = job.geometry.torus_size().unwrap_or([0.0; D]);
+        for r in 0..k {
+            let j = slots[r][l] as usize;
+            let q = VecN::<D>::from(job.prev.boid[j][Frame::<D>::POSITION]);
+            let d = space::minimum_image(p - q, wrap.into());
+            list.offer(Entry {
+                d2: near[r][l],
+                id: job.ids[j],
+                slot: j as u32,
+                d: d.into(),
+            });
+        }
+        true
+    }
+
     /// The next state of the boid at `slot` from its `members` (nearest first) and its metric
     /// zone, counting its neighbours.
     fn advance(
@@ -361,7 +463,7 @@ fn ring_search<const D: usize>(
 ) where
     Dim<D>: Dimension<D>,
 {
-    list.entries.clear();
+    list.clear();
     let prev = job.prev;
     let geometry = job.geometry;
     let wrap = geometry.torus_size().unwrap_or([0.0; D]);

@@ -37,7 +37,7 @@ use crate::stats::ScanCounts;
 /// Narrower cells mean more rings to search, wider ones more candidates per cell: 0.75 stops
 /// most searches after the first ring around a boid's cell (measured on `murmuration` before
 /// it had a blind cone, 60 steps on one thread: 0.5 takes 11% longer, 1.0 20%).
-const CELL_SCALE: f64 = 0.75;
+pub(crate) const CELL_SCALE: f64 = 0.75;
 
 /// Most cells a k-nearest grid may have per boid (a metric grid has two). Its cells are sized
 /// to the flock's density rather than to a range, and a flock with stragglers far away spreads
@@ -113,9 +113,9 @@ where
         let geometry = match params.topological_k {
             0 => {
                 let (width, max_cells) = (params.visual_range, 2 * n + 64);
-                grid_over(params, positions, width, max_cells)
+                grid_over(params, positions, width, 1, max_cells)
             }
-            _ => nearest_geometry(params, positions),
+            _ => nearest_geometry(params, positions, (CELL_SCALE, 1), &mut Vec::new()),
         };
         Self {
             wrap: geometry
@@ -268,12 +268,15 @@ where
 }
 
 /// The grid of a k-nearest search (`topological_k = k > 0`) over `positions`: cubic cells
-/// about `CELL_SCALE` of a cube holding k boids at the density of the part of the box the
+/// `columns` columns across about `scale` of a cube holding k boids at the density of the part of the box the
 /// flock fills (`DENSITY_REFINEMENTS`), no narrower than the protected range, which stays
-/// metric. The step's walk ([`super::nearest`]) and [`Neighborhood`] share it.
+/// metric. The step's walk (`nearest.rs`) and [`Neighborhood`] share it; `held` is room for
+/// the sizing's marks, which the step reuses from step to step.
 pub(crate) fn nearest_geometry<const D: usize>(
     params: &Params,
     positions: &[VecN<D>],
+    (scale, columns): (f64, u32),
+    held: &mut Vec<bool>,
 ) -> GridGeometry<D>
 where
     Dim<D>: Dimension<D>,
@@ -287,11 +290,11 @@ where
     // scaled.
     let cell_width = |volume: f64| {
         let per_k = volume * params.topological_k as f64 / n.max(1) as f64;
-        let typical = if D == 2 { per_k.sqrt() } else { per_k.cbrt() } * CELL_SCALE;
+        let typical = if D == 2 { per_k.sqrt() } else { per_k.cbrt() } * scale;
         let floor = 1e-6 * size.iter().sum::<f64>();
         typical.max(params.protected_range).max(floor)
     };
-    let grid = |width: f64| grid_over(params, positions, width, max_cells);
+    let grid = |width: f64| grid_over(params, positions, width, columns, max_cells);
     let mut geometry = grid(cell_width(if params.is_torus() {
         size.iter().product()
     } else {
@@ -303,16 +306,18 @@ where
     // each hold much of the flock. Sized again by the volume of the cells that hold boids,
     // twice, they come near k boids each where the boids are.
     for _ in 0..DENSITY_REFINEMENTS {
-        geometry = grid(cell_width(occupied_volume(&geometry, positions)));
+        geometry = grid(cell_width(occupied_volume(&geometry, positions, held)));
     }
     geometry
 }
 
-/// A grid of cubic cells `width` wide over the world (a torus) or the flock's bounding box.
+/// A grid of cells `width` deep and `width / columns` wide over the world (a torus) or the
+/// flock's bounding box.
 fn grid_over<const D: usize>(
     params: &Params,
     positions: &[VecN<D>],
     width: f64,
+    columns: u32,
     max_cells: usize,
 ) -> GridGeometry<D>
 where
@@ -320,19 +325,24 @@ where
 {
     if params.is_torus() {
         let (min, size) = params.world_axes::<D>();
-        GridGeometry::torus(min, size, width, 1, max_cells)
+        GridGeometry::torus(min, size, width, columns, max_cells)
     } else {
-        GridGeometry::bounding(positions, width, 1, max_cells)
+        GridGeometry::bounding(positions, width, columns, max_cells)
     }
 }
 
 /// The volume of the cells of `geometry` that hold a boid of `positions`: the part of the
-/// grid's box the flock fills.
-fn occupied_volume<const D: usize>(geometry: &GridGeometry<D>, positions: &[VecN<D>]) -> f64
+/// grid's box the flock fills (`held` marks the cells that do).
+fn occupied_volume<const D: usize>(
+    geometry: &GridGeometry<D>,
+    positions: &[VecN<D>],
+    held: &mut Vec<bool>,
+) -> f64
 where
     Dim<D>: Dimension<D>,
 {
-    let mut held = vec![false; geometry.cell_count()];
+    held.clear();
+    held.resize(geometry.cell_count(), false);
     for &p in positions {
         held[geometry.cell_of(p) as usize] = true;
     }

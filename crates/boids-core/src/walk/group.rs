@@ -113,8 +113,6 @@ pub(crate) struct Lanes<'a, S: Simd, const D: usize> {
     view_limit: S::F,
     /// The unit heading of every boid of the frame ([`Frame::heading`]).
     headings: &'a [[f32; D]],
-    /// The id of every boid of the frame.
-    ids: &'a [u32],
 }
 
 impl<'a, S: Simd, const D: usize> Lanes<'a, S, D>
@@ -162,14 +160,7 @@ where
             resting,
             view_limit: S::splat(-((job.params.blind_angle / 2.0).cos() as f32)),
             headings: &job.prev.heading,
-            ids: job.ids,
         }
-    }
-
-    /// The id of the candidate at `slot`.
-    #[inline(always)]
-    pub fn id_of(&self, slot: usize) -> u32 {
-        self.ids[slot]
     }
 
     /// The unit heading of the candidate at `slot` (the heading models' frames only).
