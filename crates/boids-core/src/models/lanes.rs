@@ -153,18 +153,12 @@ where
         let one = S::splat(1.0);
         self.repelled = S::add_where(repelled, self.repelled, one);
         self.zoned = S::add_where(zoned, self.zoned, one);
-        // The unit vector p_i - p_j (glam's normalize_or_zero: zero where 1 / |d| is not a
-        // positive finite number).
-        let rcp = S::div(one, S::sqrt(c.d2));
-        let finite = S::and(
-            S::lt(rcp, S::splat(f32::INFINITY)),
-            S::gt(rcp, S::splat(0.0)),
-        );
-        let (repelled, zoned) = (S::and(repelled, finite), S::and(zoned, finite));
-        for a in 0..D {
-            let e = S::mul(c.d[a], rcp);
-            self.away[a] = S::add_where(repelled, self.away[a], e);
-            self.toward[a] = S::sub_where(zoned, self.toward[a], e);
+        let (e, unit) = c.unit();
+        let (repelled, zoned) = (S::and(repelled, unit), S::and(zoned, unit));
+        let sums = self.away.iter_mut().zip(&mut self.toward);
+        for ((away, toward), e) in sums.zip(e) {
+            *away = S::add_where(repelled, *away, e);
+            *toward = S::sub_where(zoned, *toward, e);
         }
         let heading = lanes.heading_of(c.slot);
         for (sum, h) in self.heading.iter_mut().zip(heading) {

@@ -145,10 +145,9 @@ impl<const D: usize> List<D> {
 pub(crate) const fn cells<const D: usize>() -> (f64, u32) {
     match D {
         2 => (0.85, 2),
-        _ => (SCALE3, 2),
+        _ => (1.0, 2),
     }
 }
-const SCALE3: f64 = 1.0;
 
 /// The ranks of a lane's list for `k` up to 8, and for `k` up to [`MOST_K`].
 const SHORT_LIST: usize = 8;
@@ -232,17 +231,13 @@ where
         let protected = S::and_not(c.within(lanes.protected_below), own);
         // Few candidates are that close: most skip the division.
         if S::any(protected) {
-            let one = S::splat(1.0);
-            self.protected = S::add_where(protected, self.protected, one);
-            let rcp = S::div(one, S::sqrt(c.d2));
-            let finite = S::and(
-                S::lt(rcp, S::splat(f32::INFINITY)),
-                S::gt(rcp, S::splat(0.0)),
-            );
-            let unit = S::and(protected, finite);
-            for a in 0..D {
-                self.separation[a] = S::add_where(protected, self.separation[a], c.d[a]);
-                self.away[a] = S::add_where(unit, self.away[a], S::mul(c.d[a], rcp));
+            self.protected = S::add_where(protected, self.protected, S::splat(1.0));
+            let (e, unit) = c.unit();
+            let unit = S::and(protected, unit);
+            let sums = self.separation.iter_mut().zip(&mut self.away);
+            for (((separation, away), d), e) in sums.zip(c.d).zip(e) {
+                *separation = S::add_where(protected, *separation, d);
+                *away = S::add_where(unit, *away, e);
             }
         }
         let eligible = S::and_not(c.visible(), own);

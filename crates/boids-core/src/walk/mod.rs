@@ -158,6 +158,19 @@ impl<S: Simd, const D: usize, const MASKED: bool> Candidate<S, D, MASKED> {
         }
     }
 
+    /// The unit vector along `d` in every lane, and the lanes where it is one (glam's
+    /// `normalize_or_zero`, which the general path takes: zero where `1 / |d|` is not a positive
+    /// finite number).
+    #[inline(always)]
+    pub fn unit(&self) -> ([S::F; D], S::M) {
+        let rcp = S::div(S::splat(1.0), S::sqrt(self.d2));
+        let finite = S::and(
+            S::lt(rcp, S::splat(f32::INFINITY)),
+            S::gt(rcp, S::splat(0.0)),
+        );
+        (self.d.map(|c| S::mul(c, rcp)), finite)
+    }
+
     /// The lanes within reach of the candidate's run of cells (every lane unless the run is
     /// shifted: see the module docs) that see it in their field of view: for a search without
     /// a range, which cannot lean on [`Candidate::within`].
