@@ -60,15 +60,9 @@ pub(crate) fn steer_boid<const D: usize>(
 where
     Dim<D>: Dimension<D>,
 {
-    let id = job.ids[slot];
-    let [position, velocity] = job.prev.boid[slot];
-    let boid = BoidState {
-        position: position.into(),
-        velocity: velocity.into(),
-        bias: job.prev.bias[slot],
-    };
-    let pull = job.world.map(|w| w.pull(id, boid.position));
-    let noise = noise_stream(job.params, job.seed, job.step, id as usize);
+    let boid = job.boid(slot);
+    let pull = job.pull_on(slot, boid.position);
+    let noise = noise_stream(job.params, job.seed, job.step, job.ids[slot] as usize);
     steer(
         job.params,
         job.kernel,

@@ -410,13 +410,8 @@ where
                     .count();
                 counts.neighbors +=
                     (members.len() + metric.count as usize - protected_members) as u64;
-                let [position, velocity] = prev.boid[slot];
-                let boid = BoidState {
-                    position: position.into(),
-                    velocity: velocity.into(),
-                    bias: prev.bias[slot],
-                };
-                let pull = job.world.map(|w| w.pull(job.ids[slot], boid.position));
+                let boid = job.boid(slot);
+                let pull = job.pull_on(slot, boid.position);
                 let wander = job.wander.into();
                 rules::advance(job.kernel, &acc, boid, job.groups[slot], wander, pull)
             }

@@ -131,6 +131,28 @@ where
     pub world: Option<&'a Pull<'a, D>>,
 }
 
+impl<const D: usize> Interaction<'_, D>
+where
+    Dim<D>: Dimension<D>,
+{
+    /// The boid at `slot` as the previous frame holds it.
+    #[inline(always)]
+    pub fn boid(&self, slot: usize) -> BoidState<D> {
+        let [position, velocity] = self.prev.boid[slot];
+        BoidState {
+            position: position.into(),
+            velocity: velocity.into(),
+            bias: self.prev.bias[slot],
+        }
+    }
+
+    /// What pulls on the boid at `slot`, at `position`, this step (`None`: nothing).
+    #[inline(always)]
+    pub fn pull_on(&self, slot: usize, position: VecN<D>) -> Option<VecN<D>> {
+        self.world.map(|w| w.pull(self.ids[slot], position))
+    }
+}
+
 /// A candidate of a run as a model's [`Gather`] sees it, against every lane of a group.
 /// `MASKED`: some lanes may not count it whatever its distance (a shifted run beyond their
 /// reach, or out of their field of view).
