@@ -47,6 +47,8 @@ viewer() {
 experiments() {
   $boids experiment couzin-accuracy --out docs/src/figures/experiments/couzin-accuracy.csv
   $boids experiment couzin-conflict --out docs/src/figures/experiments/couzin-conflict.csv
+  $boids experiment couzin-phases --out docs/src/figures/experiments/couzin-phases.csv
+  $boids experiment couzin-memory --out docs/src/figures/experiments/couzin-memory.csv
   $boids experiment scouts --out docs/src/figures/experiments/scouts.csv
   $boids experiment vicsek --out docs/src/figures/experiments/vicsek.csv
   $boids experiment predator --out docs/src/figures/experiments/predator.csv

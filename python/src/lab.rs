@@ -83,8 +83,9 @@ fn model_named(name: &str) -> PyResult<Model> {
     }
 }
 
-/// Runs the published experiment `name` (couzin-accuracy, couzin-conflict, predator, scouts,
-/// vicsek) and returns its rows, those of `boids experiment NAME`'s CSV.
+/// Runs the published experiment `name` (couzin-accuracy, couzin-conflict, couzin-memory,
+/// couzin-phases, predator, scouts, vicsek) and returns its rows, those of
+/// `boids experiment NAME`'s CSV.
 #[pyfunction]
 #[pyo3(signature = (name, quick = false, seed = 0, replicates = None, steps = None))]
 pub fn experiment<'py>(

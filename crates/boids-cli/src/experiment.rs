@@ -19,8 +19,8 @@ use crate::plot;
 #[derive(Args, Debug)]
 #[command(allow_negative_numbers = true)]
 pub struct ExperimentArgs {
-    /// couzin-accuracy, couzin-conflict, predator, scouts or vicsek (`boids experiment list`
-    /// describes them).
+    /// couzin-accuracy, couzin-conflict, couzin-memory, couzin-phases, predator, scouts or vicsek
+    /// (`boids experiment list` describes them).
     #[arg(value_name = "NAME")]
     pub name: String,
     /// The reduced version: seconds on two cores (what CI runs).

@@ -181,6 +181,114 @@ fn vicsek_order_near_one_at_low_noise_and_toward_one_over_sqrt_n_at_high_noise()
     assert!(order("400", "4") < order("40", "4") - 0.1);
 }
 
+/// Standard deviation of `key` over the records that match every filter.
+fn sd_where(records: &[Record], key: &str, filters: &[(&str, &str)]) -> f64 {
+    let average = mean_where(records, key, filters);
+    let squares: Vec<f64> = records
+        .iter()
+        .filter(|r| filters.iter().all(|(k, v)| r[*k] == *v))
+        .map(|r| (num(r, key) - average).powi(2))
+        .collect();
+    (squares.iter().sum::<f64>() / squares.len() as f64).sqrt()
+}
+
+/// The thresholds of boids_lab's `zones` module (its docs give their source): highly parallel
+/// above p_group 0.9 (the and the paper's "p_group near 1"), parallel above 0.5, a
+/// torus above m_group 0.5 when not parallel, halfway between no order and full order.
+const HIGHLY_PARALLEL: f64 = 0.9;
+const PARALLEL: f64 = 0.5;
+const MILLING: f64 = 0.5;
+
+#[test]
+fn couzin_phases_swarm_torus_and_parallel_where_the_paper_finds_them() {
+    let rows = experiment("couzin-phases", &[]);
+    let at = |key: &str, delta_r_o: &str| {
+        mean_where(&rows, key, &[("delta_r_o", delta_r_o), ("delta_r_a", "14")])
+    };
+    // Swarm at delta r_o = 0 (no zone of orientation): neither aligned nor milling.
+    let (p, m) = (at("p_group", "0"), at("m_group", "0"));
+    assert!(p < PARALLEL && m < MILLING, "swarm: p {p}, m {m}");
+    // Torus for a narrow zone of orientation in a wide zone of attraction.
+    let (p, m) = (at("p_group", "2"), at("m_group", "2"));
+    assert!(p < PARALLEL && m > MILLING, "torus: p {p}, m {m}");
+    // A highly parallel group for a wide zone of orientation.
+    let (p, m) = (at("p_group", "10"), at("m_group", "10"));
+    assert!(p > HIGHLY_PARALLEL && m < MILLING, "parallel: p {p}, m {m}");
+    // Each row names the state its own order parameters are in.
+    for row in &rows {
+        let (p, m) = (num(row, "p_group"), num(row, "m_group"));
+        let state = match () {
+            _ if p > HIGHLY_PARALLEL => "highly parallel",
+            _ if p > PARALLEL => "dynamic parallel",
+            _ if m > MILLING => "torus",
+            _ => "swarm",
+        };
+        assert_eq!(row["state"], state, "{row:?}");
+    }
+}
+
+#[test]
+fn couzin_memory_the_path_taken_decides_between_torus_and_parallel() {
+    let rows = experiment("couzin-memory", &[]);
+    // Both paths visit every value of delta r_o.
+    let values: Vec<&str> = ["0", "1", "2", "3", "4", "5"].into();
+    for direction in ["increasing", "decreasing"] {
+        for v in &values {
+            mean_where(
+                &rows,
+                "m_group",
+                &[("direction", direction), ("delta_r_o", v)],
+            );
+        }
+    }
+    // Hysteresis: at some delta r_o the group reached from below mills and the group reached
+    // from above does not, beyond the replicates' spread.
+    let split: Vec<(&str, f64, f64)> = values
+        .iter()
+        .map(|v| {
+            let up = [("direction", "increasing"), ("delta_r_o", *v)];
+            let down = [("direction", "decreasing"), ("delta_r_o", *v)];
+            let gap = mean_where(&rows, "m_group", &up) - mean_where(&rows, "m_group", &down);
+            let spread = sd_where(&rows, "m_group", &up) + sd_where(&rows, "m_group", &down);
+            (*v, gap, spread)
+        })
+        .collect();
+    let remembered: Vec<&(&str, f64, f64)> = split
+        .iter()
+        .filter(|(_, gap, spread)| *gap > *spread)
+        .collect();
+    assert!(!remembered.is_empty(), "no hysteresis: {split:?}");
+    for (v, ..) in remembered {
+        let up = [("direction", "increasing"), ("delta_r_o", *v)];
+        let down = [("direction", "decreasing"), ("delta_r_o", *v)];
+        assert!(
+            mean_where(&rows, "m_group", &up) > MILLING,
+            "{v}: {split:?}"
+        );
+        assert!(
+            mean_where(&rows, "p_group", &down) > PARALLEL,
+            "{v}: {split:?}"
+        );
+    }
+    // Both ends agree: a swarm at delta r_o = 0, a parallel group at 5.
+    for direction in ["increasing", "decreasing"] {
+        let p0 = mean_where(
+            &rows,
+            "p_group",
+            &[("direction", direction), ("delta_r_o", "0")],
+        );
+        let p5 = mean_where(
+            &rows,
+            "p_group",
+            &[("direction", direction), ("delta_r_o", "5")],
+        );
+        assert!(
+            p0 < PARALLEL && p5 > HIGHLY_PARALLEL,
+            "{direction}: {p0}, {p5}"
+        );
+    }
+}
+
 #[test]
 fn scouts_asks_both_questions_with_both_biases() {
     let rows = experiment("scouts", &[]);

@@ -33,10 +33,11 @@ const PINNED: [(&str, &str); 10] = [
 /// Preset, its parameters set in three dimensions, and the hash of its saved state after 200
 /// steps. The three-dimensional presets need no setting; the murmuration runs a tenth of its
 /// birds here, to keep the test short (the core's `tests/presets_3d.rs` pins its full flock).
-const PINNED_3D: [(&str, &[&str], &str); 3] = [
+const PINNED_3D: [(&str, &[&str], &str); 4] = [
     ("cornell", &["--set", "dimensions=3"], "e9ada623dec26f72"),
     ("vicsek3d", &[], "7c6a3437806716e3"),
     ("murmuration", &["--set", "count=2000"], "9abd4bc26731ac43"),
+    ("couzin2002", &[], "db36708344f2f81a"),
 ];
 
 fn saved_state_hash(preset: &str, set: &[&str], threads: &str) -> String {

@@ -81,19 +81,12 @@ impl Metrics {
         let (n, params) = (state.len(), neighbors.params());
         let per_boid = par::map_collect(n, |i| (neighbors.count(i), neighbors.nearest_distance(i)));
         let mean = |values: &mut dyn Iterator<Item = f64>| values.sum::<f64>() / n as f64;
-        let unit_sum = state.velocities.iter().fold([0.0; D], |mut sum, &v| {
-            let unit = normalize_or_zero(wide(v));
-            for a in 0..D {
-                sum[a] += unit[a];
-            }
-            sum
-        });
         Self {
-            polarization: length(unit_sum) / n as f64,
+            polarization: polarization(&state.velocities),
             milling: if params.is_torus() {
                 f64::NAN
             } else {
-                milling(state)
+                milling(&state.positions, &state.velocities)
             },
             mean_speed: mean(&mut state.velocities.iter().map(|v| f64::from(v.length()))),
             mean_neighbors: mean(&mut per_boid.iter().map(|&(count, _)| count as f64)),
@@ -205,13 +198,32 @@ where
         .count()
 }
 
-/// The length of the mean normalised angular momentum about the centre of mass.
-fn milling<const D: usize>(state: &FlockState<D>) -> f64
+/// `|mean unit heading|` of `velocities`: Couzin et al.'s (2002) group polarization
+/// `p_group = |sum v_i| / N` over unit headings `v_i`, and Vicsek's `v_a` when every speed is
+/// `v0`. A boid at rest adds nothing.
+pub fn polarization<const D: usize>(velocities: &[VecN<D>]) -> f64
 where
     Dim<D>: Dimension<D>,
 {
-    let n = state.len() as f64;
-    let mut centre = state.positions.iter().fold([0.0; D], |mut sum, &p| {
+    let unit_sum = velocities.iter().fold([0.0; D], |mut sum, &v| {
+        let unit = normalize_or_zero(wide(v));
+        for a in 0..D {
+            sum[a] += unit[a];
+        }
+        sum
+    });
+    length(unit_sum) / velocities.len() as f64
+}
+
+/// The length of the mean normalised angular momentum about the centre of mass: Couzin et
+/// al.'s (2002) group angular momentum `m_group = |sum r_ic x v_i| / N`, with `r_ic` the unit
+/// vector from the group's centroid to boid `i` and `v_i` its unit heading.
+pub fn milling<const D: usize>(positions: &[VecN<D>], velocities: &[VecN<D>]) -> f64
+where
+    Dim<D>: Dimension<D>,
+{
+    let n = positions.len() as f64;
+    let mut centre = positions.iter().fold([0.0; D], |mut sum, &p| {
         let p = wide(p);
         for a in 0..D {
             sum[a] += p[a];
@@ -221,10 +233,9 @@ where
     for c in &mut centre {
         *c /= n;
     }
-    let sum = state
-        .positions
+    let sum = positions
         .iter()
-        .zip(&state.velocities)
+        .zip(velocities)
         .fold([0.0; 3], |mut sum, (&p, &v)| {
             let p = wide(p);
             let r: [f64; D] = std::array::from_fn(|a| p[a] - centre[a]);

@@ -147,6 +147,19 @@ The dense, shifting bands come from the blind cone: a bird takes its 7 neighbour
 The camera fits the flock (`camera = \"fit\"`): the flock, some 50 m across, would be a speck in the world view of the 400 m airspace.",
         params: murmuration,
     },
+    Preset {
+        name: "couzin2002",
+        source: "Couzin, Krause, James, Ruxton, Franks: Collective memory and spatial sorting in animal groups, J. theor. Biol. 218, 1 (2002)",
+        summary: "3D: 100 individuals in open space with nested zones: repulsion within r_r = 1, orientation out to r_o = 3 (width 2), attraction out to r_a = 17 (width 14); a blind cone of 90 degrees behind (field of perception 270 degrees), speed 3, turning rate 40 degrees per second, tau = 0.1 s, spherically wrapped gaussian noise 0.05 rad: a torus (mill)",
+        deviations: "The paper's model (its section 2) and the constants its figures use: d_r = -sum of unit vectors to the neighbours within r_r, taking priority; else d_o, the sum of the headings of the neighbours in the zone of orientation (r_r to r_o), and d_a, the sum of unit vectors to those in the zone of attraction (r_o to r_a), averaged when both zones hold neighbours (the average has the sum's direction, which is all the step uses); no neighbour, or a zero sum: the heading is kept. The noise turns d by a spherically wrapped gaussian angle of s.d. sigma = 0.05 rad, then the heading turns toward it by at most theta * tau = 4 degrees a step, and the individual moves s * tau = 0.3. \
+The individual's own heading is not in d_o (`include_self = false`): eq. 2 sums over the neighbours in the zone of orientation, which lies outside the zone of repulsion, where the individual itself is. \
+The blind volume (alpha = 270 degrees: a cone of half-angle 45 degrees behind) hides neighbours from every zone, repulsion included, as the paper's figure 1 draws it (some re-implementations exempt the zone of repulsion). \
+The open space is the margins boundary with zero margin and turn (nothing turns an individual back); the world box is the start region. \
+Our choices where the paper is silent: individuals start uniformly in a cube of side 10 (spacing about 2, one group within r_a) with headings from velocity components uniform in [-1, 1] (the first step sets every speed to s). \
+The zone widths (delta r_o = 2, delta r_a = 14) are one point of the paper's phase plane, where it finds the torus; `boids experiment couzin-phases` sweeps the plane and `couzin-memory` the collective memory. \
+The camera follows the largest group (`camera = \"follow\"`): the group drifts out of the start box.",
+        params: couzin2002,
+    },
 ];
 
 /// Finds a preset by name.
@@ -381,6 +394,40 @@ fn couzin() -> Params {
         init_y: [0.0, 20.0],
         init_vx: [-1.0, 1.0],
         init_vy: [-1.0, 1.0],
+        camera: Camera::Follow,
+        ..Params::default()
+    }
+}
+
+/// Couzin et al. 2002, in degrees where the paper gives degrees.
+fn couzin2002() -> Params {
+    let degrees = std::f64::consts::PI / 180.0;
+    let (r_r, delta_r_o, delta_r_a) = (1.0, 2.0, 14.0);
+    Params {
+        dimensions: 3,
+        count: 100,
+        boundary: Boundary::Margins,
+        world_width: 10.0,
+        world_height: 10.0,
+        world_depth: 10.0,
+        boid_size: 0.2,
+        protected_range: r_r,
+        orientation_range: r_r + delta_r_o,
+        visual_range: r_r + delta_r_o + delta_r_a,
+        blind_angle: (360.0 - 270.0) * degrees,
+        include_self: false,
+        model: Model::Couzin,
+        speed: 3.0,
+        dt: 0.1,
+        turn_rate: 40.0 * degrees,
+        noise: 0.05,
+        noise_distribution: NoiseDistribution::Gaussian,
+        init_x: [0.0, 10.0],
+        init_y: [0.0, 10.0],
+        init_z: [0.0, 10.0],
+        init_vx: [-1.0, 1.0],
+        init_vy: [-1.0, 1.0],
+        init_vz: [-1.0, 1.0],
         camera: Camera::Follow,
         ..Params::default()
     }

@@ -73,6 +73,8 @@ fn cases<const D: usize>() -> Vec<(&'static str, Params)> {
     if D == 3 {
         cases.push(("murmuration", params("murmuration", &["count=3000"])));
     }
+    // Couzin 2002's nested zones: orientation out to r_o, attraction beyond, a blind cone.
+    cases.push(("couzin2002", params("couzin2002", &["count=600", &d])));
     cases
 }
 

@@ -226,7 +226,7 @@ fn what_it_does_not_run_is_refused_by_name() {
         message.contains("predator_count = 2") && message.contains("cpu engine"),
         "{message}"
     );
-    for preset in ["couzin", "pillars", "perching", "murmuration"] {
+    for preset in ["couzin", "couzin2002", "pillars", "perching", "murmuration"] {
         let p = params(preset, &[]);
         boids_core::with_dimensions!(p.dimensions, D, {
             let Some(engine) = gpu::<D>() else { return };

@@ -16,6 +16,15 @@
 //! runs over all `j` in the zone, `i` included). With `topological_k = k` the `k` nearest in
 //! view replace the zone of orientation and attraction; the zone of repulsion stays metric.
 //!
+//! **The 2002 paper's nested zones.** With a finite `orientation_range` `r_o` the zone splits
+//! in two: orientation to the neighbours nearer than `r_o` (`d_o`, eq. 2), attraction to those
+//! from `r_o` out to `r_a` = `visual_range` (`d_a`, eq. 3), and `d_i = (d_o + d_a) / 2` when both
+//! zones hold neighbours (either alone when only one does). The halving does not change the
+//! direction, which is all the step uses (it is normalised below), so the sum above serves
+//! both papers: the zone of attraction is `r_o <= |c_j - c_i| < r_a`
+//! ([`Kernel::attraction_from`]) and that of orientation `|c_j - c_i| < r_o`
+//! ([`Kernel::orientation_below`]); `orientation_range = inf` gives back the 2005 form.
+//!
 //! Informed individuals, the turning limit, the noise and the move are shared with the Vicsek
 //! model ([`super`]): `d_i` is normalised, informed individuals blend it with their preferred
 //! direction `g` (`d' = (d + omega g) / |d + omega g|`), it is turned by the angular noise, and
@@ -70,8 +79,13 @@ where
             orientation = orientation + hood.heading(me as usize);
             own = None;
         }
-        attraction = attraction - away(j);
-        orientation = orientation + hood.heading(j as usize);
+        let d2 = hood.offset(i, j as usize).length_squared();
+        if d2 >= kernel.attraction_from {
+            attraction = attraction - away(j);
+        }
+        if d2 < kernel.orientation_below {
+            orientation = orientation + hood.heading(j as usize);
+        }
     }
     if let Some(me) = own {
         orientation = orientation + hood.heading(me as usize);
@@ -126,5 +140,40 @@ mod tests {
         // Boid 3 has no neighbour within rho: it keeps its heading.
         let d = social_direction(&p, &k, &hood, 3, &mut counts);
         assert_eq!(d, Vec2::Y);
+    }
+
+    #[test]
+    fn nested_zones_orient_to_the_near_and_are_drawn_to_the_far() {
+        // Couzin 2002: r_r = 1, r_o = 3, r_a = 10. Boid 0 at the origin heading +x; boid 1 at
+        // (2, 0) heading +y, in the zone of orientation; boid 2 at (0, 5) heading -x, in the
+        // zone of attraction; boid 3 at (0, -11) beyond r_a.
+        let mut p = Params::preset("couzin").unwrap();
+        (p.protected_range, p.orientation_range, p.visual_range) = (1.0, 3.0, 10.0);
+        p.include_self = false;
+        let k = Kernel::new(&p);
+        let positions = [
+            Vec2::ZERO,
+            Vec2::new(2.0, 0.0),
+            Vec2::new(0.0, 5.0),
+            Vec2::new(0.0, -11.0),
+        ];
+        let velocities = [Vec2::X, Vec2::Y, -Vec2::X, Vec2::Y];
+        let hood = hood_of(&p, &positions, &velocities);
+        let mut counts = ScanCounts::default();
+        // d_o = heading of boid 1 = (0, 1); d_a = unit vector to boid 2 = (0, 1).
+        let d = social_direction(&p, &k, &hood, 0, &mut counts);
+        assert!((d - Vec2::new(0.0, 2.0)).length() < 1e-6, "{d}");
+        assert_eq!(counts.neighbors, 2, "boids 1 and 2, within r_a");
+        // From boid 1: boid 0 (distance 2) orients, boid 2 (distance sqrt 29 > 3) attracts.
+        let d = social_direction(&p, &k, &hood, 1, &mut counts);
+        let toward_2 = Vec2::new(-2.0, 5.0).normalize();
+        assert!((d - (Vec2::X + toward_2)).length() < 1e-6, "{d}");
+        // The 2005 form (one zone): every neighbour within r_a both orients and attracts.
+        p.orientation_range = f64::INFINITY;
+        let k = Kernel::new(&p);
+        // From boid 1: orientation X - X (boid 0's heading and boid 2's), attraction toward
+        // both.
+        let d = social_direction(&p, &k, &hood, 1, &mut counts);
+        assert!((d - (-Vec2::X + toward_2)).length() < 1e-6, "{d}");
     }
 }

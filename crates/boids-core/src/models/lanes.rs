@@ -19,7 +19,8 @@ use crate::walk::{Candidate, Gather, Group, Interaction, LaneModel, Lanes, Next}
 pub(crate) struct VicsekRule;
 
 /// The Couzin model on the walk: repulsion within `protected_range` first, else orientation
-/// and attraction within `visual_range`.
+/// and attraction within `visual_range` (each in its own zone with a finite
+/// `orientation_range`).
 pub(crate) struct CouzinRule;
 
 /// Lane `l` of each axis of `v`.
@@ -125,8 +126,9 @@ where
 }
 
 /// Couzin's sums, lane by lane: the zone of repulsion (how many, and the unit vectors away
-/// from them) and the zone of orientation and attraction (how many, the unit vectors toward
-/// them, their headings).
+/// from them), the zones of orientation and attraction together (how many), the unit vectors
+/// toward those in the zone of attraction and the headings of those in the zone of
+/// orientation.
 pub(crate) struct Zones<S: Simd, const D: usize> {
     repelled: S::F,
     away: [S::F; D],
@@ -147,16 +149,20 @@ where
         let one = S::splat(1.0);
         self.repelled = S::add_where(repelled, self.repelled, one);
         self.zoned = S::add_where(zoned, self.zoned, one);
+        // The 2002 paper's nested zones ([`crate::models::couzin`]); in the 2005 paper's one
+        // zone both masks are `zoned`.
+        let oriented = S::and(zoned, S::lt(c.d2, lanes.orientation_below));
+        let attracted = S::and_not(zoned, S::lt(c.d2, lanes.attraction_from));
         let (e, unit) = c.unit();
-        let (repelled, zoned) = (S::and(repelled, unit), S::and(zoned, unit));
+        let (repelled, attracted) = (S::and(repelled, unit), S::and(attracted, unit));
         let sums = self.away.iter_mut().zip(&mut self.toward);
         for ((away, toward), e) in sums.zip(e) {
             *away = S::add_where(repelled, *away, e);
-            *toward = S::sub_where(zoned, *toward, e);
+            *toward = S::sub_where(attracted, *toward, e);
         }
         let heading = lanes.heading_of(c.slot);
         for (sum, h) in self.heading.iter_mut().zip(heading) {
-            *sum = S::add_where(zoned, *sum, S::splat(h));
+            *sum = S::add_where(oriented, *sum, S::splat(h));
         }
     }
 }

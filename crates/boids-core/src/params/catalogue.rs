@@ -5,7 +5,8 @@
 //! Every real value is bounded by its unit ([`Unit::limit`]): a range is declared by what the
 //! parameter means (non-negative, a fraction, an angle) and clipped to the magnitude its unit
 //! allows, so that a step stays finite in `f32`; `inf` is accepted only by the limits it turns
-//! off (`max_speed`, `turn_rate`, `attract_range`, `predator_vision`).
+//! off (`max_speed`, `turn_rate`, `attract_range`, `predator_vision`) or, for
+//! `orientation_range`, merges two zones into one.
 //!
 //! The `catalogue!` macro turns that one list into the [`Params`] struct (one field each, the
 //! meaning as its doc), the [`PARAMS`] table that validation, `boids params` and the viewer's
@@ -98,6 +99,8 @@ const BOIDS: &[Model] = &[Model::Boids];
 /// The heading models move at a constant speed with noise and a turning limit, and inform
 /// scouts by a weight.
 const HEADING: &[Model] = &[Model::Vicsek, Model::Couzin];
+/// Only Couzin's model has separate zones of orientation and attraction.
+const COUZIN: &[Model] = &[Model::Couzin];
 /// Vicsek always counts the boid itself and has no zone of repulsion.
 const BOIDS_AND_COUZIN: &[Model] = &[Model::Boids, Model::Couzin];
 
@@ -210,6 +213,9 @@ catalogue! {
     protected_range: f64 = 0.0;
         NON_NEGATIVE, Length, Neighbourhood, BOIDS_AND_COUZIN,
         "radius within which neighbours push the boid away (separation)";
+    orientation_range: f64 = f64::INFINITY;
+        UNLIMITED, Length, Neighbourhood, COUZIN,
+        "couzin: outer radius r_o of the zone of orientation (Couzin 2002): neighbours inside it, past the zone of repulsion, are aligned with; those from it out to visual_range attract. inf: one zone, both over the whole visual range (Couzin 2005)";
     inclusive_ranges: bool = false;
         BOOL, None, Neighbourhood, ALL,
         "a neighbour exactly at a range counts (<=) rather than not (<)";

@@ -4,7 +4,7 @@
 
 use super::catalogue::{PARAMS, Params};
 
-use super::kinds::{Boundary, Value};
+use super::kinds::{Boundary, Model, Value};
 use crate::error::ParamsError;
 use crate::obstacles::{Obstacle, ObstacleIndex};
 use crate::space::{Dim, Dimension};
@@ -62,6 +62,8 @@ struct Conflict {
 /// Every cross-check, in the order they are tried.
 const CROSS_CHECKS: &[fn(&Params) -> Option<Conflict>] = &[
     protected_within_visual,
+    orientation_between_repulsion_and_attraction,
+    orientation_zone_is_metric,
     min_speed_within_max,
     boost_has_a_max_speed,
     bias_increment_within_max_bias,
@@ -153,6 +155,40 @@ fn protected_within_visual(p: &Params) -> Option<Conflict> {
         ),
         keys: ["protected_range", "visual_range"],
     })
+}
+
+/// Couzin 2002's zones nest: repulsion within orientation within attraction (`inf` merges
+/// orientation and attraction into the 2005 paper's one zone).
+fn orientation_between_repulsion_and_attraction(p: &Params) -> Option<Conflict> {
+    if p.model != Model::Couzin || p.orientation_range == f64::INFINITY {
+        return None;
+    }
+    let (other, range, relation) = if p.orientation_range > p.visual_range {
+        ("visual_range", p.visual_range, "exceed")
+    } else if p.orientation_range < p.protected_range {
+        ("protected_range", p.protected_range, "be below")
+    } else {
+        return None;
+    };
+    Some(Conflict {
+        message: format!(
+            "orientation_range = {} must not {relation} {other} = {range}: the zone of orientation lies between the zone of repulsion (protected_range) and the zone of attraction's outer edge (visual_range); inf merges orientation and attraction into one zone",
+            p.orientation_range
+        ),
+        keys: ["orientation_range", other],
+    })
+}
+
+/// The zones of orientation and attraction are distances; the k nearest replace both.
+fn orientation_zone_is_metric(p: &Params) -> Option<Conflict> {
+    (p.model == Model::Couzin && p.orientation_range != f64::INFINITY && p.topological_k > 0)
+        .then(|| Conflict {
+            message: format!(
+                "orientation_range = {} (Couzin 2002's separate zones of orientation and attraction) is a distance, but topological_k = {} replaces both zones by the nearest neighbours: set orientation_range = inf or topological_k = 0",
+                p.orientation_range, p.topological_k
+            ),
+            keys: ["orientation_range", "topological_k"],
+        })
 }
 
 fn min_speed_within_max(p: &Params) -> Option<Conflict> {

@@ -243,6 +243,52 @@ mod tests {
     }
 
     #[test]
+    fn couzins_zones_must_nest_and_stay_metric() {
+        let refused = |assignments: &[&str]| {
+            let mut builder = ParamsBuilder::preset("couzin2002").unwrap();
+            for a in assignments {
+                builder = builder
+                    .apply_assignment(a, Source::Flag(format!("--set {a}")))
+                    .unwrap();
+            }
+            builder.build().unwrap_err().to_string()
+        };
+        // The preset: r_r = 1, r_o = 3, r_a = 17.
+        let err = refused(&["orientation_range=20"]);
+        assert!(
+            err.contains("orientation_range = 20 must not exceed visual_range = 17")
+                && err.contains("--set orientation_range=20")
+                && err.contains("preset `couzin2002`"),
+            "{err}"
+        );
+        let err = refused(&["orientation_range=0.5"]);
+        assert!(
+            err.contains("orientation_range = 0.5 must not be below protected_range = 1"),
+            "{err}"
+        );
+        let err = refused(&["topological_k=7"]);
+        assert!(
+            err.contains("topological_k = 7 replaces both zones")
+                && err.contains("set orientation_range = inf or topological_k = 0"),
+            "{err}"
+        );
+        // The zones' edges themselves, and the 2005 paper's one zone with k nearest, are valid.
+        for assignments in [
+            &["orientation_range=1"][..],
+            &["orientation_range=17"],
+            &["orientation_range=inf", "topological_k=7"],
+        ] {
+            let mut builder = ParamsBuilder::preset("couzin2002").unwrap();
+            for a in assignments {
+                builder = builder
+                    .apply_assignment(a, Source::Flag(a.to_string()))
+                    .unwrap();
+            }
+            assert!(builder.build().is_ok(), "{assignments:?}");
+        }
+    }
+
+    #[test]
     fn wrong_types_are_refused() {
         let err = ParamsBuilder::preset("cornell")
             .unwrap()

@@ -13,6 +13,13 @@ pub struct Kernel<const D: usize = 2> {
     pub visual_below: f32,
     /// Strict upper bound on squared distance for the protected range.
     pub protected_below: f32,
+    /// Couzin: strict upper bound on squared distance for the zone of orientation within the
+    /// interaction zone (infinite when `orientation_range` is `inf`, the 2005 paper's one zone,
+    /// where every neighbour taken orients, the k nearest at any distance too).
+    pub orientation_below: f32,
+    /// Couzin: squared distance from which neighbours attract: the zone of orientation's bound
+    /// in the 2002 paper's nested zones, zero (every neighbour in range) in the 2005 paper's one.
+    pub attraction_from: f32,
     /// Whether a boid is in its own averaging set.
     pub include_self: bool,
     /// Whether protected neighbours are left out of the averages.
@@ -72,6 +79,14 @@ impl<const D: usize> Kernel<D> {
         Self {
             visual_below: squared_bound(p.visual_range),
             protected_below: squared_bound(p.protected_range),
+            orientation_below: match p.orientation_range {
+                f64::INFINITY => f32::INFINITY,
+                r_o => squared_bound(r_o),
+            },
+            attraction_from: match p.orientation_range {
+                f64::INFINITY => 0.0,
+                r_o => squared_bound(r_o),
+            },
             include_self: p.include_self,
             exclude_protected: p.exclude_protected,
             centering: p.centering_factor as f32,

@@ -98,6 +98,10 @@ pub(crate) struct Lanes<'a, S: Simd, const D: usize> {
     pub reach: f32,
     pub visual_below: S::F,
     pub protected_below: S::F,
+    /// Couzin's zones ([`crate::rules::Kernel::orientation_below`] and
+    /// [`crate::rules::Kernel::attraction_from`]).
+    pub orientation_below: S::F,
+    pub attraction_from: S::F,
     /// Neighbours closer than this (squared) are left out of the boids' averages: the
     /// protected range if protected neighbours are, else zero (nothing is closer than zero).
     pub unseen_below: S::F,
@@ -153,6 +157,8 @@ where
             reach: job.geometry.reach()[0] as f32,
             visual_below: S::splat(kernel.visual_below),
             protected_below: S::splat(kernel.protected_below),
+            orientation_below: S::splat(kernel.orientation_below),
+            attraction_from: S::splat(kernel.attraction_from),
             unseen_below: S::splat(kernel.unseen_below()),
             opaque_one: std::hint::black_box(S::splat(1.0)),
             wrap: job.geometry.pairwise_wrap(),

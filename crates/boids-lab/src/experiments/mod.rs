@@ -11,6 +11,8 @@
 //! |---|---|
 //! | `couzin-accuracy` | Couzin et al. 2005: accuracy against the proportion informed, by group size |
 //! | `couzin-conflict` | Couzin et al. 2005: compromise or choice between two informed subgroups |
+//! | `couzin-memory` | Couzin et al. 2002: collective memory, the zone of orientation widened then narrowed |
+//! | `couzin-phases` | Couzin et al. 2002: swarm, torus and parallel groups over the plane of zone widths |
 //! | `predator` | the dilution effect (Hamilton 1971; Foster & Treherne 1981) and the worth of fleeing |
 //! | `scouts` | both questions asked of seed 001's scout bias (static and dynamic) |
 //! | `vicsek` | Vicsek et al. 1995, Fig. 2a: order parameter against noise at density 4 |
@@ -19,22 +21,25 @@ mod figure;
 mod leadership;
 mod predator;
 mod vicsek;
+mod zones;
 
 pub use figure::{Figure, Mode, Panel, Series};
 pub use leadership::{Outcome, accuracy_curves, classify, required_proportion};
+pub use zones::{HIGHLY_PARALLEL, MILLING, PARALLEL, Path, means_by, state_of};
 
 use std::fmt;
 
-use glam::{DVec2, Vec2};
+use glam::DVec2;
 
-use boids_core::metrics;
+use boids_core::metrics::{self, polarization};
 use boids_core::neighbors::Neighbors;
 use boids_core::params::Params;
 use boids_core::sim::Simulation;
 use boids_core::state::FlockState;
+use boids_core::{Dim, Dimension};
 
 /// The experiments and what each reproduces.
-pub const EXPERIMENTS: [(&str, &str); 5] = [
+pub const EXPERIMENTS: [(&str, &str); 7] = [
     (
         "couzin-accuracy",
         "Couzin et al. 2005: accuracy of group direction against the proportion informed, N = 10..200",
@@ -42,6 +47,14 @@ pub const EXPERIMENTS: [(&str, &str); 5] = [
     (
         "couzin-conflict",
         "Couzin et al. 2005: two informed subgroups theta apart, compromise below a threshold angle, choice above",
+    ),
+    (
+        "couzin-memory",
+        "Couzin et al. 2002: delta r_o widened from 0 then narrowed from 8 (delta r_a = 14), the flock carried along: torus going up, parallel coming down",
+    ),
+    (
+        "couzin-phases",
+        "Couzin et al. 2002: p_group and m_group over the plane of zone widths (delta r_o, delta r_a), N = 100 in 3D: swarm, torus, dynamic and highly parallel",
     ),
     (
         "predator",
@@ -143,6 +156,17 @@ pub enum Task {
         /// Last step of the warm-up.
         from: u64,
     },
+    /// Couzin 2002's group polarization and angular momentum, averaged from step `from` to
+    /// the end (a 3D flock).
+    Zones {
+        /// First step of the average.
+        from: u64,
+    },
+    /// Couzin 2002's order parameters at the end of a path of zone widths (a 3D flock).
+    Memory {
+        /// The values of `delta_r_o` the run passes through.
+        path: Path,
+    },
 }
 
 /// One run of a plan.
@@ -172,7 +196,7 @@ pub struct Plan {
 /// No experiment has this name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown experiment `{0}`; valid experiments: couzin-accuracy, couzin-conflict, predator, scouts, vicsek"
+    "unknown experiment `{0}`; valid experiments: couzin-accuracy, couzin-conflict, couzin-memory, couzin-phases, predator, scouts, vicsek"
 )]
 pub struct UnknownExperiment(pub String);
 
@@ -181,6 +205,8 @@ pub fn plan(name: &str, options: &Options) -> Result<Plan, UnknownExperiment> {
     let (name, runs) = match name {
         "couzin-accuracy" => ("couzin-accuracy", leadership::couzin_accuracy(options)),
         "couzin-conflict" => ("couzin-conflict", leadership::couzin_conflict(options)),
+        "couzin-memory" => ("couzin-memory", zones::memory(options)),
+        "couzin-phases" => ("couzin-phases", zones::phases(options)),
         "predator" => ("predator", predator::plan(options)),
         "scouts" => ("scouts", leadership::scouts(options)),
         "vicsek" => ("vicsek", vicsek::plan(options)),
@@ -223,17 +249,23 @@ pub fn run_one(index: usize, spec: &RunSpec) -> Row {
     row.extend(spec.labels.iter().cloned());
     row.push(("seed", Value::Int(spec.seed as i64)));
     row.push(("steps", Value::Int(spec.steps as i64)));
-    let mut sim = Simulation::<2>::new(spec.params.clone(), spec.seed)
-        .expect("experiment flocks are small and valid");
-    match spec.task {
+    row.extend(match spec.task {
         Task::Accuracy { window } | Task::Conflict { window, .. } => {
-            let travel = travel(&mut sim, spec.steps, window);
-            row.extend(leadership::measure(spec, &travel));
+            let travel = travel(&mut plane(spec), spec.steps, window);
+            leadership::measure(spec, &travel)
         }
-        Task::Order { from } => row.extend(vicsek::measure(&mut sim, spec.steps, from)),
-        Task::Captures { from } => row.extend(predator::measure(&mut sim, spec.steps, from)),
-    }
+        Task::Order { from } => vicsek::measure(&mut plane(spec), spec.steps, from),
+        Task::Captures { from } => predator::measure(&mut plane(spec), spec.steps, from),
+        Task::Zones { from } => zones::measure_phase(spec, from),
+        Task::Memory { path } => zones::measure_memory(spec, &path),
+    });
     row
+}
+
+/// The flock of a two-dimensional run.
+fn plane(spec: &RunSpec) -> Simulation {
+    Simulation::<2>::new(spec.params.clone(), spec.seed)
+        .expect("experiment flocks are small and valid")
 }
 
 /// How a group travelled at the end of a run.
@@ -270,22 +302,17 @@ fn travel(sim: &mut Simulation, steps: u64, window: u64) -> Travel {
     Travel {
         velocity: sum / (window as f64 * end.len() as f64),
         largest_share: largest_share(sim.params(), &end),
-        polarization: polarization(&end.velocities),
+        polarization: polarization::<2>(&end.velocities),
     }
-}
-
-/// `|mean unit heading|`: Vicsek's `v_a` when every speed is `v0`.
-pub fn polarization(velocities: &[Vec2]) -> f64 {
-    let sum = velocities
-        .iter()
-        .fold(DVec2::ZERO, |s, v| s + v.as_dvec2().normalize_or_zero());
-    sum.length() / velocities.len() as f64
 }
 
 /// Share of the flock in its largest group: boids linked by chains of neighbours within the
 /// visual range (whatever the field of view or topological k): the largest component of the
 /// core's union-find ([`metrics::component_sizes`]).
-pub fn largest_share(params: &Params, state: &FlockState) -> f64 {
+pub fn largest_share<const D: usize>(params: &Params, state: &FlockState<D>) -> f64
+where
+    Dim<D>: Dimension<D>,
+{
     let neighbors = Neighbors::of_state(params, state);
     let sizes = metrics::component_sizes(state.len(), |i, link| {
         neighbors.for_each_neighbor(i, |j, _| link(j));
@@ -298,6 +325,8 @@ pub fn figure(name: &str, rows: &[Row]) -> Result<Figure, UnknownExperiment> {
     match name {
         "couzin-accuracy" => Ok(leadership::accuracy_figure(rows)),
         "couzin-conflict" => Ok(leadership::conflict_figure(rows)),
+        "couzin-memory" => Ok(zones::memory_figure(rows)),
+        "couzin-phases" => Ok(zones::phases_figure(rows)),
         "predator" => Ok(predator::figure(rows)),
         "scouts" => Ok(leadership::scouts_figure(rows)),
         "vicsek" => Ok(vicsek::figure(rows)),
@@ -334,12 +363,13 @@ pub fn mean(values: impl IntoIterator<Item = f64>) -> f64 {
 mod tests {
     use super::*;
     use boids_core::rules::group;
+    use glam::Vec2;
 
     #[test]
     fn largest_share_counts_chains_within_visual_range() {
         let p = Params::preset("couzin").unwrap();
         // A chain 0-1-2 (links of 5 < rho = 6), and 3 far away.
-        let state = FlockState {
+        let state: FlockState = FlockState {
             positions: vec![
                 Vec2::ZERO,
                 Vec2::new(5.0, 0.0),
@@ -352,7 +382,7 @@ mod tests {
             ..FlockState::default()
         };
         assert_eq!(largest_share(&p, &state), 0.75);
-        assert!((polarization(&state.velocities) - 1.0).abs() < 1e-12);
+        assert!((polarization::<2>(&state.velocities) - 1.0).abs() < 1e-12);
     }
 
     #[test]

@@ -68,7 +68,7 @@ pub fn measure(sim: &mut Simulation, steps: u64, from: u64) -> Row {
             break;
         }
         if k >= from {
-            values.push(super::polarization(sim.velocities()));
+            values.push(super::polarization::<2>(sim.velocities()));
         }
     }
     let average = mean(values.iter().copied());

@@ -388,8 +388,8 @@ pub fn measure(spec: &RunSpec, travel: &Travel) -> Row {
             Value::Empty,
             Value::Text(classify(direction, theta, travel.largest_share).name()),
         ),
-        Task::Order { .. } | Task::Captures { .. } => {
-            unreachable!("order and capture runs are measured by their own modules")
+        Task::Order { .. } | Task::Captures { .. } | Task::Zones { .. } | Task::Memory { .. } => {
+            unreachable!("order, capture and zone runs are measured by their own modules")
         }
     };
     vec![
