@@ -55,7 +55,7 @@ use std::net::SocketAddr;
 
 pub use engine::{Engine, EngineConfig, EngineState};
 pub use error::RequestError;
-pub use server::{FrameVersions, HARD_MESSAGE_LIMIT, Server, router};
+pub use server::{FrameVersions, HARD_MESSAGE_LIMIT, HEADER_TIMEOUT, MAX_CLIENTS, Server, router};
 
 /// Everything a server starts from.
 #[derive(Clone, Debug)]

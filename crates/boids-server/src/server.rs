@@ -25,8 +25,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::future::BoxFuture;
 use futures_util::{FutureExt, SinkExt, StreamExt};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use serde_json::json;
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc};
 use tokio_tungstenite::tungstenite;
 
 use crate::access::{self, Access};
@@ -45,6 +47,22 @@ const MAX_IN_FLIGHT: usize = 32;
 /// How long a connection closed for a protocol error waits for its close frame to go out, and
 /// then for the client to read it.
 const CLOSE_GRACE: Duration = Duration::from_millis(500);
+
+/// Most viewers connected at once; one more is refused (503) until one leaves. Each holds at
+/// most its write buffer ([`WRITE_SLACK`] beyond the largest frame), so together they hold a
+/// bounded share of memory, however slowly they read.
+pub const MAX_CLIENTS: usize = 64;
+
+/// Room in a connection's write buffer beyond the largest frame its flock can make. What does
+/// not fit waits: frames and replies in the writer (which sends the newest frame next), and
+/// the pongs that tungstenite answers pings with, which then replace each other. Without the
+/// bound, a client that sent pings and never read grew the server by every pong (55 MB a
+/// second in the probe that found it).
+const WRITE_SLACK: usize = 1 << 20;
+
+/// How long a connection may take to send a request's headers before it is closed: a browser
+/// sends them at once, and a half-sent request otherwise held its connection for good.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 static NEXT_CLIENT: AtomicU64 = AtomicU64::new(1);
 
@@ -130,6 +148,9 @@ pub fn router(engine: Engine, access: Access) -> Router {
         .route("/api/state", get(state))
         .route("/ws", get(upgrade))
         .with_state(engine)
+        .layer(axum::Extension(Seats(Arc::new(Semaphore::new(
+            MAX_CLIENTS,
+        )))))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(access),
             access::guard,
@@ -283,18 +304,34 @@ impl FrameVersions {
     }
 }
 
+/// The viewers' places: [`MAX_CLIENTS`] permits, one held by each open WebSocket.
+#[derive(Clone)]
+struct Seats(Arc<Semaphore>);
+
 async fn upgrade(
     ws: WebSocketUpgrade,
     State(engine): State<Engine>,
+    axum::Extension(Seats(seats)): axum::Extension<Seats>,
     Query(query): Query<SocketQuery>,
 ) -> Response {
     let versions = match FrameVersions::parse(query.frames.as_deref()) {
         Ok(versions) => versions,
         Err(message) => return (StatusCode::BAD_REQUEST, message).into_response(),
     };
+    let Ok(seat) = seats.try_acquire_owned() else {
+        let message = format!(
+            "{MAX_CLIENTS} viewers are connected, the most this server serves at once: close one and reload"
+        );
+        return (StatusCode::SERVICE_UNAVAILABLE, message).into_response();
+    };
+    let write_limit = protocol::largest_frame_bytes(engine.max_count()).saturating_add(WRITE_SLACK);
     ws.max_message_size(HARD_MESSAGE_LIMIT)
         .max_frame_size(HARD_MESSAGE_LIMIT)
-        .on_upgrade(move |socket| connection(socket, engine, versions))
+        .max_write_buffer_size(write_limit)
+        .on_upgrade(move |socket| async move {
+            connection(socket, engine, versions).await;
+            drop(seat);
+        })
 }
 
 /// A reply to come: ready, or waiting for the engine.
@@ -535,10 +572,30 @@ impl Server {
         &self.engine
     }
 
-    /// Serves until the process ends.
+    /// Serves until the process ends: each connection on a task of its own, which closes it
+    /// when its request headers take longer than [`HEADER_TIMEOUT`].
     pub async fn run(self) -> Result<(), crate::ServerError> {
-        axum::serve(self.listener, router(self.engine, self.access))
-            .await
-            .map_err(crate::ServerError::Io)
+        let app = router(self.engine, self.access);
+        loop {
+            let stream = match self.listener.accept().await {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors, or a connection reset before it was taken: the
+                // listener is fine, and another connection will come.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let service = TowerToHyperService::new(app.clone());
+            tokio::spawn(async move {
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(HEADER_TIMEOUT)
+                    .serve_connection(TokioIo::new(stream), service)
+                    .with_upgrades();
+                // A connection that breaks or times out ends here; the server goes on.
+                let _ = connection.await;
+            });
+        }
     }
 }

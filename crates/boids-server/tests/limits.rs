@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use boids_core::engine::{Batch, Before, CpuEngine, Engine, EngineFailure, FlockBuffers, GridStep};
 use boids_core::{EngineKind, FlockState, ScanCounts, Simulation, StageTimes, Vec2};
 use boids_io::events::{Change, EventLog, LOG_LIMIT_BYTES};
-use boids_server::HARD_MESSAGE_LIMIT;
+use boids_server::{HARD_MESSAGE_LIMIT, HEADER_TIMEOUT, MAX_CLIENTS};
 use common::*;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -558,4 +558,75 @@ async fn a_flock_that_batches_takes_the_steps_between_two_frames_together() {
     let r = ws.call(2, json!({"type": "step", "count": 40})).await;
     assert_eq!(r["type"], "ok", "{r}");
     assert_eq!(*sizes.lock().unwrap(), [40]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_half_sent_request_is_closed_after_the_header_timeout() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = start(params("cornell", &["count=10"]), 1000, false).await;
+    let mut half = tokio::net::TcpStream::connect(addr).await.unwrap();
+    half.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    let start = Instant::now();
+    let mut answer = Vec::new();
+    // The server closes the connection (after a 408 or with nothing); a server without the
+    // timeout held it open for good, and this read would wait past the deadline.
+    let read = tokio::time::timeout(
+        HEADER_TIMEOUT + Duration::from_secs(10),
+        half.read_to_end(&mut answer),
+    )
+    .await;
+    assert!(
+        matches!(read, Ok(Ok(_))),
+        "a half-sent request still open after {:?}",
+        start.elapsed()
+    );
+    assert!(
+        start.elapsed() >= HEADER_TIMEOUT - Duration::from_secs(1),
+        "closed after {:?}, before the timeout",
+        start.elapsed()
+    );
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
+    // A whole request on a new connection is answered as ever.
+    assert!(get(addr, "/api/params").await.contains("visual_range"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn viewers_beyond_the_cap_are_refused_until_one_leaves() {
+    let addr = start(params("cornell", &["count=10"]), 1000, false).await;
+    let mut viewers = Vec::new();
+    for _ in 0..MAX_CLIENTS {
+        viewers.push(connect(addr).await);
+    }
+    let refused = connect_with(addr, &[])
+        .await
+        .err()
+        .expect("one viewer too many");
+    let tokio_tungstenite::tungstenite::Error::Http(response) = refused else {
+        panic!("refused with {refused:?}, not an HTTP answer");
+    };
+    assert_eq!(response.status(), 503);
+    let body = String::from_utf8_lossy(response.body().as_deref().unwrap_or_default());
+    assert!(
+        body.contains(&format!("{MAX_CLIENTS} viewers are connected")),
+        "{body}"
+    );
+    // One leaves: its place is free again once the server sees the socket close.
+    drop(viewers.pop());
+    let start = Instant::now();
+    let mut newcomer = loop {
+        match connect_with(addr, &[]).await {
+            Ok(client) => break client,
+            Err(_) if start.elapsed() < PATIENCE => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(error) => panic!("the freed place was not given back: {error}"),
+        }
+    };
+    newcomer.next_frame().await;
 }

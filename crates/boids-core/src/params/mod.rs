@@ -18,7 +18,9 @@ mod obstacles;
 mod toml;
 
 pub use builder::{ParamsBuilder, Source, edit_distance, nearest_name};
-pub use catalogue::{MAX_COUNT, MAX_TOPOLOGICAL_K, PARAMS, ParamInfo, Params, param_info};
+pub use catalogue::{
+    MAX_COUNT, MAX_PREDATORS, MAX_TOPOLOGICAL_K, PARAMS, ParamInfo, Params, param_info,
+};
 pub use kinds::{
     Boundary, Camera, Field, Kind, Model, NoiseDistribution, Raw, Section, Unit, Value,
     describe_range, show_number,

@@ -140,6 +140,8 @@ pub struct Engine {
     pub metrics: watch::Receiver<Arc<str>>,
     /// Latest notice to every page (JSON text; empty before the first).
     pub notices: watch::Receiver<Arc<str>>,
+    /// The most boids the flock may have ([`EngineConfig::max_count`]).
+    max_count: usize,
 }
 
 impl Engine {
@@ -211,7 +213,13 @@ impl Engine {
             state,
             metrics,
             notices,
+            max_count: config.max_count,
         })
+    }
+
+    /// The most boids the flock may have: what a connection's largest frame holds.
+    pub fn max_count(&self) -> usize {
+        self.max_count
     }
 
     /// Runs `f` on the simulation thread, between steps, and returns its result. The job is

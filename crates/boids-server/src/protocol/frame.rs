@@ -3,6 +3,7 @@
 //! straight into one buffer; decoding is for tests and tools (the page has its own decoder).
 
 use boids_core::overlay::{Ghost, Overlay, OverlayBoid};
+use boids_core::params::MAX_PREDATORS;
 use boids_core::{Coordinates, Dim, Dimension, RuleVectors, VecN};
 
 /// First four bytes of every binary message.
@@ -39,6 +40,15 @@ pub const OVERLAY_RECORD_BYTES: usize = overlay_record_bytes(2);
 pub const OVERLAY_LINK_BYTES: usize = 8;
 /// Size of one overlay ghost (version 2).
 pub const OVERLAY_GHOST_BYTES: usize = overlay_ghost_bytes(2);
+
+/// The largest frame of a flock of at most `boids` boids, in either dimension: its predators
+/// (at most [`MAX_PREDATORS`], and the pointer's) take records of their own.
+pub const fn largest_frame_bytes(boids: usize) -> usize {
+    let records = boids.saturating_add(MAX_PREDATORS as usize + 1);
+    records
+        .saturating_mul(FRAME_BOID_BYTES_3D)
+        .saturating_add(FRAME_HEADER_BYTES_3D)
+}
 
 /// The frame version of a flock of `dimensions` (2 or 3): 2 for a flat one, 3 for one with z.
 pub const fn frame_version(dimensions: usize) -> u8 {

@@ -117,7 +117,8 @@ pub use frame::{
     FRAME_HEADER_BYTES_3D, FRAME_VERSION, FRAME_VERSION_3D, FrameContent, FrameHeader, Hunter,
     KIND_FRAME, KIND_OVERLAY, MAGIC, OVERLAY_GHOST_BYTES, OVERLAY_HEADER_BYTES, OVERLAY_LINK_BYTES,
     OVERLAY_RECORD_BYTES, OVERLAY_VERSION, OVERLAY_VERSION_3D, OverlayMessage, RESTING_BIT,
-    WorldBox, decode_frame, encode_frame, flags, frame_version, overlay_version,
+    WorldBox, decode_frame, encode_frame, flags, frame_version, largest_frame_bytes,
+    overlay_version,
 };
 pub use request::{
     Envelope, MAX_REQUEST_BYTES, MAX_SPEED, MAX_STEP_REQUEST, MIN_SPEED, OverlayMode, Request,
