@@ -90,6 +90,13 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
     if args.flock.count.is_none() {
         bail!("`boids bench` needs --count N (the number of boids to time)");
     }
+    if let Some(batch) = args.batch.filter(|&b| b > args.steps) {
+        bail!(
+            "--batch {batch} is more than --steps {}: a batch is part of the measured steps              (allowed range is [1, {}]; raise --steps to time longer batches)",
+            args.steps,
+            args.steps
+        );
+    }
     let base = args.flock.params()?;
     let count = base.count;
     if args.vs_naive && count > NAIVE_MAX {

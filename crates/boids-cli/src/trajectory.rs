@@ -320,10 +320,13 @@ impl TrajectoryWriter {
     }
 }
 
+/// Every member of the archive: stored, of any size, and dated the zip format's first day
+/// (1980-01-01) rather than when it was written, so that equal runs give equal bytes.
 fn options() -> FileOptions {
     FileOptions::default()
         .compression_method(npyz::zip::CompressionMethod::Stored)
         .large_file(true)
+        .last_modified_time(npyz::zip::DateTime::default())
 }
 
 impl NpzFrames {

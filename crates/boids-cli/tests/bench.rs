@@ -76,6 +76,26 @@ fn impossible_workloads_are_refused() {
         &["--vs-naive", "100000"],
     );
     refused(&["bench", "--neighbors", "25"], &["--count"]);
+    // A lone boid has no neighbours: the message says so and what count would do.
+    refused(
+        &["bench", "--count", "1", "--neighbors", "25"],
+        &["empty for 1 boid", "25 neighbours need at least 73 boids"],
+    );
+    // A batch longer than the measured steps would run them all unasked, silently.
+    refused(
+        &[
+            "bench",
+            "--count",
+            "1000",
+            "--neighbors",
+            "10",
+            "--steps",
+            "50",
+            "--batch",
+            "1000000",
+        ],
+        &["--batch 1000000 is more than --steps 50", "[1, 50]"],
+    );
 }
 
 /// `--compare` runs both builds in turn, ABBA, with the same flags, and reports each build's

@@ -182,6 +182,31 @@ fn npz_trajectory_holds_frames_steps_and_parameters() {
     numpy_loads(&path);
 }
 
+#[test]
+fn equal_runs_write_equal_npz_bytes_whenever_they_run() {
+    let dir = Dir::new();
+    let run = |name: &str| {
+        let path = dir.s(name);
+        ok(&[
+            "run",
+            "--preset",
+            "occoids",
+            "--count",
+            "30",
+            "--steps",
+            "4",
+            "--trajectory",
+            &path,
+        ]);
+        std::fs::read(&path).unwrap()
+    };
+    let first = run("a.npz");
+    // The zip format dates its members to two seconds: a run dated by the clock would differ.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let second = run("b.npz");
+    assert!(first == second, "two equal runs wrote different archives");
+}
+
 /// numpy itself reads the archive (skipped without numpy, except under CI).
 fn numpy_loads(path: &str) {
     let script = "import sys, numpy as np; f = np.load(sys.argv[1]); print(f['states'].shape, f['steps'].tolist())";

@@ -33,14 +33,25 @@ pub fn w3(
         _ => (PI, f64::sqrt),
     };
     let axes = 0..base.dimensions;
-    let most = others * unit_ball / axes.clone().fold(1.0, |cube, _| cube * 3.0);
+    // Others per neighbour at the narrowest torus, three visual ranges a side.
+    let per_neighbour = axes.clone().fold(1.0, |cube, _| cube * 3.0) / unit_ball;
+    let most = others / per_neighbour;
     if !(neighbors > 0.0 && neighbors <= most) {
+        let range = match count {
+            0 | 1 => format!("empty for {count} boid (a lone boid has no neighbours)"),
+            _ => format!("(0, {most:.1}] for {count} boids"),
+        };
+        let fewest = match neighbors > 0.0 && neighbors.is_finite() {
+            true => format!(
+                "; {neighbors} neighbours need at least {} boids",
+                (neighbors * per_neighbour).ceil() + 1.0
+            ),
+            false => String::new(),
+        };
         return Err(ParamsError::OutOfRange {
             key: "neighbors".to_owned(),
             value: neighbors.to_string(),
-            range: format!(
-                "(0, {most:.1}] for {count} boids (the torus must be at least 3 visual ranges wide)"
-            ),
+            range: format!("{range} (the torus must be at least 3 visual ranges wide){fewest}"),
             origin: source.to_owned(),
         });
     }
@@ -124,6 +135,20 @@ mod tests {
             .to_string();
         assert!(
             err.contains("--neighbors 500") && err.contains("(0, 34.6]"),
+            "{err}"
+        );
+        assert!(
+            err.contains("500 neighbours need at least 1434 boids"),
+            "{err}"
+        );
+        // A lone boid: no range to offer, and what would do instead.
+        let err = w3(&base, 1, 25.0, "--neighbors 25")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("empty for 1 boid (a lone boid has no neighbours)")
+                && err.contains("25 neighbours need at least 73 boids")
+                && !err.contains("0.0]"),
             "{err}"
         );
         assert!(w3(&base, 100, 0.0, "x").is_err());
