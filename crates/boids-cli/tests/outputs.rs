@@ -490,7 +490,14 @@ fn interrupt(dir: &Path, signal: &str) -> (Option<i32>, String) {
 
 #[test]
 fn a_signal_removes_unfinished_outputs() {
-    for (signal, code, name) in [("-INT", 130, "SIGINT"), ("-TERM", 143, "SIGTERM")] {
+    for (signal, code, name) in [
+        ("-INT", 130, "SIGINT"),
+        ("-TERM", 143, "SIGTERM"),
+        ("-HUP", 129, "SIGHUP"),
+        ("-QUIT", 131, "SIGQUIT"),
+        ("-USR1", 138, "SIGUSR1"),
+        ("-ALRM", 142, "SIGALRM"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let (status, stderr) = interrupt(dir.path(), signal);
         assert_eq!(status, Some(code), "{stderr}");
