@@ -96,11 +96,6 @@ pub fn experiment<'py>(
     replicates: Option<u32>,
     steps: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if replicates == Some(0) {
-        return Err(PyValueError::new_err(
-            "replicates = 0 is not allowed: allowed range is [1, 100000]",
-        ));
-    }
     if steps.is_some_and(|s| s < 2) {
         return Err(PyValueError::new_err(format!(
             "steps = {} is not allowed: allowed range is [2, inf)",
@@ -191,11 +186,6 @@ impl Sweep {
         if axes.is_empty() {
             return Err(PyValueError::new_err(
                 "vary = {} is not allowed: give at least one parameter and its values, e.g. vary={\"noise\": [0.1, 0.5]}",
-            ));
-        }
-        if replicates == 0 {
-            return Err(PyValueError::new_err(
-                "replicates = 0 is not allowed: allowed range is [1, 100000]",
             ));
         }
         if every == 0 {

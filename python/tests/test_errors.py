@@ -90,6 +90,18 @@ def test_a_bad_value_is_a_value_error_naming_value_range_and_source(tmp_path):
         boids.Simulation(count=object())
 
 
+def test_replicates_and_runs_beyond_the_caps_are_value_errors_before_any_run():
+    # Planned in full before the first run: these once aborted the interpreter.
+    with pytest.raises(ValueError, match=r"replicates = 1000000 is not allowed: allowed range is \[1, 100000\]"):
+        boids.experiment("vicsek", replicates=10**6)
+    with pytest.raises(ValueError, match=r"replicates = 1000000000 is not allowed: allowed range is \[1, 100000\]"):
+        boids.sweep({"noise": [0.1]}, replicates=10**9, steps=2, preset="vicsek")
+    with pytest.raises(ValueError, match=r"the sweep is 200000 runs \(1000 grid points x 200 replicates\)"):
+        boids.sweep({"noise": [i / 1000 for i in range(1000)]}, replicates=200, steps=2, preset="vicsek")
+    with pytest.raises(ValueError, match=r"replicates = 0 is not allowed"):
+        boids.experiment("vicsek", quick=True, replicates=0)
+
+
 def test_files_that_cannot_be_read_say_which_and_where(tmp_path):
     with pytest.raises(OSError, match="missing.csv"):
         boids.Simulation.load(tmp_path / "missing.csv")

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use boids_io::output::{self, Content, Pending, Target};
-use boids_lab::experiments::{self, EXPERIMENTS, Figure, Mode, Options, Row};
+use boids_lab::experiments::{self, EXPERIMENTS, Figure, MAX_REPLICATES, Mode, Options, Row};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -31,7 +31,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
     /// Replicates per parameter point (default: the experiment's own).
-    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_REPLICATES)))]
     pub replicates: Option<u32>,
     /// Steps per run (default: the experiment's own).
     #[arg(long, value_name = "K", value_parser = whole(2..=u64::MAX))]

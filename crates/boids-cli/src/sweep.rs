@@ -10,7 +10,7 @@ use anyhow::{Result, bail};
 use boids_core::METRIC_COLUMNS;
 use boids_core::params::Value;
 use boids_io::output;
-use boids_lab::experiments::{self, Figure, Mode, Panel, Series};
+use boids_lab::experiments::{self, Figure, MAX_REPLICATES, Mode, Panel, Series};
 use boids_lab::sweep::{self, Axis};
 use clap::Args;
 
@@ -30,7 +30,7 @@ pub struct SweepArgs {
     #[arg(long = "vary", value_name = "KEY=A:B:STEPS", required = true)]
     pub vary: Vec<String>,
     /// Runs per grid point; replicate r uses seed --seed + r.
-    #[arg(long, value_name = "R", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, value_name = "R", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_REPLICATES)))]
     pub replicates: u32,
     /// Steps per run.
     #[arg(long, value_name = "K", value_parser = whole(0..=u64::MAX))]

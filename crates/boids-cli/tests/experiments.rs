@@ -388,10 +388,29 @@ fn sweep_writes_time_averages_and_a_heatmap() {
 
 #[test]
 fn bad_experiment_and_sweep_input_is_refused_with_exit_code_2() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &["experiment", "nope", "--quick"],
             "unknown experiment `nope`",
+        ),
+        // Planned in full before a run starts: refused at once, not after minutes of planning.
+        (
+            &["experiment", "couzin-phases", "--replicates", "400"],
+            "couzin-phases with replicates = 400 is 102400 runs",
+        ),
+        (
+            &[
+                "sweep",
+                "--preset",
+                "vicsek",
+                "--vary",
+                "noise=0:1:1000",
+                "--replicates",
+                "200",
+                "--steps",
+                "5",
+            ],
+            "the sweep is 200000 runs",
         ),
         (
             &[

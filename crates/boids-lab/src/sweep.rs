@@ -15,7 +15,7 @@ use boids_core::params::{Kind, ParamsBuilder, Raw, Source, Value, param_info, pa
 use boids_core::sim::Simulation;
 use boids_core::{Dim, Dimension, Params, with_dimensions};
 
-use crate::experiments;
+use crate::experiments::{self, MAX_REPLICATES, MAX_RUNS};
 
 /// A `--vary` value that cannot be read.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -31,6 +31,21 @@ pub enum SweepError {
     /// A grid point's parameters are invalid.
     #[error(transparent)]
     Params(#[from] ParamsError),
+    /// Replicates out of range.
+    #[error("replicates = {0} is not allowed: allowed range is [1, {MAX_REPLICATES}]")]
+    Replicates(u32),
+    /// More runs than [`MAX_RUNS`].
+    #[error(
+        "the sweep is {runs} runs ({points} grid points x {replicates} replicates): allowed at most {MAX_RUNS} runs (fewer values or replicates)"
+    )]
+    TooManyRuns {
+        /// Grid points (saturating).
+        points: u64,
+        /// Replicates asked for.
+        replicates: u32,
+        /// Their product (saturating).
+        runs: u64,
+    },
 }
 
 /// One varied parameter and its values.
@@ -127,13 +142,28 @@ pub struct SweepRun {
 }
 
 /// Every run of the grid: points in row-major order (the last axis varies fastest), then
-/// replicates.
+/// replicates. Replicates beyond [`MAX_REPLICATES`], or more than [`MAX_RUNS`] runs, are
+/// refused before any run is planned.
 pub fn plan(
     base: &ParamsBuilder,
     axes: &[Axis],
     replicates: u32,
     seed: u64,
 ) -> Result<Vec<SweepRun>, SweepError> {
+    if !(1..=MAX_REPLICATES).contains(&replicates) {
+        return Err(SweepError::Replicates(replicates));
+    }
+    let points = axes
+        .iter()
+        .fold(1u64, |n, axis| n.saturating_mul(axis.values.len() as u64));
+    let runs = points.saturating_mul(u64::from(replicates));
+    if runs > MAX_RUNS {
+        return Err(SweepError::TooManyRuns {
+            points,
+            replicates,
+            runs,
+        });
+    }
     let mut points: Vec<Vec<Value>> = vec![Vec::new()];
     for axis in axes {
         points = points
@@ -302,6 +332,25 @@ mod tests {
             err.contains("--vary noise=-1:1:3") && err.contains("allowed"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn replicates_and_runs_beyond_the_caps_are_refused_before_planning() {
+        let base = ParamsBuilder::preset("vicsek").unwrap();
+        let axes = [Axis::parse("noise=0:1:1000").unwrap()];
+        let err = plan(&base, &axes, 1_000_000_000, 0)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "replicates = 1000000000 is not allowed: allowed range is [1, 100000]"
+        );
+        let err = plan(&base, &axes, 101, 0).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "the sweep is 101000 runs (1000 grid points x 101 replicates): allowed at most 100000 runs (fewer values or replicates)"
+        );
+        assert_eq!(plan(&base, &axes, 100, 0).unwrap().len(), 100_000);
     }
 
     #[test]

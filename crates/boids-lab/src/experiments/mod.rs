@@ -193,15 +193,72 @@ pub struct Plan {
     pub runs: Vec<RunSpec>,
 }
 
-/// No experiment has this name.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown experiment `{0}`; valid experiments: couzin-accuracy, couzin-conflict, couzin-memory, couzin-phases, predator, scouts, vicsek"
-)]
-pub struct UnknownExperiment(pub String);
+/// Most replicates per parameter point an experiment or a sweep takes.
+pub const MAX_REPLICATES: u32 = 100_000;
 
-/// The runs of experiment `name`.
-pub fn plan(name: &str, options: &Options) -> Result<Plan, UnknownExperiment> {
+/// Most runs in one experiment or sweep: each is planned (its parameters held) before any
+/// runs, so the plan's memory is bounded (about 0.1 GB), and at a second a run this many take
+/// over a day on two cores.
+pub const MAX_RUNS: u64 = 100_000;
+
+/// Why an experiment cannot be planned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// No experiment has this name.
+    #[error(
+        "unknown experiment `{0}`; valid experiments: couzin-accuracy, couzin-conflict, couzin-memory, couzin-phases, predator, scouts, vicsek"
+    )]
+    Unknown(String),
+    /// Replicates out of range.
+    #[error("replicates = {0} is not allowed: allowed range is [1, {MAX_REPLICATES}]")]
+    Replicates(u32),
+    /// More runs than [`MAX_RUNS`].
+    #[error(
+        "{experiment} with replicates = {replicates} is {runs} runs ({points} parameter points x {replicates}): allowed at most {MAX_RUNS} runs (fewer replicates)"
+    )]
+    TooManyRuns {
+        /// The experiment.
+        experiment: &'static str,
+        /// Its parameter points.
+        points: u64,
+        /// Replicates asked for.
+        replicates: u32,
+        /// Their product.
+        runs: u64,
+    },
+}
+
+/// The runs of experiment `name`; replicates beyond [`MAX_REPLICATES`], or a plan of more than
+/// [`MAX_RUNS`] runs, are refused before any run is planned.
+pub fn plan(name: &str, options: &Options) -> Result<Plan, PlanError> {
+    let Some(replicates) = options.replicates else {
+        return planned(name, options);
+    };
+    if !(1..=MAX_REPLICATES).contains(&replicates) {
+        return Err(PlanError::Replicates(replicates));
+    }
+    let one = planned(
+        name,
+        &Options {
+            replicates: Some(1),
+            ..*options
+        },
+    )?;
+    let points = one.runs.len() as u64;
+    let runs = points * u64::from(replicates);
+    if runs > MAX_RUNS {
+        return Err(PlanError::TooManyRuns {
+            experiment: one.name,
+            points,
+            replicates,
+            runs,
+        });
+    }
+    planned(name, options)
+}
+
+/// The runs of experiment `name` as `options` ask.
+fn planned(name: &str, options: &Options) -> Result<Plan, PlanError> {
     let (name, runs) = match name {
         "couzin-accuracy" => ("couzin-accuracy", leadership::couzin_accuracy(options)),
         "couzin-conflict" => ("couzin-conflict", leadership::couzin_conflict(options)),
@@ -210,7 +267,7 @@ pub fn plan(name: &str, options: &Options) -> Result<Plan, UnknownExperiment> {
         "predator" => ("predator", predator::plan(options)),
         "scouts" => ("scouts", leadership::scouts(options)),
         "vicsek" => ("vicsek", vicsek::plan(options)),
-        other => return Err(UnknownExperiment(other.to_owned())),
+        other => return Err(PlanError::Unknown(other.to_owned())),
     };
     Ok(Plan { name, runs })
 }
@@ -321,7 +378,7 @@ where
 }
 
 /// The summary figure of experiment `name` from its rows.
-pub fn figure(name: &str, rows: &[Row]) -> Result<Figure, UnknownExperiment> {
+pub fn figure(name: &str, rows: &[Row]) -> Result<Figure, PlanError> {
     match name {
         "couzin-accuracy" => Ok(leadership::accuracy_figure(rows)),
         "couzin-conflict" => Ok(leadership::conflict_figure(rows)),
@@ -330,7 +387,7 @@ pub fn figure(name: &str, rows: &[Row]) -> Result<Figure, UnknownExperiment> {
         "predator" => Ok(predator::figure(rows)),
         "scouts" => Ok(leadership::scouts_figure(rows)),
         "vicsek" => Ok(vicsek::figure(rows)),
-        other => Err(UnknownExperiment(other.to_owned())),
+        other => Err(PlanError::Unknown(other.to_owned())),
     }
 }
 
@@ -417,5 +474,32 @@ mod tests {
             seed: 0,
         };
         assert!(plan("nope", &options).is_err());
+    }
+
+    #[test]
+    fn replicates_and_runs_beyond_the_caps_are_refused_before_planning() {
+        let asking = |replicates| Options {
+            quick: false,
+            replicates: Some(replicates),
+            steps: None,
+            seed: 0,
+        };
+        for replicates in [0, MAX_REPLICATES + 1, 1_000_000] {
+            let err = plan("vicsek", &asking(replicates)).unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!("replicates = {replicates} is not allowed: allowed range is [1, 100000]")
+            );
+        }
+        // couzin-phases has 256 points: 400 replicates are 102,400 runs, over the cap.
+        let err = plan("couzin-phases", &asking(400)).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "couzin-phases with replicates = 400 is 102400 runs (256 parameter points x 400): allowed at most 100000 runs (fewer replicates)"
+        );
+        assert_eq!(
+            plan("couzin-phases", &asking(390)).unwrap().runs.len(),
+            99_840
+        );
     }
 }
