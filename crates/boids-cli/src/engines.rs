@@ -3,12 +3,25 @@
 //! the GPU engine runs on.
 
 use anyhow::Result;
-use boids_core::EngineKind;
+use boids_core::{Dim, Dimension, EngineKind, Simulation};
 
 /// Makes `--engine gpu` build the GPU engine, in builds that have it.
 pub fn install() {
     #[cfg(feature = "gpu")]
     boids_gpu::install();
+}
+
+/// Moves a flock built on the CPU engine (a replayed event log) to the engine `--engine`
+/// names; the CPU engine keeps it as it is. Refused as the engine refuses it: not built, no
+/// adapter, or a flock it does not run.
+pub fn move_to<const D: usize>(sim: &mut Simulation<D>, kind: EngineKind) -> Result<()>
+where
+    Dim<D>: Dimension<D>,
+{
+    if kind != EngineKind::Cpu {
+        sim.use_engine(kind.build()?)?;
+    }
+    Ok(())
 }
 
 /// The adapter the GPU engine runs on, as `boids info` names it, or why there is none.

@@ -180,7 +180,8 @@ pub fn render(args: &RenderArgs) -> Result<()> {
             let log = EventLog::parse(&text, &origin)?;
             let plan = Plan::new(args, format, args.steps.unwrap_or(log.end_step(&origin)?))?;
             with_dimensions!(log.dimensions(&origin)?, D, {
-                let (sim, replay) = log.replay::<D>(&origin)?;
+                let (mut sim, replay) = log.replay::<D>(&origin)?;
+                crate::engines::move_to(&mut sim, args.flock.engine)?;
                 plan.record(&target, sim, replay, format!("the session of {origin}"))?
             })
         }

@@ -132,7 +132,8 @@ pub fn run(args: &RunArgs, command_line: String) -> Result<()> {
         let origin = path.display().to_string();
         let log = EventLog::parse(&text, &origin)?;
         return with_dimensions!(log.dimensions(&origin)?, D, {
-            let (sim, replay) = log.replay::<D>(&origin)?;
+            let (mut sim, replay) = log.replay::<D>(&origin)?;
+            crate::engines::move_to(&mut sim, args.flock.engine)?;
             execute(args, &outputs, sim, replay, command_line)
         });
     }

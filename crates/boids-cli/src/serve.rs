@@ -149,7 +149,7 @@ impl Opening {
     /// a note, as a page's reset lowers it (a saved session's count is its own).
     fn of(args: &ServeArgs, max_count: usize) -> Result<Opening> {
         if let Some(path) = &args.events {
-            return Self::resumed(path);
+            return Self::resumed(path, args.flock.engine);
         }
         let mut layers = args.flock.builder()?;
         let cap = Source::Flag(format!("--max-count {max_count}"));
@@ -167,13 +167,15 @@ impl Opening {
         })
     }
 
-    /// The session of the event log at `path`, replayed to its end and paused there.
-    fn resumed(path: &Path) -> Result<Opening> {
+    /// The session of the event log at `path`, replayed to its end and paused there, on the
+    /// engine `--engine` names.
+    fn resumed(path: &Path, engine: EngineKind) -> Result<Opening> {
         let text = read_text("--events", path, EVENTS_LIMIT)?;
         let origin = path.display().to_string();
         let log = EventLog::parse(&text, &origin)?;
         with_dimensions!(log.dimensions(&origin)?, D, {
-            let resumed = log.resume::<D>(&origin)?;
+            let mut resumed = log.resume::<D>(&origin)?;
+            crate::engines::move_to(&mut resumed.sim, engine)?;
             Ok(Opening {
                 seed: resumed.sim.seed(),
                 summary: format!(", paused at step {} of {origin}", resumed.sim.step_count()),

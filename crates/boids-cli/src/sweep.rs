@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use boids_core::METRIC_COLUMNS;
 use boids_core::params::Value;
+use boids_core::{EngineKind, METRIC_COLUMNS};
 use boids_io::output;
 use boids_lab::experiments::{self, Figure, MAX_REPLICATES, Mode, Panel, Series};
 use boids_lab::sweep::{self, Axis};
@@ -55,6 +55,14 @@ pub struct SweepArgs {
 
 /// Runs `boids sweep`.
 pub fn run(args: &SweepArgs) -> Result<()> {
+    if args.flock.engine != EngineKind::Cpu {
+        bail!(
+            "--engine {} is not run by sweep: its runs go side by side on the CPU's cores, each on the cpu engine (time one point on the {} engine with `boids run --engine {}`)",
+            args.flock.engine,
+            args.flock.engine,
+            args.flock.engine
+        );
+    }
     let burn_in = args.burn_in.unwrap_or(args.steps / 2);
     if burn_in > args.steps {
         bail!(

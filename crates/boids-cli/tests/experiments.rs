@@ -388,7 +388,14 @@ fn sweep_writes_time_averages_and_a_heatmap() {
 
 #[test]
 fn bad_experiment_and_sweep_input_is_refused_with_exit_code_2() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &[
+                "sweep", "--preset", "vicsek", "--vary", "noise=1", "--steps", "5", "--engine",
+                "gpu",
+            ],
+            "--engine gpu is not run by sweep",
+        ),
         (
             &["experiment", "nope", "--quick"],
             "unknown experiment `nope`",

@@ -155,6 +155,58 @@ fn what_the_gpu_engine_does_not_run_is_refused_with_exit_code_2() {
     }
 }
 
+/// A session saved from the viewer replays on the engine `--engine` names, not silently on the
+/// CPU: a GPU replay of a flock the GPU engine does not run is refused, one it runs is stepped
+/// there (the same bytes run after run).
+#[test]
+fn an_event_log_replays_on_the_engine_asked_for() {
+    if adapter().is_none() {
+        return;
+    }
+    let dir = Dir::new();
+    let log = |preset: &str| {
+        let path = dir.s(&format!("{preset}.json"));
+        let start = format!(
+            r#"{{"step":0,"time":"t","kind":"start","preset":"{preset}","seed":1,"params":{{"count":60}}}}"#
+        );
+        std::fs::write(
+            &path,
+            format!(
+                r#"{{"format":"boids-events","version":1,"exported_at_step":4,"events":[{start}]}}"#
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let couzin = log("couzin");
+    let picture = dir.s("x.png");
+    for command in [
+        vec![
+            "run", "--events", &couzin, "--steps", "4", "--engine", "gpu",
+        ],
+        vec![
+            "render", "--events", &couzin, "--engine", "gpu", "--out", &picture,
+        ],
+    ] {
+        let out = boids(&command);
+        check_refused(
+            &command,
+            &out,
+            &["model = couzin", "gpu engine does not run"],
+        );
+    }
+    ok(&["run", "--events", &couzin, "--steps", "4"]);
+    let cornell = log("cornell");
+    let saved = |name: &str| {
+        let save = dir.s(name);
+        ok(&[
+            "run", "--events", &cornell, "--steps", "4", "--engine", "gpu", "--save", &save,
+        ]);
+        read(std::path::Path::new(&save))
+    };
+    assert_eq!(saved("a.csv"), saved("b.csv"));
+}
+
 /// The viewer's engine on the GPU: sliders change the running flock as on the CPU, and a
 /// change the GPU engine does not run is refused while the flock keeps running.
 #[test]
