@@ -12,6 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+// The thresholds that name Couzin 2002's states (boids_lab's `zones` module gives their
+// source): highly parallel above p_group 0.9, parallel above 0.5, a torus above m_group 0.5
+// when not parallel.
+use boids_lab::experiments::{HIGHLY_PARALLEL, MILLING, PARALLEL, state_of};
+
 /// The release `boids` binary.
 fn boids() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
@@ -192,13 +197,6 @@ fn sd_where(records: &[Record], key: &str, filters: &[(&str, &str)]) -> f64 {
     (squares.iter().sum::<f64>() / squares.len() as f64).sqrt()
 }
 
-/// The thresholds of boids_lab's `zones` module (its docs give their source): highly parallel
-/// above p_group 0.9 (the and the paper's "p_group near 1"), parallel above 0.5, a
-/// torus above m_group 0.5 when not parallel, halfway between no order and full order.
-const HIGHLY_PARALLEL: f64 = 0.9;
-const PARALLEL: f64 = 0.5;
-const MILLING: f64 = 0.5;
-
 #[test]
 fn couzin_phases_swarm_torus_and_parallel_where_the_paper_finds_them() {
     let rows = experiment("couzin-phases", &[]);
@@ -217,13 +215,7 @@ fn couzin_phases_swarm_torus_and_parallel_where_the_paper_finds_them() {
     // Each row names the state its own order parameters are in.
     for row in &rows {
         let (p, m) = (num(row, "p_group"), num(row, "m_group"));
-        let state = match () {
-            _ if p > HIGHLY_PARALLEL => "highly parallel",
-            _ if p > PARALLEL => "dynamic parallel",
-            _ if m > MILLING => "torus",
-            _ => "swarm",
-        };
-        assert_eq!(row["state"], state, "{row:?}");
+        assert_eq!(row["state"], state_of(p, m), "{row:?}");
     }
 }
 

@@ -25,7 +25,7 @@ mod zones;
 
 pub use figure::{Figure, Mode, Panel, Series};
 pub use leadership::{Outcome, accuracy_curves, classify, required_proportion};
-pub use zones::{HIGHLY_PARALLEL, MILLING, PARALLEL, Path, means_by, state_of};
+pub use zones::{HIGHLY_PARALLEL, MILLING, PARALLEL, Path, state_of};
 
 use std::fmt;
 

@@ -256,7 +256,7 @@ fn order_cells(sim: &Simulation<3>, p: Vec<f64>, m: Vec<f64>) -> Row {
 
 /// Mean of column `value` over the rows that agree on the `keys` columns, in row order of
 /// first appearance: each key's values, then the mean and the standard deviation.
-pub fn means_by(rows: &[Row], keys: &[&str], value: &str) -> Vec<(Vec<Value>, f64, f64)> {
+fn means_by(rows: &[Row], keys: &[&str], value: &str) -> Vec<(Vec<Value>, f64, f64)> {
     let mut groups: Vec<(Vec<Value>, Vec<f64>)> = Vec::new();
     for row in rows {
         let key: Vec<Value> = keys.iter().map(|k| cell(row, k).clone()).collect();
