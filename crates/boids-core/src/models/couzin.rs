@@ -79,9 +79,10 @@ where
             orientation = orientation + hood.heading(me as usize);
             own = None;
         }
-        let d2 = hood.offset(i, j as usize).length_squared();
+        let offset = hood.offset(i, j as usize);
+        let d2 = offset.length_squared();
         if d2 >= kernel.attraction_from {
-            attraction = attraction - away(j);
+            attraction = attraction - offset.normalize_or_zero();
         }
         if d2 < kernel.orientation_below {
             orientation = orientation + hood.heading(j as usize);

@@ -76,17 +76,17 @@ impl<const D: usize> Kernel<D> {
             if p.inclusive_ranges { r2.next_up() } else { r2 }
         };
         let (world_min, world_size) = p.world_box::<D>();
+        // Couzin's zones: one (the 2005 paper's) when `orientation_range` is `inf`, else the
+        // 2002 paper's two, split at r_o.
+        let (orientation_below, attraction_from) = match p.orientation_range {
+            f64::INFINITY => (f32::INFINITY, 0.0),
+            r_o => (squared_bound(r_o), squared_bound(r_o)),
+        };
         Self {
             visual_below: squared_bound(p.visual_range),
             protected_below: squared_bound(p.protected_range),
-            orientation_below: match p.orientation_range {
-                f64::INFINITY => f32::INFINITY,
-                r_o => squared_bound(r_o),
-            },
-            attraction_from: match p.orientation_range {
-                f64::INFINITY => 0.0,
-                r_o => squared_bound(r_o),
-            },
+            orientation_below,
+            attraction_from,
             include_self: p.include_self,
             exclude_protected: p.exclude_protected,
             centering: p.centering_factor as f32,
