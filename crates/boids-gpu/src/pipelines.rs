@@ -63,6 +63,10 @@ pub fn source(dimensions: usize) -> String {
     };
     text.replace("alias V = vec2<f32>;", &format!("alias V = {vector};"))
         .replace("alias S = vec2<f32>;", &format!("alias S = {stored};"))
+        .replace(
+            "const DIMENSIONS: i32 = 2;",
+            &format!("const DIMENSIONS: i32 = {dimensions};"),
+        )
         .replace(".XYZ", swizzle)
         .replace("{ STORE }", &format!("{{ {store} }}"))
         .replace("return WIDEN;", &format!("return {widen};"))

@@ -5,13 +5,14 @@
 // and its kernel's constants; the comments name the function each follows.
 //
 // This text is written for both dimensions: `V` is a position or velocity and `S` how it is
-// stored (2D: vec2; 3D: vec3 stored in a vec4), `XYZ` the swizzle of the world's axes, and
+// stored (2D: vec2; 3D: vec3 stored in a vec4), `DIMENSIONS` their axes, `XYZ` the swizzle of the world's axes, and
 // STORE, WIDEN, ACROSS and NOISE_AND_TURN the bodies that differ (the last in `noise2.wgsl` and
 // `noise3.wgsl`). The engine substitutes them before compiling
 // (`pipelines.rs`).
 
 alias V = vec2<f32>;
 alias S = vec2<f32>;
+const DIMENSIONS: i32 = 2;
 
 const WORKGROUP: u32 = 256u;
 const SCAN_BLOCK: u32 = 1024u;
@@ -277,18 +278,48 @@ fn clamp_speed(v: V) -> V {
     return out;
 }
 
-// `wrap_axis` on every axis: into [lo, lo + size), exactly as the CPU engine for a boid less
-// than a world outside it.
+// `fmod(t, e)` exactly, as `f32::rem` computes it, for a finite `e > 0` (NaN for `t` not
+// finite). Each pass takes off `m`, the largest `e * 2^k` not above the rest `r`: then
+// `m <= r < 2m`, so `r - m` is exact (Sterbenz), and every pass removes `r`'s leading power
+// of two, so at most one pass per binade between `e` and `r` (254) runs. Built by bits (the
+// mantissa of `e`, the exponent of `r`) so no library call rounds. The CPU engine takes this
+// path (its `rem_euclid`) for a boid more than a world outside it; `t - e * floor(t / e)`
+// there is off by up to an ulp of `t`, which is many worlds for a huge move.
+fn exact_remainder(t: f32, e: f32) -> f32 {
+    let exponent = 0x7f800000u;
+    let e_bits = bitcast<u32>(e);
+    var r = abs(t);
+    for (var cut = 0u; cut < 256u && r >= e; cut = cut + 1u) {
+        var m = bitcast<f32>((e_bits & ~exponent) | (bitcast<u32>(r) & exponent));
+        if (m > r) { m = m * 0.5; }
+        r = r - m;
+    }
+    return select(r, -r, t < 0.0);
+}
+
+// `wrap_offset` on every axis: `t.rem_euclid(e)`, with its fast paths for a boid less than a
+// world outside and the exact remainder beyond.
+fn wrap_offset(t: V, e: V) -> V {
+    let inside = (t >= V(0.0)) & (t < e);
+    let below = (t < V(0.0)) & (t > -e);
+    let above = (t >= e) & (t < e + e);
+    var far = t;
+    if (any(!(inside | below | above))) {
+        for (var a = 0; a < DIMENSIONS; a = a + 1) {
+            let r = exact_remainder(t[a], e[a]);
+            far[a] = select(r, r + e[a], r < 0.0);
+        }
+    }
+    let r = select(far, t - e, above);
+    return select(select(r, t + e, below), t, inside);
+}
+
+// `wrap_axis` on every axis: into [lo, lo + size), exactly as the CPU engine.
 fn wrap(x: V) -> V {
     let lo = world_min();
     let e = world_size();
-    let t = x - lo;
-    var r = select(t, t + e, t < V(0.0));
-    r = select(r, t - e, t >= e);
-    let far = (t < -e) | (t >= e + e);
-    r = select(r, t - e * floor(t / e), far);
-    r = select(r, V(0.0), r >= e);
-    let w = lo + r;
+    let r = wrap_offset(x - lo, e);
+    let w = lo + select(r, V(0.0), r >= e);
     return select(w, lo, w >= lo + e);
 }
 

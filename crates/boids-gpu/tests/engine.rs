@@ -255,3 +255,61 @@ fn a_live_change_to_what_it_does_not_run_is_refused_and_the_flock_kept() {
     sim.step_many(2).unwrap();
     assert_eq!(sim.step_count(), 5);
 }
+
+/// Moves of many worlds a step on a torus wrap back inside it, in both dimensions: the wrap
+/// takes the exact remainder, as the CPU engine does, not `t - e * floor(t / e)`, which is off
+/// by an ulp of a move of 1e15 (6.7e7, a hundred thousand worlds).
+#[test]
+fn a_huge_move_on_a_torus_wraps_inside_the_world() {
+    fn wraps<const D: usize>(dimensions: &str)
+    where
+        Dim<D>: Dimension<D>,
+    {
+        let Some(engine) = gpu::<D>() else { return };
+        let huge = [
+            dimensions,
+            "count=1000",
+            "boundary=\"torus\"",
+            "dt=1e6",
+            "max_speed=1e9",
+            "min_speed=1e9",
+        ];
+        let p = params("cornell", &huge);
+        let (lo, size) = p.world_box::<D>();
+        let mut sim = Simulation::<D>::with_engine(p, 5, engine).unwrap();
+        sim.step_many(50).unwrap();
+        for (id, position) in sim.state().positions.iter().enumerate() {
+            let x: [f32; D] = (*position).into();
+            assert!(
+                (0..D).all(|a| x[a] >= lo[a] && x[a] < lo[a] + size[a]),
+                "{D}D: boid {id} at {x:?}, outside the world from {lo:?} of size {size:?}"
+            );
+        }
+    }
+    wraps::<2>("dimensions=2");
+    wraps::<3>("dimensions=3");
+}
+
+/// A torus flock whose alignment overshoots a thousandfold a step with no speed limit is
+/// refused at the step the CPU engine refuses (it once wrapped every boid to the world's
+/// corner, where they all agreed and never diverged).
+#[test]
+fn a_diverging_torus_flock_is_refused_at_the_cpu_engines_step() {
+    let Some(engine) = gpu::<2>() else { return };
+    let p = params(
+        "cornell",
+        &[
+            "count=2000",
+            "boundary=\"torus\"",
+            "matching_factor=1000",
+            "max_speed=inf",
+        ],
+    );
+    let refused_at = |mut sim: Simulation<2>| match sim.step_many(50) {
+        Err(StateError::NonFinite { step, .. }) => step,
+        other => panic!("not refused as not finite: {other:?}"),
+    };
+    let cpu = refused_at(Simulation::<2>::new(p.clone(), 0).unwrap());
+    let gpu = refused_at(Simulation::<2>::with_engine(p, 0, engine).unwrap());
+    assert_eq!(gpu, cpu);
+}
