@@ -88,6 +88,25 @@ pub enum RequestError {
         /// The budget.
         max_pairs: f64,
     },
+    /// A flock whose step would take longer than a server may hold its requests, at this
+    /// machine's measured pace.
+    #[error(
+        "{what} refused: {work}, about {seconds:.1} s a step on this machine (its {engine} \
+         engine), over the {limit} s a step may hold every page's requests; fewer boids or a \
+         smaller visual range run faster"
+    )]
+    TooSlow {
+        /// The change asked for.
+        what: String,
+        /// Its estimated work.
+        work: Work,
+        /// Seconds a step would take.
+        seconds: f64,
+        /// The engine that would step it.
+        engine: String,
+        /// The most seconds a step may take.
+        limit: f64,
+    },
     /// A `step` request whose steps together are over the budget for one request.
     #[error(
         "step count = {count} refused: about {pairs:.2e} neighbour pairs a step, {count} steps \

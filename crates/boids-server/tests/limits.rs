@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use boids_core::engine::{Batch, Before, CpuEngine, Engine, EngineFailure, FlockBuffers, GridStep};
-use boids_core::{EngineKind, FlockState, ScanCounts, Simulation, StageTimes, Vec2};
+use boids_core::{EngineKind, FlockState, ScanCounts, Simulation, Stage, StageTimes, Vec2};
 use boids_io::events::{Change, EventLog, LOG_LIMIT_BYTES};
 use boids_server::{HARD_MESSAGE_LIMIT, HEADER_TIMEOUT, MAX_CLIENTS};
 use common::*;
@@ -44,7 +44,8 @@ async fn frames_keep_pace_with_60_steps_a_second() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_change_that_would_cost_too_much_is_refused_with_the_estimate() {
-    // 500 boids in 640 x 480 with visual range 40: about 8 neighbours each, 4e3 pairs a step.
+    // 500 boids in 640 x 480 with visual range 40: about 8 neighbours each, and each its own
+    // step: 3.4e4 pairs a step.
     let mut config = config(params("cornell", &["count=500"]), 100_000, false);
     config.engine.max_pairs = 1e5;
     let addr = start_with(config).await;
@@ -53,19 +54,19 @@ async fn a_change_that_would_cost_too_much_is_refused_with_the_estimate() {
     let cases = [
         (
             json!({"type": "set", "key": "visual_range", "value": 1e9}),
-            "visual_range = 1000000000.0 refused: about 2.50e5 neighbour pairs a step \
-             (500 boids x 4.990e2 each: 4.990e2 for their neighbours, 0.000e0 for the world's \
+            "visual_range = 1000000000.0 refused: about 2.80e5 neighbour pairs a step \
+             (500 boids x 5.590e2 each: 60 for its own step, 4.990e2 for its neighbours, 0.000e0 for the world's \
              objects), over this server's budget of 1.00e5",
         ),
         (
             json!({"type": "set", "key": "count", "value": 5000}),
-            "count = 5000 refused: about 4.",
+            "count = 5000 refused: about 7.",
         ),
         // Four steps' worth of the budget for one request.
         (
             json!({"type": "step", "count": 1000}),
-            "step count = 1000 refused: about 4.10e3 neighbour pairs a step, 1000 steps are over \
-             this server's budget of 4.00e5 pairs for one request; ask for at most 97 steps",
+            "step count = 1000 refused: about 3.41e4 neighbour pairs a step, 1000 steps are over \
+             this server's budget of 4.00e5 pairs for one request; ask for at most 11 steps",
         ),
     ];
     for (id, (request, expected)) in cases.into_iter().enumerate() {
@@ -112,8 +113,8 @@ async fn the_k_nearest_and_the_worlds_objects_are_priced_as_they_cost() {
         // Every other bird a candidate of every search: once priced as 999 neighbours each.
         (
             json!({"type": "set", "key": "topological_k", "value": 10000}),
-            "topological_k = 10000 refused: about 9.99e6 neighbour pairs a step \
-             (1000 boids x 9.990e3 each: 9.990e3 for their neighbours, 0.000e0 for the world's \
+            "topological_k = 10000 refused: about 1.00e7 neighbour pairs a step \
+             (1000 boids x 1.005e4 each: 60 for its own step, 9.990e3 for its neighbours, 0.000e0 for the world's \
              objects), over this server's budget of 5.00e6",
         ),
         (
@@ -148,8 +149,8 @@ async fn the_k_nearest_and_the_worlds_objects_are_priced_as_they_cost() {
 }
 
 /// A server whose flock is huddled: 998 of its 1,000 boids within 22 units of each other, one
-/// in each far corner, so the estimate (the flock spread over the world) is 1.7e4 pairs a step
-/// and a step measures about 1e6; paused, at 1000 steps a second, with `max_pairs`.
+/// in each far corner, so the estimate (the flock spread over the world) is 7.6e4 pairs a step
+/// (1.6e4 for the neighbours) and a step measures about 1.06e6; paused, at 1000 steps a second, with `max_pairs`.
 async fn huddled(max_pairs: f64) -> (std::net::SocketAddr, Client) {
     let p = params("cornell", &["count=1000"]);
     let mut state = FlockState::<2>::initial(&p, 3);
@@ -184,7 +185,7 @@ async fn a_step_that_overruns_the_budget_undoes_the_last_change_then_lowers_the_
     let notice = ws.next_json("notice", |_| true).await;
     let message = notice["message"].as_str().unwrap();
     assert!(
-        message.starts_with("visual_range = 41 was undone: the last step cost about 9."),
+        message.starts_with("visual_range = 41 was undone: the last step cost about 1.0"),
         "{message}"
     );
     assert!(
@@ -197,12 +198,13 @@ async fn a_step_that_overruns_the_budget_undoes_the_last_change_then_lowers_the_
     assert_eq!(state["params"]["visual_range"], json!(40.0), "{state}");
     let log = get(addr, "/api/events").await;
     assert_eq!(log.matches(r#""key":"visual_range""#).count(), 2, "{log}");
-    // Nothing left to undo: the next overrun lowers the speed to 4 steps' worth of the budget.
+    // Nothing left to undo: the next overrun lowers the speed to 4 steps' worth of the budget,
+    // and a fifth below it (0.8 x 0.76).
     let r = ws.call(3, json!({"type": "start"})).await;
     assert_eq!(r["type"], "ok", "{r}");
     let notice = ws.next_json("notice", |_| true).await;
     let message = notice["message"].as_str().unwrap();
-    assert!(message.starts_with("speed lowered to 0.8"), "{message}");
+    assert!(message.starts_with("speed lowered to 0.61"), "{message}");
     let state = ws
         .next_json("state", |s| s["steps_per_second"].as_f64() < Some(1.0))
         .await;
@@ -217,11 +219,20 @@ async fn a_step_that_overruns_the_budget_undoes_the_last_change_then_lowers_the_
         )
         .await;
     assert_eq!(r["type"], "ok", "{r}");
+    // The next flock runs at the speed asked again: the overrun was the old flock's.
+    let r = ws.call(6, json!({"type": "reset"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let state = ws
+        .next_json("state", |s| {
+            s["step"] == 0 && s["params"]["visual_range"] == 10.0
+        })
+        .await;
+    assert_eq!(state["steps_per_second"], json!(1000.0), "{state}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_step_far_over_the_budget_pauses_the_flock_and_every_page_is_told() {
-    let (addr, mut ws) = huddled(2e4).await;
+    let (addr, mut ws) = huddled(1e5).await;
     let mut other = connect(addr).await;
     let r = ws.call(1, json!({"type": "start"})).await;
     assert_eq!(r["type"], "ok", "{r}");
@@ -229,7 +240,7 @@ async fn a_step_far_over_the_budget_pauses_the_flock_and_every_page_is_told() {
         let notice = client.next_json("notice", |_| true).await;
         let message = notice["message"].as_str().unwrap();
         assert!(
-            message.starts_with("paused: the last step cost about 9."),
+            message.starts_with("paused: the last step cost about 1.0"),
             "{message}"
         );
         // Paused after the step that overran.
@@ -248,10 +259,11 @@ async fn a_step_far_over_the_budget_pauses_the_flock_and_every_page_is_told() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_change_too_slow_to_be_live_applies_with_a_warning_that_gives_the_estimate() {
-    // 20,000 starlings, each examining every other for its 10,000 nearest: about 4e9 pairs
-    // a step, under a step a second on any machine. No budget, so that the change is not
-    // refused; paused, so that no step of it is taken (the warning is the estimate's).
-    let mut config = config(params("murmuration", &["count=20000"]), 20_000, false);
+    // 14,000 starlings, each examining every other for its 10,000 nearest: about 2e9 pairs
+    // a step, 0.65 s a step on two cores (a live flock needs a machine six times faster, a
+    // refused one eight times slower). No budget, so that the change is not refused by it;
+    // paused, so that no step of it is taken (the warning is the estimate's).
+    let mut config = config(params("murmuration", &["count=14000"]), 14_000, false);
     config.engine.max_pairs = f64::INFINITY;
     let addr = start_with(config).await;
     let mut ws = connect(addr).await;
@@ -265,7 +277,7 @@ async fn a_change_too_slow_to_be_live_applies_with_a_warning_that_gives_the_esti
     let notice = ws.next_json("notice", |_| true).await;
     let message = notice["message"].as_str().unwrap();
     assert!(
-        message.starts_with("topological_k = 10000: about 4.00e9 neighbour pairs a step"),
+        message.starts_with("topological_k = 10000: about 1.96e9 neighbour pairs a step"),
         "{message}"
     );
     assert!(
@@ -274,6 +286,35 @@ async fn a_change_too_slow_to_be_live_applies_with_a_warning_that_gives_the_esti
         "{message}"
     );
     assert_eq!(param(addr, "topological_k").await, json!(10000));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_whose_step_would_take_seconds_is_refused_with_the_estimate() {
+    // A million boids that all see each other: 1e12 pairs a step, minutes on two cores and
+    // far over the 5 s a step may take on any machine. No budget, so that only the pace
+    // refuses it.
+    let sees_all = params("cornell", &["count=1000", "visual_range=1e9"]);
+    let mut config = config(sees_all, 1_000_000, false);
+    config.engine.max_pairs = f64::INFINITY;
+    let addr = start_with(config).await;
+    let mut ws = connect(addr).await;
+    let r = ws
+        .call(
+            1,
+            json!({"type": "set", "key": "count", "value": 1_000_000}),
+        )
+        .await;
+    assert_eq!(r["type"], "error", "{r}");
+    let message = r["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("count = 1000000 refused: about 1.00e12 neighbour pairs a step"),
+        "{message}"
+    );
+    assert!(
+        message.contains("s a step on this machine (its cpu engine), over the 5 s a step may"),
+        "{message}"
+    );
+    assert_eq!(param(addr, "count").await, json!(1000));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -427,6 +468,8 @@ struct Outside {
     fails_at: Option<u64>,
     /// Where it keeps its batches' sizes; `None`: it takes steps one at a time.
     batches: Option<Arc<Mutex<Vec<u64>>>>,
+    /// How long each step waits, as a slow device would (timed as the step's).
+    slowness: Duration,
 }
 
 impl Engine<2> for Outside {
@@ -455,6 +498,7 @@ impl Engine<2> for Outside {
                 reason: "the device was lost (a test)".to_owned(),
             });
         }
+        times.time(Stage::Interact, || std::thread::sleep(self.slowness));
         self.inner.step(job, flock, times)
     }
 
@@ -499,12 +543,17 @@ impl Engine<2> for Outside {
 }
 
 /// A server of 200 `cornell` boids on `engine`, at 1000 steps a second.
-async fn outside(engine: Outside, running: bool) -> Client {
+async fn outside_at(engine: Outside, running: bool) -> std::net::SocketAddr {
     let p = params("cornell", &["count=200"]);
     let sim = Simulation::<2>::with_engine(p.clone(), 3, Box::new(engine)).unwrap();
     let mut config = config(p, 1000, running);
     config.engine.start = Some(sim.into());
-    connect(start_with(config).await).await
+    start_with(config).await
+}
+
+/// A page of a server of [`outside_at`].
+async fn outside(engine: Outside, running: bool) -> Client {
+    connect(outside_at(engine, running).await).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -558,6 +607,33 @@ async fn a_flock_that_batches_takes_the_steps_between_two_frames_together() {
     let r = ws.call(2, json!({"type": "step", "count": 40})).await;
     assert_eq!(r["type"], "ok", "{r}");
     assert_eq!(*sizes.lock().unwrap(), [40]);
+}
+
+/// A `step` request on a slow device is taken a frame's worth of steps at a time (one, where a
+/// step is longer than a frame), and a `stop` from another page ends it at the next: a whole
+/// request in one batch once held a stop back for 106 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_ends_a_long_step_request_within_a_batch() {
+    let sizes = Arc::new(Mutex::new(Vec::new()));
+    let slow = Outside {
+        batches: Some(Arc::clone(&sizes)),
+        slowness: Duration::from_millis(25),
+        ..Outside::default()
+    };
+    let addr = outside_at(slow, false).await;
+    let (mut ws, mut other) = (connect(addr).await, connect(addr).await);
+    // 400 steps of 25 ms: 10 s in one go.
+    ws.send(json!({"type": "step", "count": 400, "id": 1}))
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let r = other.call(2, json!({"type": "stop"})).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let r = ws.reply(1).await;
+    assert_eq!(r["type"], "ok", "{r}");
+    let taken = std::mem::take(&mut *sizes.lock().unwrap());
+    let steps: u64 = taken.iter().sum();
+    assert!(taken.iter().all(|&batch| batch == 1), "{taken:?}");
+    assert!(steps < 400, "the stop waited for all {steps} steps");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

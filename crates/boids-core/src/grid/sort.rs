@@ -444,8 +444,15 @@ pub(crate) fn warm<T: Copy>(slots: &[T]) {
     }
 }
 
-/// Reserves capacity for `len` items in all (not `len` more).
+/// Makes room in `v` for `len` items in all (not `len` more). When it holds room for more than
+/// twice that (the buffer of a flock that shrank), it is first cut to `len` items and the rest
+/// given back, so a viewer that went from ten million boids to a thousand does not keep
+/// gigabytes: every buffer reserved is refilled before it is read.
 pub(crate) fn reserve_to<T>(v: &mut Vec<T>, len: usize) -> Result<(), TryReserveError> {
+    if v.capacity() > 2 * len {
+        v.truncate(len);
+        v.shrink_to_fit();
+    }
     v.try_reserve_exact(len.saturating_sub(v.len()))
 }
 

@@ -42,6 +42,9 @@ where
                 state.positions[id] = fresh.positions[id];
                 state.velocities[id] = fresh.velocities[id];
             }
+            // Fewer boids: the memory of the others goes back (the rest is `reserve`'s).
+            state.positions.shrink_to_fit();
+            state.velocities.shrink_to_fit();
         }
         let kernel = Kernel::new(&params);
         let groups = scout_groups(&params);

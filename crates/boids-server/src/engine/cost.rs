@@ -10,7 +10,9 @@
 //! - a `set` made in the last [`UNDO_WINDOW_STEPS`] steps is undone (`undo.rs`: the flock is
 //!   kept, the parameter goes back, and the undo is logged as a `set`, so replay still agrees);
 //! - otherwise the speed goes down to [`budget::STEP_REQUEST_STEPS`] steps' worth of the budget
-//!   a second, and below [`MIN_SPEED`] the flock is paused.
+//!   a second (a fifth below, so that a flock that goes on gathering is not lowered at every
+//!   step), and below [`MIN_SPEED`] the flock is paused. The speed asked comes back with the
+//!   next flock (a reset), which the overrun was not about.
 //!
 //! Either way every page is told why in a notice. Requests are served between steps, so a
 //! `stop` or `set` waits for one step at most.
@@ -22,6 +24,9 @@ use crate::protocol::MIN_SPEED;
 /// Steps after a `set` within which an overrun is blamed on it (10 s at 60 steps a second):
 /// what a flock becomes long after a change is its own doing, not the change's.
 pub const UNDO_WINDOW_STEPS: u64 = 600;
+
+/// The share of the speed the budget allows that an overrun lowers the speed to.
+const SLOWED_SHARE: f64 = 0.8;
 
 impl EngineState {
     /// Prices the step just taken and, if it overran the budget, undoes the last `set` or
@@ -65,6 +70,10 @@ impl EngineState {
         if self.steps_per_second <= speed {
             return None;
         }
+        // Below the bound, so a flock that goes on gathering is not lowered, and told, again
+        // at every step.
+        let speed = SLOWED_SHARE * speed;
+        self.lowered_from.get_or_insert(self.steps_per_second);
         self.steps_per_second = speed;
         Some(format!(
             "speed lowered to {speed:.2} steps a second: {over}"

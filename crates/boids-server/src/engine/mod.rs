@@ -58,6 +58,7 @@ mod requests;
 mod undo;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
@@ -142,6 +143,9 @@ pub struct Engine {
     pub notices: watch::Receiver<Arc<str>>,
     /// The most boids the flock may have ([`EngineConfig::max_count`]).
     max_count: usize,
+    /// Raised when a `stop` is queued, so that a `step` request taking many steps ends at its
+    /// next batch instead of holding the stop back until its last step.
+    halt: Arc<AtomicBool>,
 }
 
 impl Engine {
@@ -183,6 +187,7 @@ impl Engine {
             max_pairs: config.max_pairs,
             running: config.running,
             steps_per_second: config.steps_per_second,
+            lowered_from: None,
             revision: 0,
             run: 0,
             log,
@@ -199,7 +204,9 @@ impl Engine {
             frame_bytes: 0,
             publish_time: Duration::ZERO,
             captures: 0,
+            halt: Arc::new(AtomicBool::new(false)),
         };
+        let halt = engine.halt.clone();
         engine.publish_state();
         engine.publish_frame();
         engine.send_metrics();
@@ -214,6 +221,7 @@ impl Engine {
             metrics,
             notices,
             max_count: config.max_count,
+            halt,
         })
     }
 
@@ -246,6 +254,9 @@ impl Engine {
         client: ClientId,
         request: Request,
     ) -> impl Future<Output = Result<(), RequestError>> + Send + 'static {
+        if matches!(request, Request::Stop {}) {
+            self.halt.store(true, Ordering::Relaxed);
+        }
         let reply = self.inspect(move |engine| engine.handle(client, request));
         async move { reply.await? }
     }
@@ -271,6 +282,8 @@ pub struct EngineState {
     max_pairs: f64,
     running: bool,
     steps_per_second: f64,
+    /// The speed a page asked for, while the cost check has lowered it (`cost.rs`).
+    lowered_from: Option<f64>,
     revision: u32,
     run: u32,
     log: SessionLog,
@@ -291,6 +304,8 @@ pub struct EngineState {
     publish_time: Duration,
     /// Boids caught since the last metrics message.
     captures: u64,
+    /// A `stop` is queued ([`Engine::halt`]).
+    halt: Arc<AtomicBool>,
 }
 
 impl EngineState {
@@ -325,7 +340,9 @@ impl EngineState {
             }
             let period = Duration::from_secs_f64(1.0 / self.steps_per_second);
             let frame_period = Duration::from_secs_f64(1.0 / FRAME_RATE);
-            let steps = self.steps_due(now, period, frame_period);
+            let steps = self
+                .steps_due(now, period, frame_period)
+                .min(self.steps_in_a_frame(frame_period));
             // A refused step is undone and reported (`recover.rs`), an overrun dealt with
             // (`cost.rs`): the loop goes on either way.
             if self.step(steps).is_ok() {
@@ -362,6 +379,22 @@ impl EngineState {
         }
         let ahead = next_frame.saturating_duration_since(now).as_secs_f64();
         ((ahead / period.as_secs_f64()) as u64).max(1)
+    }
+
+    /// The most steps of one batch: as many as the last step's time fits in a frame, so that
+    /// the requests queued meanwhile wait a frame or two at most; one for a flock that has not
+    /// stepped yet, or does not batch.
+    fn steps_in_a_frame(&self, frame_period: Duration) -> u64 {
+        let per_step = self.sim.stage_times().total();
+        if !self.sim.batches() || per_step.is_zero() {
+            return 1;
+        }
+        ((frame_period.as_secs_f64() / per_step.as_secs_f64()) as u64).max(1)
+    }
+
+    /// Whether a `stop` is queued behind the job running now.
+    fn halting(&self) -> bool {
+        self.halt.load(Ordering::Relaxed)
     }
 
     /// `steps` steps (in one batch where the flock [batches](Flock::batches)), counting the

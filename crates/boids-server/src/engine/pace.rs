@@ -7,6 +7,11 @@
 //! with a warning to every page that gives the estimate: its pairs a step, and the steps a
 //! second this machine makes of them. The page's own note (web/js/stats.js) then measures it.
 //!
+//! A flock whose one step would take more than [`MAX_STEP_SECONDS`] at that pace is refused:
+//! requests are served between steps, so every page's `stop` would wait that long (ten million
+//! boids in a large world, within the pair budget, stepped once in 40 s on the GPU engine's CPU
+//! emulation). The pair budget is machine-independent; this bound is what the machine makes.
+//!
 //! What the machine makes is measured, never assumed: from the flock's own steps while they are
 //! large enough ([`LARGE_STEP_PAIRS`]) that a step's fixed cost does not count, or, before one
 //! has been, once from a calibration flock of [`CALIBRATION_BOIDS`] cornell boids (a few tens
@@ -18,12 +23,17 @@ use boids_core::{EngineKind, Flock, Params};
 
 use super::EngineState;
 use crate::budget::Work;
+use crate::error::RequestError;
 
 /// Steps a second below which a flock is not live (as the page's SLOW_BELOW).
 pub const LIVE_STEPS_PER_SECOND: f64 = 10.0;
 
 /// A flock is not live below this share of the speed asked, too (as the page's SLOW_SHARE).
 const LIVE_SHARE_OF_SPEED: f64 = 0.5;
+
+/// The most seconds one step of a flock may take at this machine's pace: a `stop` waits for
+/// one step at most, and a few seconds is the longest a viewer can be kept waiting for it.
+pub const MAX_STEP_SECONDS: f64 = 5.0;
 
 /// Pairs a step from which a step's time measures the machine (its fixed cost is small) and
 /// below which any machine keeps a flock live.
@@ -82,21 +92,35 @@ fn calibrate(engine: EngineKind) -> Option<f64> {
 }
 
 impl EngineState {
-    /// Tells every page, with the estimate, that the change `what`, whose flock examines
-    /// `work` a step, makes a flock too slow to be live (see the module docs).
-    pub(super) fn warn_if_not_live(&mut self, what: &str, work: &Work) {
-        let Some(rate) = self.pace.steps_per_second(work, self.sim.engine()) else {
-            return;
+    /// Refuses the change `what`, whose flock examines `work` a step, when one step would take
+    /// over [`MAX_STEP_SECONDS`] on this machine; otherwise, when it is too slow to be live,
+    /// the warning to tell every page once it is applied (see the module docs).
+    pub(super) fn check_pace(
+        &mut self,
+        what: &str,
+        work: &Work,
+    ) -> Result<Option<String>, RequestError> {
+        let engine = self.sim.engine();
+        let Some(rate) = self.pace.steps_per_second(work, engine) else {
+            return Ok(None);
         };
-        let asked = self.steps_per_second;
-        if is_live(rate, asked) {
-            return;
+        if rate * MAX_STEP_SECONDS < 1.0 {
+            return Err(RequestError::TooSlow {
+                what: what.to_owned(),
+                work: *work,
+                seconds: 1.0 / rate,
+                engine: engine.to_string(),
+                limit: MAX_STEP_SECONDS,
+            });
         }
-        self.notify(format!(
-            "{what}: {work}, about {rate:.2} steps a second on this machine against the {asked} \
-             asked, too slow to be live (the metrics will come late); fewer boids or a smaller \
-             visual range run faster"
-        ));
+        let asked = self.steps_per_second;
+        Ok((!is_live(rate, asked)).then(|| {
+            format!(
+                "{what}: {work}, about {rate:.2} steps a second on this machine against the \
+                 {asked} asked, too slow to be live (the metrics will come late); fewer boids or \
+                 a smaller visual range run faster"
+            )
+        }))
     }
 }
 
@@ -107,7 +131,7 @@ mod tests {
     fn work(pairs: f64) -> Work {
         Work {
             count: 1000,
-            neighbours: pairs / 1000.0,
+            neighbours: pairs / 1000.0 - crate::budget::BOID_PAIRS,
             objects: 0.0,
         }
     }

@@ -4,13 +4,16 @@
 //! event log before it is applied, so that a refused request changes nothing and the log still
 //! replays exactly.
 
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
 use boids_core::{Flock, Params, ParamsBuilder, Source, on_flock};
 use boids_io::events::{self, Change, Event};
 use boids_io::param_json::json_to_raw;
 
 use super::overlays::OverlayWish;
 use super::undo::LastSet;
-use super::{ClientId, EngineState};
+use super::{ClientId, EngineState, FRAME_RATE};
 use crate::budget::{self, Extent, Work};
 use crate::error::RequestError;
 use crate::protocol::{OverlayMode, Request};
@@ -29,22 +32,15 @@ impl EngineState {
                 self.running = true;
                 self.rate.paused();
             }
-            Request::Stop {} => self.running = false,
-            Request::Step { count } => {
-                let count = count.unwrap_or(1);
-                self.check_steps(count)?;
+            Request::Stop {} => {
                 self.running = false;
-                let mut left = u64::from(count);
-                while left > 0 {
-                    let steps = if self.sim.batches() { left } else { 1 };
-                    self.step(steps)?;
-                    left -= steps;
-                    if self.check_measured_cost() {
-                        break;
-                    }
-                }
+                self.halt.store(false, Ordering::Relaxed);
             }
-            Request::Speed { steps_per_second } => self.steps_per_second = steps_per_second,
+            Request::Step { count } => self.step_request(count.unwrap_or(1))?,
+            Request::Speed { steps_per_second } => {
+                self.steps_per_second = steps_per_second;
+                self.lowered_from = None;
+            }
             Request::Overlay {
                 mode,
                 x,
@@ -88,6 +84,28 @@ impl EngineState {
         Ok(())
     }
 
+    /// Takes `count` steps with the flock stopped, in batches of about a frame each
+    /// ([`EngineState::steps_in_a_frame`]), showing each; a `stop` queued meanwhile ends it at
+    /// the batch's end, as does a step over the budget.
+    fn step_request(&mut self, count: u32) -> Result<(), RequestError> {
+        self.check_steps(count)?;
+        self.running = false;
+        let frame_period = Duration::from_secs_f64(1.0 / FRAME_RATE);
+        let mut left = u64::from(count);
+        while left > 0 {
+            let steps = left.min(self.steps_in_a_frame(frame_period));
+            self.step(steps)?;
+            left -= steps;
+            if self.check_measured_cost() || self.halting() {
+                break;
+            }
+            if left > 0 {
+                self.publish_frame();
+            }
+        }
+        Ok(())
+    }
+
     /// Applies `key = value` if it is valid, within the budget, and fits in the log: a change
     /// that could not be logged is not applied, so that the log still replays exactly.
     fn set(&mut self, key: &str, json: &serde_json::Value) -> Result<(), RequestError> {
@@ -109,6 +127,7 @@ impl EngineState {
         let what = format!("{key} = {json}");
         let work = Work::estimate(&params, extent);
         self.check_work(&what, work)?;
+        let slow = self.check_pace(&what, &work)?;
         let line = self
             .log
             .line(&Event::set(self.sim.step_count(), key, &params))
@@ -118,7 +137,9 @@ impl EngineState {
             })?;
         self.sim.set_params(params)?;
         let before = std::mem::replace(&mut self.layers, layers);
-        self.warn_if_not_live(&what, &work);
+        if let Some(warning) = slow {
+            self.notify(warning);
+        }
         self.last_set = Some(LastSet {
             what,
             key: key.to_owned(),
@@ -239,6 +260,7 @@ impl EngineState {
         let sim = Flock::new(params, seed, self.sim.engine())?;
         let work = Work::estimate(sim.params(), Extent::of_flock(&sim));
         self.check_work(what, work)?;
+        let slow = self.check_pace(what, &work)?;
         let previous_step = self.sim.step_count();
         self.sim = sim;
         self.layers = layers;
@@ -257,7 +279,12 @@ impl EngineState {
         self.revision = self.revision.wrapping_add(1);
         self.run = self.run.wrapping_add(1);
         self.captures = 0;
-        self.warn_if_not_live(what, &work);
+        if let Some(asked) = self.lowered_from.take() {
+            self.steps_per_second = asked;
+        }
+        if let Some(warning) = slow {
+            self.notify(warning);
+        }
         Ok(())
     }
 }
