@@ -88,7 +88,7 @@ impl Metrics {
             } else {
                 milling(&state.positions, &state.velocities)
             },
-            mean_speed: mean(&mut state.velocities.iter().map(|v| f64::from(v.length()))),
+            mean_speed: mean(&mut state.velocities.iter().map(|&v| speed(v))),
             mean_neighbors: mean(&mut per_boid.iter().map(|&(count, _)| count as f64)),
             nearest_neighbor_distance: if n < 2 {
                 f64::NAN
@@ -160,6 +160,13 @@ fn cross<const D: usize>(r: [f64; D], v: [f64; D]) -> [f64; 3] {
     let [rx, ry, rz]: [f64; 3] = r;
     let [vx, vy, vz]: [f64; 3] = v;
     [ry * vz - rz * vy, rz * vx - rx * vz, rx * vy - ry * vx]
+}
+
+/// The length of `v` in double precision: a finite velocity's length in `f32` overflows to
+/// infinity from about 1.8e19 (its square does), where the flock is still finite.
+fn speed<const D: usize, P: Coordinates<D>>(v: P) -> f64 {
+    let squares: f64 = v.to_array().iter().map(|&c| f64::from(c).powi(2)).sum();
+    squares.sqrt()
 }
 
 /// Mean distance from a boid to its nearest predator, `NaN` without predators.
@@ -351,6 +358,14 @@ mod tests {
             biases: vec![0.0; points.len()],
             ..FlockState::default()
         }
+    }
+
+    #[test]
+    fn the_speed_of_a_fast_but_finite_flock_is_finite() {
+        // 3e20 and 4e20: their squares overflow f32, where the speed once came out infinite.
+        let params = Params::preset("cornell").unwrap();
+        let m = Metrics::measure(&params, &state(&[(100.0, 100.0, 3e20, 4e20)]));
+        assert!((m.mean_speed / 5e20 - 1.0).abs() < 1e-6, "{}", m.mean_speed);
     }
 
     #[test]
