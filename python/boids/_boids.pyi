@@ -25,7 +25,13 @@ class Simulation:
     Raises ``KeyError`` for an unknown parameter (with a "did you mean", which names one of the
     call's own arguments when the keyword is a misspelling of it), ``ValueError`` for a value
     out of range (the command's message: value, allowed range, where it came from), a seed
-    outside ``[0, 2**64 - 1]`` included.
+    outside ``[0, 2**64 - 1]`` included. Every whole-number argument of the package (``n``,
+    ``steps``, ``every``, ``threads``, ``port``, ``replicates``, ...) out of its range raises
+    ``ValueError`` naming the argument, its value and the allowed range.
+
+    A simulation serves one call at a time: a call that reaches it while it is busy (from another
+    thread while it steps with the GIL released, or from a force function of its own step)
+    raises ``RuntimeError`` naming both calls. Give each thread a simulation of its own.
     """
 
     def __init__(
@@ -61,11 +67,12 @@ class Simulation:
         ``start_step`` are then 0 unless given. Without them, ``ValueError`` says what is
         missing."""
     def step(self, n: int = 1, force: Optional[Force] = None) -> None:
-        """Advances ``n`` steps with the GIL released. ``force(positions, velocities)`` returns
-        an (N, D) float array: each boid's change of velocity this step, added after the rules
-        and before the speed limits. A result of another shape raises ``ValueError``, of
-        another type or dtype ``TypeError``. Steps past the largest step number, 2**64 - 1, raise
-        ``ValueError``."""
+        """Advances ``n`` steps with the GIL released, in chunks of about 0.1 s of work: Ctrl-C
+        raises ``KeyboardInterrupt`` between chunks, the steps taken kept (``step_count``), and
+        chunks change no number. ``force(positions, velocities)`` returns an (N, D) float
+        array: each boid's change of velocity this step, added after the rules and before the
+        speed limits. A result of another shape raises ``ValueError``, of another type or dtype
+        ``TypeError``. Steps past the largest step number, 2**64 - 1, raise ``ValueError``."""
     @property
     def step_count(self) -> int:
         """Steps taken so far."""
@@ -102,7 +109,12 @@ class Simulation:
     def metrics(self) -> Dict[str, float]:
         """``step`` and the order metrics of the flock now (NaN where undefined)."""
     @overload
-    def run(self, steps: int, every: int = 1, trajectory: Literal[False] = False) -> pd.DataFrame: ...
+    def run(self, steps: int, every: int = 1, trajectory: Literal[False] = False) -> pd.DataFrame:
+        """Runs ``steps`` steps and returns the metrics at steps 0, ``every``, ... (the rows of
+        ``boids run --metrics``); with ``trajectory=True`` also the positions and velocities
+        there, (frames, N, D) float32 arrays. Ctrl-C stops it as it stops ``step``, the steps
+        taken kept and nothing returned. The result is held in memory: one estimated above
+        16 GiB raises ``ValueError`` (the estimate and the limit) before the first step."""
     @overload
     def run(
         self, steps: int, every: int = 1, *, trajectory: Literal[True]
@@ -143,7 +155,9 @@ def serve(
     paused: bool = False,
     max_count: int = 200000,
 ) -> str:
-    """Opens the live viewer on a copy of ``sim`` and returns its URL."""
+    """Opens the live viewer on a copy of ``sim`` and returns its URL. ``port``: 0 to 65535 (0
+    picks a free one); ``max_count``: the most boids the page may ask for, 1 to 50,000,000 and
+    at least the flock's own (``ValueError`` otherwise)."""
 
 def sweep_plan(**spec: Any) -> Tuple[List[str], int]: ...
 def sweep_run(index: int, **spec: Any) -> List[Any]: ...

@@ -94,15 +94,15 @@ pub fn array2<const D: usize>(py: Python<'_>, rows: Vec<[f32; D]>) -> Bound<'_, 
         .into_pyarray(py)
 }
 
-/// Frames of rows of `D` coordinates as a (frames, N, D) float32 array.
+/// `frames` frames of `n` rows of `D` coordinates, flat (frame by frame, row by row), as a
+/// (frames, N, D) float32 array that takes over the vector (no copy).
 pub fn array3<const D: usize>(
     py: Python<'_>,
-    frames: Vec<Vec<[f32; D]>>,
+    flat: Vec<f32>,
+    frames: usize,
     n: usize,
 ) -> Bound<'_, PyArray3<f32>> {
-    let count = frames.len();
-    let flat: Vec<f32> = frames.into_iter().flatten().flatten().collect();
-    Array3::from_shape_vec((count, n, D), flat)
+    Array3::from_shape_vec((frames, n, D), flat)
         .expect("frames of N rows of D coordinates")
         .into_pyarray(py)
 }

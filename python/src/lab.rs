@@ -10,14 +10,15 @@
 
 use boids_core::params::{Model, PARAMS, ParamInfo, param_info};
 use boids_core::{METRIC_COLUMNS, PRESETS, Params, ParamsBuilder, Preset, Source};
-use boids_lab::experiments::{self, Options, Value as Cell};
+use boids_lab::experiments::{self, MAX_REPLICATES, Options, Value as Cell};
 use boids_lab::sweep::{self, Axis, SweepRun};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use crate::arguments::{self, ANY_U64};
 use crate::frames::{self, Columns, column, object};
-use crate::{arguments, errors, layers};
+use crate::{errors, layers};
 
 /// The presets: name, model, dimensions, count, summary and the seed document reproduced.
 #[pyfunction]
@@ -93,20 +94,14 @@ pub fn experiment<'py>(
     name: &str,
     quick: bool,
     seed: i128,
-    replicates: Option<u32>,
-    steps: Option<u64>,
+    replicates: Option<i128>,
+    steps: Option<i128>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if steps.is_some_and(|s| s < 2) {
-        return Err(PyValueError::new_err(format!(
-            "steps = {} is not allowed: allowed range is [2, inf)",
-            steps.unwrap_or_default()
-        )));
-    }
     let options = Options {
         quick,
-        replicates,
-        steps,
-        seed: arguments::whole("seed", seed)?,
+        replicates: arguments::optional("replicates", replicates, 1..=MAX_REPLICATES)?,
+        steps: arguments::optional("steps", steps, 2..=u64::MAX)?,
+        seed: arguments::whole("seed", seed, ANY_U64)?,
     };
     let plan =
         experiments::plan(name, &options).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -171,13 +166,17 @@ impl Sweep {
         params: Option<&Bound<'_, PyAny>>,
         fixed: Option<&Bound<'_, PyDict>>,
         vary: &Bound<'_, PyDict>,
-        replicates: u32,
+        replicates: i128,
         seed: i128,
-        steps: u64,
-        every: u64,
-        burn_in: Option<u64>,
+        steps: i128,
+        every: i128,
+        burn_in: Option<i128>,
     ) -> PyResult<Self> {
-        let seed = arguments::whole("seed", seed)?;
+        let replicates = arguments::whole("replicates", replicates, 1..=MAX_REPLICATES)?;
+        let seed = arguments::whole("seed", seed, ANY_U64)?;
+        let steps = arguments::whole("steps", steps, ANY_U64)?;
+        let every = arguments::whole("every", every, 1..=u64::MAX)?;
+        let burn_in = arguments::optional("burn_in", burn_in, 0..=steps)?;
         let base = layers::build(preset, params, fixed, SWEEP_ARGUMENTS)?;
         let axes = vary
             .iter()
@@ -188,17 +187,7 @@ impl Sweep {
                 "vary = {} is not allowed: give at least one parameter and its values, e.g. vary={\"noise\": [0.1, 0.5]}",
             ));
         }
-        if every == 0 {
-            return Err(PyValueError::new_err(
-                "every = 0 is not allowed: allowed range is [1, inf) steps",
-            ));
-        }
         let burn_in = burn_in.unwrap_or(steps / 2);
-        if burn_in > steps {
-            return Err(PyValueError::new_err(format!(
-                "burn_in = {burn_in} is not allowed: allowed range is [0, steps = {steps}]"
-            )));
-        }
         let runs = sweep::plan(&base, &axes, replicates, seed).map_err(|e| match e {
             sweep::SweepError::Params(e) => errors::params(e),
             e => PyValueError::new_err(e.to_string()),
@@ -298,11 +287,11 @@ pub fn sweep_plan(
     params: Option<&Bound<'_, PyAny>>,
     fixed: Option<&Bound<'_, PyDict>>,
     vary: &Bound<'_, PyDict>,
-    replicates: u32,
+    replicates: i128,
     seed: i128,
-    steps: u64,
-    every: u64,
-    burn_in: Option<u64>,
+    steps: i128,
+    every: i128,
+    burn_in: Option<i128>,
 ) -> PyResult<(Vec<String>, usize)> {
     let sweep = Sweep::new(
         preset, params, fixed, vary, replicates, seed, steps, every, burn_in,
@@ -320,26 +309,22 @@ pub fn sweep_plan(
 )]
 pub fn sweep_run<'py>(
     py: Python<'py>,
-    index: usize,
+    index: i128,
     preset: &str,
     params: Option<&Bound<'_, PyAny>>,
     fixed: Option<&Bound<'_, PyDict>>,
     vary: &Bound<'_, PyDict>,
-    replicates: u32,
+    replicates: i128,
     seed: i128,
-    steps: u64,
-    every: u64,
-    burn_in: Option<u64>,
+    steps: i128,
+    every: i128,
+    burn_in: Option<i128>,
 ) -> PyResult<Bound<'py, PyList>> {
     let sweep = Sweep::new(
         preset, params, fixed, vary, replicates, seed, steps, every, burn_in,
     )?;
-    if index >= sweep.runs.len() {
-        return Err(PyValueError::new_err(format!(
-            "index = {index} is not allowed: allowed range is [0, {})",
-            sweep.runs.len()
-        )));
-    }
+    let last = sweep.runs.len().saturating_sub(1);
+    let index = arguments::whole("index", index, 0..=last)?;
     let averages = py.detach(|| errors::guarded(|| sweep.averages(index)))?;
     sweep.row(py, index, &averages)
 }
@@ -357,11 +342,11 @@ pub fn sweep_local<'py>(
     params: Option<&Bound<'_, PyAny>>,
     fixed: Option<&Bound<'_, PyDict>>,
     vary: &Bound<'_, PyDict>,
-    replicates: u32,
+    replicates: i128,
     seed: i128,
-    steps: u64,
-    every: u64,
-    burn_in: Option<u64>,
+    steps: i128,
+    every: i128,
+    burn_in: Option<i128>,
 ) -> PyResult<Vec<Bound<'py, PyList>>> {
     let sweep = Sweep::new(
         preset, params, fixed, vary, replicates, seed, steps, every, burn_in,

@@ -9,24 +9,33 @@
 //! and adds what belongs to Python: sweeps on a Dask cluster.
 //!
 //! - `simulation`: the `Simulation` class (numpy copies of the flock, stepping with the GIL
-//!   released, custom forces) and `serve`, the live viewer on one;
+//!   released) and `serve`, the live viewer on one;
+//! - `busy`: one call at a time on a simulation, a second refused saying which is running;
+//! - `stepping`: many steps in chunks, so Ctrl-C stops them;
+//! - `forces`: custom forces, a Python function called before each step;
+//! - `recording`: `Simulation.run`'s metrics and trajectory, their size bounded up front;
 //! - `pool`: the threads a simulation's work runs on;
 //! - `layers`: Python values into the parameter layers;
 //! - `lab`: presets, the parameter catalogue, experiments and sweeps as tidy frames;
 //! - `viewer`: the renderer's GIF and PNG for notebooks, and the live viewer (it knows the
 //!   flock, not the class, so `simulation` uses it and not the other way round);
 //! - `errors`: Rust errors as the Python exceptions a PyData user expects;
-//! - `arguments`: whole-number arguments (seeds, steps) refused with their range, not overflowed.
+//! - `arguments`: whole-number arguments (seeds, steps, ports) refused with their range, not
+//!   overflowed.
 
 use pyo3::prelude::*;
 
 mod arguments;
+mod busy;
 mod errors;
+mod forces;
 mod frames;
 mod lab;
 mod layers;
 mod pool;
+mod recording;
 mod simulation;
+mod stepping;
 mod viewer;
 
 /// The extension module `boids._boids`.

@@ -8,6 +8,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::ThreadPool;
 
+use crate::arguments;
+
 /// Most threads a simulation may be given.
 const MAX_THREADS: usize = 1024;
 
@@ -20,16 +22,12 @@ pub fn on_pool<T: Send>(pool: Option<&ThreadPool>, work: impl FnOnce() -> T + Se
     }
 }
 
-/// A thread pool of `threads` threads (`None`: the global pool, one thread a core).
-pub fn thread_pool(threads: Option<usize>) -> PyResult<Option<Arc<ThreadPool>>> {
-    let Some(threads) = threads else {
+/// A thread pool of `threads` threads, 1 to [`MAX_THREADS`] (`None`: the global pool, one
+/// thread a core).
+pub fn thread_pool(threads: Option<i128>) -> PyResult<Option<Arc<ThreadPool>>> {
+    let Some(threads) = arguments::optional("threads", threads, 1..=MAX_THREADS)? else {
         return Ok(None);
     };
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(PyValueError::new_err(format!(
-            "threads = {threads} is not allowed: allowed range is [1, {MAX_THREADS}] (None: one a core)"
-        )));
-    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

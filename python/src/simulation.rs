@@ -10,30 +10,31 @@
 //! never by `step()`.
 //!
 //! Stepping releases the GIL: other Python threads run meanwhile, and the step itself runs on
-//! the simulation's threads. Results do not depend on the number of threads.
+//! the simulation's threads. Results do not depend on the number of threads. Long calls step
+//! in chunks that Ctrl-C stops ([`stepping`]). A simulation takes one call at a time: one that
+//! arrives while it is busy (from another thread, or from a force function) is refused with a
+//! `RuntimeError` that says so ([`Busy`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, MutexGuard};
 
-use boids_core::{
-    Dim, Dimension, Flock, METRIC_COLUMNS, Metrics, ParamsBuilder, Simulation as Core, on_flock,
-    with_dimensions,
-};
+use boids_core::params::MAX_COUNT;
+use boids_core::{Flock, METRIC_COLUMNS, Metrics, ParamsBuilder, on_flock, with_dimensions};
 use boids_io::output::{self, Target};
 use boids_io::resume::{self, Saved, sidecar_path};
 use boids_io::{input, state_csv};
-use boids_render::Scene;
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyDict;
 use rayon::ThreadPool;
 
-use crate::frames::{self, Columns};
+use crate::arguments::{self, ANY_U64};
+use crate::busy::Busy;
 use crate::pool::{on_pool, thread_pool};
 use crate::viewer::{self, ViewerOptions};
-use crate::{arguments, errors, layers};
+use crate::{errors, forces, frames, layers, recording, stepping};
 
 /// A flock you can step, inspect, change and save: the model of the `boids` command, from
 /// Python.
@@ -42,8 +43,14 @@ use crate::{arguments, errors, layers};
 /// path of a TOML file like `boids params --toml` writes), then keyword overrides. The same
 /// parameters and seed give the same flock as `boids run`, bit for bit, on any number of
 /// threads.
-#[pyclass(module = "boids")]
+#[pyclass(module = "boids", frozen)]
 pub struct Simulation {
+    state: Busy<State>,
+}
+
+/// What a simulation holds: the flock, the layers of its parameters, its preset and its
+/// threads.
+struct State {
     flock: Flock,
     layers: ParamsBuilder,
     preset: String,
@@ -51,12 +58,25 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// Steps `n` times with the GIL released; a refused step (the flock would not stay
-    /// finite) raises, the flock kept at the last step taken.
+    fn new_state(state: State) -> Self {
+        Self {
+            state: Busy::new(state),
+        }
+    }
+
+    /// The state, for the call `call` (`"Simulation.step()"`), or a `RuntimeError` when
+    /// another call is using it.
+    fn enter(&self, call: &'static str) -> PyResult<MutexGuard<'_, State>> {
+        self.state.enter(call)
+    }
+}
+
+impl State {
+    /// Steps `n` times in chunks, the GIL released during each; a refused step (the flock
+    /// would not stay finite) raises, and so does Ctrl-C, the flock kept at the last step taken.
     fn step_free(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
         let (flock, pool) = (&mut self.flock, self.pool.as_deref());
-        py.detach(|| on_pool(pool, || errors::guarded(|| flock.step_many(n))))?
-            .map_err(errors::state)
+        stepping::in_chunks(py, pool, n, |k| flock.step_many(k))
     }
 
     /// Refuses `n` more steps, given to `method` as `argument`, where the step number would
@@ -80,6 +100,19 @@ impl Simulation {
             Flock::new(params, self.flock.seed(), self.flock.engine()).map_err(errors::state)?;
         self.layers = layers;
         Ok(())
+    }
+
+    fn repr(&self) -> String {
+        let p = self.flock.params();
+        format!(
+            "boids.Simulation(preset={:?}, seed={}, model={}, count={}, dimensions={}, step_count={})",
+            self.preset,
+            self.flock.seed(),
+            p.model.name(),
+            self.flock.len(),
+            self.flock.dimensions(),
+            self.flock.step_count()
+        )
     }
 }
 
@@ -154,23 +187,23 @@ impl Simulation {
         preset: &str,
         seed: i128,
         params: Option<&Bound<'_, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<i128>,
         engine: &str,
         overrides: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let seed = arguments::whole("seed", seed)?;
+        let seed = arguments::whole("seed", seed, ANY_U64)?;
         let engine = errors::engine(engine)?;
         let layers = layers::build(preset, params, overrides, NEW_ARGUMENTS)?;
         let built = layers.build().map_err(errors::params)?;
         let pool = thread_pool(threads)?;
         let flock = on_pool(pool.as_deref(), || Flock::new(built, seed, engine));
         let flock = flock.map_err(errors::state)?;
-        Ok(Self {
+        Ok(Self::new_state(State {
             flock,
             layers,
             preset: preset.to_owned(),
             pool,
-        })
+        }))
     }
 
     /// The flock saved in the state CSV file `path`, resumed as it was saved: a save by `save`
@@ -188,15 +221,13 @@ impl Simulation {
         preset: Option<&str>,
         seed: Option<i128>,
         params: Option<&Bound<'_, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<i128>,
         start_step: Option<i128>,
         engine: &str,
         overrides: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let seed = seed.map(|s| arguments::whole("seed", s)).transpose()?;
-        let start_step = start_step
-            .map(|s| arguments::whole("start_step", s))
-            .transpose()?;
+        let seed = arguments::optional("seed", seed, ANY_U64)?;
+        let start_step = arguments::optional("start_step", start_step, ANY_U64)?;
         let engine = errors::engine(engine)?;
         let file = input::open("load", &path).map_err(errors::file)?;
         let saved = saved_or_given(&path, preset, params.is_some())?;
@@ -212,66 +243,74 @@ impl Simulation {
             let start = || loaded.start(layers.clone(), (seed, start_step), engine, &name);
             Flock::from(on_pool(pool.as_deref(), start).map_err(errors::state_file)?)
         });
-        Ok(Self {
+        Ok(Self::new_state(State {
             flock,
             layers,
             preset: saved.preset,
             pool,
-        })
+        }))
     }
 
-    /// Advances the flock `n` steps (the GIL is released meanwhile). With `force`, a function
-    /// `force(positions, velocities)` of two (N, D) arrays in id order that returns an (N, D)
-    /// float array: each boid's change of velocity this step (an acceleration times the time
-    /// step), added after the rules and before the speed limits, every step.
+    /// Advances the flock `n` steps (the GIL is released meanwhile; Ctrl-C stops it, the steps
+    /// taken kept). With `force`, a function `force(positions, velocities)` of two (N, D)
+    /// arrays in id order that returns an (N, D) float array: each boid's change of velocity
+    /// this step (an acceleration times the time step), added after the rules and before the
+    /// speed limits, every step.
     #[pyo3(signature = (n = 1, force = None))]
-    fn step(&mut self, py: Python<'_>, n: u64, force: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        self.check_steps("step", "n", n)?;
+    fn step(&self, py: Python<'_>, n: i128, force: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let n = arguments::whole("n", n, ANY_U64)?;
+        let mut state = self.enter("Simulation.step()")?;
+        state.check_steps("step", "n", n)?;
         let Some(force) = force else {
-            return self.step_free(py, n);
+            return state.step_free(py, n);
         };
         if !force.is_callable() {
             return Err(PyTypeError::new_err(
                 "force must be a function force(positions, velocities) -> (N, D) array",
             ));
         }
-        let pool = self.pool.as_deref();
-        on_flock!(&mut self.flock, sim => step_forced(py, sim, pool, n, force))
+        let State { flock, pool, .. } = &mut *state;
+        let pool = pool.as_deref();
+        on_flock!(flock, sim => forces::step_forced(py, sim, pool, n, force))
     }
 
     /// Steps taken so far (counting from the start step of a loaded flock).
     #[getter]
-    fn step_count(&self) -> u64 {
-        self.flock.step_count()
+    fn step_count(&self) -> PyResult<u64> {
+        Ok(self.enter("Simulation.step_count")?.flock.step_count())
     }
 
     /// Positions, an (N, D) float32 array in id order: a copy (see the module notes).
     #[getter]
-    fn positions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        on_flock!(&self.flock, sim => frames::array2(py, frames::positions(sim)))
+    fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let state = self.enter("Simulation.positions")?;
+        Ok(on_flock!(&state.flock, sim => frames::array2(py, frames::positions(sim))))
     }
 
     /// Velocities, an (N, D) float32 array in id order: a copy.
     #[getter]
-    fn velocities<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        on_flock!(&self.flock, sim => frames::array2(py, frames::velocities(sim)))
+    fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let state = self.enter("Simulation.velocities")?;
+        Ok(on_flock!(&state.flock, sim => frames::array2(py, frames::velocities(sim))))
     }
 
     /// Scout groups, an (N,) uint8 array in id order (0 none, 1 biased to +x, 2 to -x).
     #[getter]
-    fn groups<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
-        let (groups, ids) = on_flock!(&self.flock, sim => (sim.groups(), sim.ids()));
+    fn groups<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let state = self.enter("Simulation.groups")?;
+        let (groups, ids) = on_flock!(&state.flock, sim => (sim.groups(), sim.ids()));
         let mut by_id = vec![0; groups.len()];
         for (&g, &id) in groups.iter().zip(ids) {
             by_id[id as usize] = g;
         }
-        PyArray1::from_vec(py, by_id)
+        Ok(PyArray1::from_vec(py, by_id))
     }
 
     /// Every parameter in force, a dict (a copy: change them with `set`).
     #[getter]
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let params = self.flock.params();
+        let state = self.enter("Simulation.params")?;
+        let params = state.flock.params();
         let dict = PyDict::new(py);
         for info in boids_core::PARAMS {
             if let Some(value) = params.get(info.name) {
@@ -284,78 +323,72 @@ impl Simulation {
     /// The engine that steps the flock: `"cpu"` or `"gpu"`. Setting it moves the flock to
     /// that engine from the step it is at (after the GPU failed: `sim.engine = "cpu"`).
     #[getter]
-    fn engine(&self) -> &'static str {
-        self.flock.engine().name()
+    fn engine(&self) -> PyResult<&'static str> {
+        Ok(self.enter("Simulation.engine")?.flock.engine().name())
     }
 
     #[setter]
-    fn set_engine(&mut self, name: &str) -> PyResult<()> {
+    fn set_engine(&self, name: &str) -> PyResult<()> {
         let kind = errors::engine(name)?;
-        self.flock.use_engine(kind).map_err(errors::state)
+        let mut state = self.enter("Simulation.engine = ...")?;
+        state.flock.use_engine(kind).map_err(errors::state)
     }
 
     /// 2 or 3.
     #[getter]
-    fn dimensions(&self) -> usize {
-        self.flock.dimensions()
+    fn dimensions(&self) -> PyResult<usize> {
+        Ok(self.enter("Simulation.dimensions")?.flock.dimensions())
     }
 
     /// The seed of the random streams.
     #[getter]
-    fn seed(&self) -> u64 {
-        self.flock.seed()
+    fn seed(&self) -> PyResult<u64> {
+        Ok(self.enter("Simulation.seed")?.flock.seed())
     }
 
     /// The preset the parameters started from.
     #[getter]
-    fn preset(&self) -> &str {
-        &self.preset
+    fn preset(&self) -> PyResult<String> {
+        Ok(self.enter("Simulation.preset")?.preset.clone())
     }
 
     /// Number of boids.
-    fn __len__(&self) -> usize {
-        self.flock.len()
+    fn __len__(&self) -> PyResult<usize> {
+        Ok(self.enter("len(Simulation)")?.flock.len())
     }
 
-    fn __repr__(&self) -> String {
-        let p = self.flock.params();
-        format!(
-            "boids.Simulation(preset={:?}, seed={}, model={}, count={}, dimensions={}, step_count={})",
-            self.preset,
-            self.flock.seed(),
-            p.model.name(),
-            self.flock.len(),
-            self.flock.dimensions(),
-            self.flock.step_count()
-        )
+    fn __repr__(&self) -> PyResult<String> {
+        Ok(self.enter("repr(Simulation)")?.repr())
     }
 
     /// Changes parameters while the flock runs, as the viewer's sliders do: the flock keeps its
     /// state (boids are added or removed to match `count`). A change of `dimensions` starts a
     /// fresh flock of the new dimension.
     #[pyo3(signature = (**params))]
-    fn set(&mut self, params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    fn set(&self, params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let mut state = self.enter("Simulation.set()")?;
         let Some(params) = params else {
             return Ok(());
         };
-        let layers = layers::apply(self.layers.clone(), params, |key, value| {
+        let layers = layers::apply(state.layers.clone(), params, |key, value| {
             format!("set({key}={value})")
         })?;
         let built = layers.build().map_err(errors::params)?;
-        if built.dimensions != self.flock.dimensions() {
-            return self.restart(layers);
+        if built.dimensions != state.flock.dimensions() {
+            return state.restart(layers);
         }
-        self.flock.set_params(built).map_err(errors::state)?;
-        self.layers = layers;
+        state.flock.set_params(built).map_err(errors::state)?;
+        state.layers = layers;
         Ok(())
     }
 
     /// The order metrics of the flock now, a dict: `step`, then the columns of `boids run
     /// --metrics` (NaN where undefined).
     fn metrics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let values = on_flock!(&self.flock, sim => Metrics::of(sim).values());
+        let state = self.enter("Simulation.metrics()")?;
+        let values = on_flock!(&state.flock, sim => Metrics::of(sim).values());
         let dict = PyDict::new(py);
-        dict.set_item("step", self.flock.step_count())?;
+        dict.set_item("step", state.flock.step_count())?;
         for (name, value) in METRIC_COLUMNS.iter().zip(values) {
             dict.set_item(name, value)?;
         }
@@ -365,23 +398,22 @@ impl Simulation {
     /// Runs `steps` steps and returns the metrics every `every` steps (the current state
     /// first) as a DataFrame, the rows of `boids run --metrics`. With `trajectory=True`,
     /// returns `(metrics, positions, velocities)`, the arrays of shape (frames, N, D) at the
-    /// same steps.
+    /// same steps. A result over [`recording::LIMIT`] is refused before the first step.
     #[pyo3(signature = (steps, every = 1, trajectory = false))]
     fn run<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
-        steps: u64,
-        every: u64,
+        steps: i128,
+        every: i128,
         trajectory: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if every == 0 {
-            return Err(PyValueError::new_err(
-                "every = 0 is not allowed: allowed range is [1, inf) steps",
-            ));
-        }
-        self.check_steps("run", "steps", steps)?;
-        let pool = self.pool.as_deref();
-        on_flock!(&mut self.flock, sim => run_recorded(py, sim, pool, steps, every, trajectory))
+        let steps = arguments::whole("steps", steps, ANY_U64)?;
+        let every = arguments::whole("every", every, 1..=u64::MAX)?;
+        let mut state = self.enter("Simulation.run()")?;
+        state.check_steps("run", "steps", steps)?;
+        let State { flock, pool, .. } = &mut *state;
+        let pool = pool.as_deref();
+        on_flock!(flock, sim => recording::run(py, sim, pool, steps, every, trajectory))
     }
 
     /// Writes the flock to `path` in the state CSV format of `boids run --save` (the same
@@ -391,74 +423,83 @@ impl Simulation {
     /// a read-only file, a directory or a device is refused, and a failure leaves both files as
     /// they were.
     fn save(&self, path: PathBuf) -> PyResult<()> {
+        let state = self.enter("Simulation.save()")?;
         let saved = Saved {
-            preset: self.preset.clone(),
-            seed: self.flock.seed(),
-            step: self.flock.step_count(),
+            preset: state.preset.clone(),
+            seed: state.flock.seed(),
+            step: state.flock.step_count(),
         };
-        let sidecar_text = saved.sidecar(&path, self.flock.params());
+        let sidecar_text = saved.sidecar(&path, state.flock.params());
         let create = |path: &Path| Target::regular_file("save", path).and_then(|t| t.create());
-        let mut state = create(&path).map_err(errors::file)?;
-        on_flock!(&self.flock, sim => state_csv::write(&mut state, &sim.state()))
+        let mut file = create(&path).map_err(errors::file)?;
+        on_flock!(&state.flock, sim => state_csv::write(&mut file, &sim.state()))
             .map_err(errors::file)?;
         let mut sidecar = create(&sidecar_path(&path)).map_err(errors::file)?;
         sidecar
             .write_all(sidecar_text.as_bytes())
             .map_err(errors::file)?;
-        let ready = [state.finish(), sidecar.finish()];
+        let ready = [file.finish(), sidecar.finish()];
         let ready = ready.into_iter().collect::<Result<Vec<_>, _>>();
         output::commit(ready.map_err(errors::file)?).map_err(errors::file)
     }
 
     /// An inline animation of the next `steps` steps for a notebook (an IPython HTML object,
     /// or the HTML text without IPython): a GIF made by the renderer from a copy of the flock,
-    /// so the simulation itself does not move. `every`: steps between frames; `size`: "WxH".
+    /// so the simulation itself does not move (nor wait: the copy is taken first). `every`:
+    /// steps between frames; `size`: "WxH".
     #[pyo3(signature = (steps = 200, every = 2, size = "480x360", fps = 30))]
     fn show<'py>(
         &self,
         py: Python<'py>,
-        steps: u64,
-        every: u64,
+        steps: i128,
+        every: i128,
         size: &str,
-        fps: u32,
+        fps: i128,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.check_steps("show", "steps", steps)?;
-        let html = viewer::animation_html(
-            py,
-            &self.flock,
-            self.pool.as_deref(),
-            steps,
-            every,
-            size,
-            fps,
-        )?;
+        let steps = arguments::whole("steps", steps, ANY_U64)?;
+        let every = arguments::whole("every", every, 1..=u64::MAX)?;
+        let fps = arguments::whole("fps", fps, 1..=100)?;
+        let (flock, pool) = {
+            let state = self.enter("Simulation.show()")?;
+            state.check_steps("show", "steps", steps)?;
+            (state.flock.clone(), state.pool.clone())
+        };
+        let html = viewer::animation_html(py, flock, pool.as_deref(), steps, every, size, fps)?;
         viewer::display_html(py, html)
     }
 
     /// The flock now as a picture and a line of facts, for notebooks.
     fn _repr_html_(&self) -> PyResult<String> {
-        viewer::still_html(&self.flock, &self.__repr__())
+        let state = self.enter("Simulation._repr_html_()")?;
+        viewer::still_html(&state.flock, &state.repr())
     }
 }
 
 /// Opens the live viewer on a copy of `sim` (its flock now, its parameters and seed) in a
 /// thread of its own, and returns the URL to open. The viewer runs until the interpreter
 /// exits; `port=0` picks a free port. `listen` other than this machine lets anyone who can
-/// reach it watch and change the simulation.
+/// reach it watch and change the simulation. `max_count`: the most boids the page may ask
+/// for, at least the flock's own.
 #[pyfunction]
 #[pyo3(signature = (sim, port = 8000, listen = "127.0.0.1", speed = 60.0, paused = false, max_count = 200_000))]
 pub fn serve(
     py: Python<'_>,
     sim: &Bound<'_, Simulation>,
-    port: u16,
+    port: i128,
     listen: &str,
     speed: f64,
     paused: bool,
-    max_count: usize,
+    max_count: i128,
 ) -> PyResult<String> {
+    let port = arguments::whole("port", port, 0..=u16::MAX)?;
+    let max_count = arguments::whole("max_count", max_count, 1..=MAX_COUNT)?;
     let (flock, layers, preset) = {
-        let sim = sim.borrow();
-        (sim.flock.clone(), sim.layers.clone(), sim.preset.clone())
+        let state = sim.get().enter("boids.serve()")?;
+        (
+            state.flock.clone(),
+            state.layers.clone(),
+            state.preset.clone(),
+        )
     };
     let options = ViewerOptions {
         port,
@@ -468,143 +509,4 @@ pub fn serve(
         max_count,
     };
     viewer::serve(py, flock, layers, preset, options)
-}
-
-/// `n` steps of `sim`, each with the change of velocity `force` returns for the flock then.
-fn step_forced<const D: usize>(
-    py: Python<'_>,
-    sim: &mut Core<D>,
-    pool: Option<&ThreadPool>,
-    n: u64,
-    force: &Bound<'_, PyAny>,
-) -> PyResult<()>
-where
-    Dim<D>: Dimension<D>,
-{
-    for _ in 0..n {
-        let positions = frames::array2(py, frames::positions(sim));
-        let velocities = frames::array2(py, frames::velocities(sim));
-        let returned = force.call1((positions, velocities))?;
-        let by_id = force_rows::<D>(&returned, sim.len())?;
-        py.detach(|| on_pool(pool, || errors::guarded(|| sim.step_with_force(&by_id))))?
-            .map_err(errors::state)?;
-    }
-    Ok(())
-}
-
-/// The rows of what a force function returned: an (N, D) float array (float32, or float64
-/// rounded to float32); anything else is refused naming the shape expected.
-fn force_rows<const D: usize>(returned: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<[f32; D]>> {
-    let expected =
-        format!("a float32 or float64 numpy array of shape ({n}, {D}), one row per boid");
-    let array = returned.cast::<PyUntypedArray>().map_err(|_| {
-        let kind = returned
-            .get_type()
-            .name()
-            .map(|n| n.to_string())
-            .unwrap_or_default();
-        PyTypeError::new_err(format!(
-            "the force function returned a {kind}: expected {expected}"
-        ))
-    })?;
-    if array.shape() != [n, D] {
-        let shape: Vec<String> = array.shape().iter().map(usize::to_string).collect();
-        return Err(PyValueError::new_err(format!(
-            "the force function returned an array of shape ({}): expected {expected}",
-            shape.join(", ")
-        )));
-    }
-    let rows = |coordinates: Vec<f32>| -> Vec<[f32; D]> {
-        coordinates
-            .chunks_exact(D)
-            .map(|c| std::array::from_fn(|a| c[a]))
-            .collect()
-    };
-    if let Ok(a) = returned.cast::<PyArray2<f32>>() {
-        return Ok(rows(a.readonly().as_array().iter().copied().collect()));
-    }
-    if let Ok(a) = returned.cast::<PyArray2<f64>>() {
-        return Ok(rows(
-            a.readonly().as_array().iter().map(|&x| x as f32).collect(),
-        ));
-    }
-    Err(PyTypeError::new_err(format!(
-        "the force function returned an array of dtype {}: expected {expected}",
-        array.dtype()
-    )))
-}
-
-/// What `run` records: the metrics (and the frames) at steps `0, every, ...` up to `steps`.
-struct Recording<const D: usize> {
-    steps: Vec<u64>,
-    metrics: Vec<[f64; METRIC_COLUMNS.len()]>,
-    positions: Vec<Vec<[f32; D]>>,
-    velocities: Vec<Vec<[f32; D]>>,
-}
-
-/// Runs `sim` as `boids run --metrics` does and returns the DataFrame (and the trajectory).
-fn run_recorded<'py, const D: usize>(
-    py: Python<'py>,
-    sim: &mut Core<D>,
-    pool: Option<&ThreadPool>,
-    steps: u64,
-    every: u64,
-    trajectory: bool,
-) -> PyResult<Bound<'py, PyAny>>
-where
-    Dim<D>: Scene<D>,
-{
-    let n = sim.len();
-    let recording = py
-        .detach(|| {
-            on_pool(pool, || {
-                errors::guarded(|| {
-                    let mut out = Recording::<D> {
-                        steps: Vec::new(),
-                        metrics: Vec::new(),
-                        positions: Vec::new(),
-                        velocities: Vec::new(),
-                    };
-                    let mut k = 0;
-                    loop {
-                        if k % every == 0 {
-                            out.steps.push(sim.step_count());
-                            out.metrics.push(Metrics::of(sim).values());
-                            if trajectory {
-                                out.positions.push(frames::positions(sim));
-                                out.velocities.push(frames::velocities(sim));
-                            }
-                        }
-                        if k == steps {
-                            break;
-                        }
-                        // Up to the next record in one go (one batch on the GPU engine).
-                        let next = (k + every - k % every).min(steps);
-                        sim.step_many(next - k)?;
-                        k = next;
-                    }
-                    Ok::<_, boids_core::StateError>(out)
-                })
-            })
-        })?
-        .map_err(errors::state)?;
-    let mut columns: Columns<'py> = vec![(
-        "step".to_owned(),
-        recording
-            .steps
-            .iter()
-            .map(|s| frames::object(py, s))
-            .collect::<PyResult<_>>()?,
-    )];
-    for (c, name) in METRIC_COLUMNS.iter().enumerate() {
-        let values = recording.metrics.iter().map(|m| frames::object(py, m[c]));
-        columns.push(((*name).to_owned(), values.collect::<PyResult<_>>()?));
-    }
-    let table = frames::data_frame(py, columns)?;
-    if !trajectory {
-        return Ok(table);
-    }
-    let positions = frames::array3(py, recording.positions, n);
-    let velocities = frames::array3(py, recording.velocities, n);
-    Ok(PyTuple::new(py, [table, positions.into_any(), velocities.into_any()])?.into_any())
 }

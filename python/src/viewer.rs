@@ -26,30 +26,20 @@ const STILL: ImageSize = ImageSize {
     height: 240,
 };
 
-/// A GIF of `steps` steps of a copy of `flock`, a frame every `every` steps, as HTML.
+/// A GIF of `steps` steps of `flock` (a copy: the simulation's own flock does not move), a
+/// frame every `every` steps (at least 1), `fps` frames a second (1 to 100), as HTML.
 pub fn animation_html(
     py: Python<'_>,
-    flock: &Flock,
+    mut flock: Flock,
     pool: Option<&ThreadPool>,
     steps: u64,
     every: u64,
     size: &str,
     fps: u32,
 ) -> PyResult<String> {
-    if every == 0 {
-        return Err(PyValueError::new_err(
-            "every = 0 is not allowed: allowed range is [1, inf) steps",
-        ));
-    }
-    if !(1..=100).contains(&fps) {
-        return Err(PyValueError::new_err(format!(
-            "fps = {fps} is not allowed: allowed range is [1, 100]"
-        )));
-    }
     let size: ImageSize = size.parse().map_err(|e: boids_render::RenderError| {
         PyValueError::new_err(format!("size = {size:?}: {e}"))
     })?;
-    let mut flock = flock.clone();
     let gif = py.detach(|| {
         on_pool(pool, || {
             errors::guarded(|| on_flock!(&mut flock, sim => record(sim, steps, every, size, fps)))
@@ -127,12 +117,12 @@ pub struct ViewerOptions<'a> {
     pub speed: f64,
     /// Whether the viewer starts paused.
     pub paused: bool,
-    /// Largest boid count the viewer allows.
+    /// Largest boid count the viewer allows (at least 1).
     pub max_count: usize,
 }
 
 /// Opens the live viewer on `flock`, whose parameters are `layers` from `preset`, in a thread of
-/// its own, and returns the URL to open.
+/// its own, and returns the URL to open; refuses a flock larger than `max_count`.
 pub fn serve(
     py: Python<'_>,
     flock: Flock,
@@ -156,6 +146,13 @@ pub fn serve(
     if !(MIN_SPEED..=MAX_SPEED).contains(&speed) {
         return Err(PyValueError::new_err(format!(
             "speed = {speed} is not allowed: allowed range is [{MIN_SPEED}, {MAX_SPEED}] steps per second"
+        )));
+    }
+    if flock.len() > max_count {
+        return Err(PyValueError::new_err(format!(
+            "the flock's count = {} is over max_count = {max_count}, the most boids the viewer allows: give max_count={} or more, or serve fewer boids (sim.set(count=...))",
+            flock.len(),
+            flock.len()
         )));
     }
     let config = ServerConfig {

@@ -2,7 +2,11 @@
 
 import inspect
 import os
+import re
+import signal
 import stat
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -216,3 +220,148 @@ def test_a_step_that_diverges_raises_and_the_flock_keeps_its_last_good_state():
     with pytest.raises(RuntimeError, match=rf"step {step + 1} is refused"):
         sim.step()
     assert sim.step_count == step
+
+
+def test_a_run_whose_result_would_not_fit_in_memory_is_refused_before_its_first_step():
+    # This once ran for minutes, then aborted the interpreter out of memory.
+    sim = boids.Simulation(count=200_000, seed=1)
+    with pytest.raises(ValueError, match=r"run\(steps=1000000000, every=1, trajectory=True\) would hold "
+                       r"1000000001 frames \(the metrics, positions and velocities of 200000 boids\) in memory: "
+                       r"about (\d+) bytes .*over the limit of 17179869184 bytes \(16 GiB\)") as refused:
+        sim.run(10**9, every=1, trajectory=True)
+    estimate = int(re.search(r"about (\d+) bytes", str(refused.value)).group(1))
+    frames, arrays = 10**9 + 1, 2 * 200_000 * 2 * 4  # positions and velocities, float32
+    assert frames * arrays < estimate < frames * (arrays + 1000)
+    # The table alone is bounded too, and neither call took a step.
+    with pytest.raises(ValueError, match=r"would hold 1000000001 rows of metrics in memory: .*boids run --metrics"):
+        sim.run(10**9, every=1)
+    assert sim.step_count == 0
+    frame, positions, velocities = boids.Simulation(count=50).run(4, every=2, trajectory=True)
+    assert list(frame["step"]) == [0, 2, 4] and positions.shape == velocities.shape == (3, 50, 2)
+
+
+def _interrupted(call, after=0.3, during=lambda: None):
+    """Runs `call()` and, `after` seconds in, `during()` in another thread, then Ctrl-C (SIGINT to
+    the main thread); returns the seconds until KeyboardInterrupt arrived."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    main = threading.main_thread().ident
+
+    def then_interrupt():
+        try:
+            during()
+        finally:
+            signal.pthread_kill(main, signal.SIGINT)
+
+    timer = threading.Timer(after, then_interrupt)
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            timer.start()
+            call()
+        return time.monotonic() - started
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_stops_a_long_step_or_run_and_keeps_the_steps_taken():
+    # 10**7 steps of 100 boids take over a minute: the call once ignored Ctrl-C until its end.
+    n = 10**7
+    sim = boids.Simulation(count=100, seed=5)
+    assert _interrupted(lambda: sim.step(n)) < 10
+    taken = sim.step_count
+    assert 0 < taken < n
+    assert _interrupted(lambda: sim.run(n, every=n)) < 10
+    assert taken < sim.step_count < taken + n
+    # The flock is as if stepped in one call to where it stopped, and goes on as usual.
+    sim.step(3)
+    again = boids.Simulation(count=100, seed=5)
+    again.step(sim.step_count)
+    np.testing.assert_array_equal(again.positions, sim.positions)
+    np.testing.assert_array_equal(again.velocities, sim.velocities)
+
+
+def test_stepping_in_chunks_is_stepping_in_one_go():
+    one, many = boids.Simulation(count=300, seed=8), boids.Simulation(count=300, seed=8)
+    one.step(4000)
+    for n in (1, 999, 3000):
+        many.step(n)
+    assert one.step_count == many.step_count == 4000
+    assert one.positions.tobytes() == many.positions.tobytes()
+    assert one.velocities.tobytes() == many.velocities.tobytes()
+
+
+BUSY = r"the Simulation is busy in Simulation\.step\(\), called from another thread or from the force function"
+
+
+def test_a_busy_simulation_refuses_another_call_saying_which_is_running():
+    sim = boids.Simulation(count=100, seed=2)
+    with pytest.raises(RuntimeError, match=rf"^Simulation\.step\(\): {BUSY}"):
+        sim.step(force=lambda p, v: sim.step())
+    with pytest.raises(RuntimeError, match=rf"^Simulation\.positions: {BUSY}"):
+        sim.step(force=lambda p, v: sim.positions)
+    with pytest.raises(RuntimeError, match=rf"^Simulation\.set\(\): {BUSY}"):
+        sim.step(force=lambda p, v: sim.set(count=10))
+    assert sim.step_count == 0 and len(sim) == 100
+    refused = []
+
+    def from_another_thread():
+        for call in (lambda: sim.step(), lambda: sim.velocities, lambda: boids.serve(sim, port=0)):
+            try:
+                call()
+            except RuntimeError as e:
+                refused.append(str(e))
+
+    _interrupted(lambda: sim.step(10**7), during=from_another_thread)
+    assert [m.split(":")[0] for m in refused] == ["Simulation.step()", "Simulation.velocities", "boids.serve()"]
+    assert all(re.search(BUSY, m) and "give each thread a Simulation of its own" in m for m in refused)
+    sim.step()  # free again
+
+
+@pytest.mark.parametrize("call, argument, value, allowed", [
+    (lambda sim, v: sim.step(v), "n", -1, "0, 18446744073709551615"),
+    (lambda sim, v: sim.step(v), "n", 2**64, "0, 18446744073709551615"),
+    (lambda sim, v: sim.run(v), "steps", -1, "0, 18446744073709551615"),
+    (lambda sim, v: sim.run(5, every=v), "every", -1, "1, 18446744073709551615"),
+    (lambda sim, v: sim.run(5, every=v), "every", 0, "1, 18446744073709551615"),
+    (lambda sim, v: sim.show(steps=v), "steps", -1, "0, 18446744073709551615"),
+    (lambda sim, v: sim.show(every=v), "every", -2, "1, 18446744073709551615"),
+    (lambda sim, v: sim.show(fps=v), "fps", -1, "1, 100"),
+    (lambda sim, v: boids.Simulation(threads=v), "threads", -1, "1, 1024"),
+    (lambda sim, v: boids.serve(sim, port=v), "port", -1, "0, 65535"),
+    (lambda sim, v: boids.serve(sim, port=v), "port", 65536, "0, 65535"),
+    (lambda sim, v: boids.serve(sim, max_count=v), "max_count", -1, "1, 50000000"),
+    (lambda sim, v: boids.serve(sim, max_count=v), "max_count", 0, "1, 50000000"),
+    (lambda sim, v: boids.experiment("vicsek", replicates=v), "replicates", -1, "1, 100000"),
+    (lambda sim, v: boids.experiment("vicsek", steps=v), "steps", -1, "2, 18446744073709551615"),
+    (lambda sim, v: boids.sweep({"noise": [0.1]}, preset="vicsek", replicates=v), "replicates", -1, "1, 100000"),
+    (lambda sim, v: boids.sweep({"noise": [0.1]}, preset="vicsek", steps=v), "steps", -1, "0, 18446744073709551615"),
+    (lambda sim, v: boids.sweep({"noise": [0.1]}, preset="vicsek", every=v), "every", -1, "1, 18446744073709551615"),
+    (lambda sim, v: boids.sweep({"noise": [0.1]}, steps=10, preset="vicsek", burn_in=v), "burn_in", -1, "0, 10"),
+])
+def test_a_whole_number_argument_out_of_range_is_a_value_error_naming_it(call, argument, value, allowed):
+    """Not pyo3's bare OverflowError ("can't convert negative int to unsigned"), which names
+    neither the argument nor its range."""
+    sim = boids.Simulation(count=20)
+    with pytest.raises(ValueError, match=rf"^{argument} = {value} is not allowed: allowed range is \[{allowed}\]$"):
+        call(sim, value)
+    assert sim.step_count == 0
+
+
+def test_threads_and_the_sweep_index_out_of_range_name_themselves(tmp_path):
+    boids.Simulation(count=5).save(tmp_path / "flock.csv")
+    with pytest.raises(ValueError, match=r"^threads = -1 is not allowed"):
+        boids.Simulation.load(tmp_path / "flock.csv", threads=-1)
+    spec = dict(preset="vicsek", params=None, fixed=None, vary={"noise": [0.1, 0.2]}, replicates=1,
+                seed=0, steps=2, every=1, burn_in=None)
+    for index in (-1, 2):
+        with pytest.raises(ValueError, match=rf"^index = {index} is not allowed: allowed range is \[0, 1\]$"):
+            boids._boids.sweep_run(index, **spec)
+
+
+def test_serve_names_max_count_and_a_flock_larger_than_it():
+    sim = boids.Simulation(count=300)
+    with pytest.raises(ValueError, match=r"^max_count = 0 is not allowed: allowed range is \[1, 50000000\]$"):
+        boids.serve(sim, port=0, max_count=0)
+    with pytest.raises(ValueError, match=r"the flock's count = 300 is over max_count = 100.*give max_count=300 or more"):
+        boids.serve(sim, port=0, max_count=100)
