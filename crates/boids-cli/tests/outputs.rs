@@ -431,6 +431,49 @@ fn a_read_only_file_is_not_replaced() {
     assert_eq!(names(dir.path()), ["kept.csv"]);
 }
 
+/// Another user's file that this user may not write, in a directory anyone may write, is not
+/// replaced: renaming over it would take it from its owner. Run as root, the test makes the file
+/// root's and runs the command as `nobody` through `setpriv`.
+#[test]
+fn another_users_file_that_this_user_may_not_write_is_not_replaced() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let file = dir.path().join("kept.csv");
+    std::fs::write(&file, "old").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let owner = std::fs::metadata(&file).unwrap().uid();
+    if owner != 0 {
+        skip_without("running as root", format!("this user is {owner}"));
+        return;
+    }
+    let args = ["run", "--steps", "1", "--save", s(&file)];
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_boids"))
+        .args(args)
+        .output();
+    let out = match out {
+        Ok(out) => out,
+        Err(e) => {
+            skip_without("setpriv", e);
+            return;
+        }
+    };
+    let stderr = check_refused(
+        &args,
+        &out,
+        &[
+            &format!("--save {}", s(&file)),
+            "belongs to user 0 (mode 0644) and this user may not write it",
+        ],
+    );
+    assert!(!stderr.contains("setpriv"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
+    assert_eq!(std::fs::metadata(&file).unwrap().uid(), 0);
+    assert_eq!(names(dir.path()), ["kept.csv"]);
+}
+
 #[test]
 fn step_numbers_never_wrap() {
     refused(

@@ -19,6 +19,7 @@ pub mod input;
 mod line_limit;
 pub mod output;
 pub mod param_json;
+mod replaceable;
 pub mod resume;
 pub mod state_csv;
 pub mod unfinished;

@@ -2,8 +2,9 @@
 //! the whole run is complete.
 //!
 //! - An output names a [`Target`]: a regular file, new or replaced (a symbolic link is followed
-//!   and the file it names is replaced, so the link stays a link; a read-only file is refused,
-//!   as `cp` refuses it); a FIFO, a character device or an open descriptor, written in place
+//!   and the file it names is replaced, so the link stays a link; a read-only file, or another
+//!   user's that this user may not write in place, is refused, before the run and again before
+//!   the rename); a FIFO, a character device or an open descriptor, written in place
 //!   (`/dev/null`, a named pipe, `/dev/stderr`); or standard output, `-` or `/dev/stdout`, for
 //!   text outputs. A library call writes regular files only ([`Target::regular_file`]).
 //! - [`check`] refuses, before anything is written, an output that would overwrite one of the
@@ -25,7 +26,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use tempfile::TempDir;
 
-use crate::unfinished;
+use crate::{replaceable, unfinished};
 
 /// What an output holds: only text may go to standard output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,10 +179,10 @@ fn follow_links(path: &Path) -> Result<PathBuf> {
 fn destination(real: &Path) -> Result<Dest> {
     match std::fs::metadata(real) {
         Ok(meta) if meta.is_dir() => bail!("is a directory; name a file"),
-        Ok(meta) if meta.is_file() && meta.permissions().readonly() => {
-            bail!("is read-only: it is not replaced (make it writable to replace it)")
+        Ok(meta) if meta.is_file() => {
+            replaceable::check(real, &meta)?;
+            Ok(Dest::File(real.to_owned()))
         }
-        Ok(meta) if meta.is_file() => Ok(Dest::File(real.to_owned())),
         Ok(meta) if is_stream(&meta) => Ok(Dest::Stream(real.to_owned())),
         Ok(_) => bail!("is not a regular file, a FIFO or a character device"),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -462,16 +463,22 @@ pub fn commit(outputs: Vec<Ready>) -> Result<()> {
 }
 
 impl Ready {
-    /// Renames the data over the target file, then removes the work directory (whether the
-    /// rename succeeded or not) while the caller holds the list of unfinished directories.
+    /// Renames the data over the target file, unless it is now one that may not be replaced,
+    /// then removes the work directory (whether the rename succeeded or not) while the caller
+    /// holds the list of unfinished directories.
     fn rename_into_place(self, list: &mut Vec<PathBuf>) -> Result<()> {
         let Dest::File(path) = &self.target.dest else {
             unreachable!("partitioned into files")
         };
-        keep_permissions(path, &self.work.file());
-        let renamed = std::fs::rename(self.work.file(), path);
+        let renamed = replaceable::check_path(path)
+            .with_context(|| self.target.label())
+            .and_then(|()| {
+                keep_permissions(path, &self.work.file());
+                std::fs::rename(self.work.file(), path)
+                    .with_context(|| format!("{}: cannot replace the file", self.target.label()))
+            });
         self.work.close(list);
-        renamed.with_context(|| format!("{}: cannot replace the file", self.target.label()))
+        renamed
     }
 }
 
