@@ -36,8 +36,11 @@ def sweep(
 
     Each run is summarised by its metrics averaged over steps ``burn_in, burn_in + every, ...``
     up to ``steps`` (``burn_in`` defaults to half the steps). Returns a DataFrame with one row
-    per run: ``run``, ``replicate``, ``seed``, the varied parameters, then the metric columns,
-    the rows of ``boids sweep``.
+    per run: ``run``, ``replicate``, ``seed``, the varied parameters, the metric columns, then
+    ``diverged_at_step``, the rows of ``boids sweep``. A run whose flock diverges ends at the
+    step refused (the flock would not have stayed finite): ``diverged_at_step`` names that step,
+    and its averages are over the samples before it (NaN where there are none); it is NaN for
+    a run that reached its last step, as pandas reads the empty cell of the CSV.
 
     With a ``dask.distributed.Client`` as ``client``, each run is one Dask task; the result
     equals the local sweep's exactly. Without one, the runs share this machine's cores.

@@ -9,9 +9,9 @@
 //! the frame it gathers equals `sweep_local`'s, which runs them all here in parallel.
 
 use boids_core::params::{Model, PARAMS, ParamInfo, param_info};
-use boids_core::{METRIC_COLUMNS, PRESETS, Params, ParamsBuilder, Preset, Source};
+use boids_core::{PRESETS, Params, ParamsBuilder, Preset, Source};
 use boids_lab::experiments::{self, MAX_REPLICATES, Options, Value as Cell};
-use boids_lab::sweep::{self, Axis, SweepRun};
+use boids_lab::sweep::{self, Axis, Summary, SweepRun};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -203,25 +203,23 @@ impl Sweep {
 
     /// The columns of a row: those of `boids sweep`'s CSV.
     fn columns(&self) -> Vec<String> {
-        ["run", "replicate", "seed"]
+        sweep::columns(&self.axes)
             .into_iter()
-            .chain(self.axes.iter().map(|a| a.key))
-            .chain(METRIC_COLUMNS)
             .map(str::to_owned)
             .collect()
     }
 
-    /// The time-averaged metrics of run `index`.
-    fn averages(&self, index: usize) -> Vec<f64> {
+    /// The time-averaged metrics of run `index`, and the step refused if its flock diverged.
+    fn summary(&self, index: usize) -> Summary {
         sweep::time_averaged(&self.runs[index], self.steps, self.every, self.burn_in)
     }
 
-    /// Run `index`'s row, given its averages.
+    /// Run `index`'s row, given its summary.
     fn row<'py>(
         &self,
         py: Python<'py>,
         index: usize,
-        averages: &[f64],
+        summary: &Summary,
     ) -> PyResult<Bound<'py, PyList>> {
         let run = &self.runs[index];
         let mut cells: Vec<Bound<'py, PyAny>> = vec![
@@ -232,9 +230,14 @@ impl Sweep {
         for value in &run.point {
             cells.push(frames::value(py, value)?);
         }
-        for x in averages {
+        for x in &summary.averages {
             cells.push(object(py, x)?);
         }
+        // NaN for a run that reached its last step, as pandas reads the CSV's empty cell.
+        cells.push(match summary.diverged_at {
+            Some(step) => object(py, step)?,
+            None => object(py, f64::NAN)?,
+        });
         PyList::new(py, cells)
     }
 }
@@ -325,8 +328,8 @@ pub fn sweep_run<'py>(
     )?;
     let last = sweep.runs.len().saturating_sub(1);
     let index = arguments::whole("index", index, 0..=last)?;
-    let averages = py.detach(|| errors::guarded(|| sweep.averages(index)))?;
-    sweep.row(py, index, &averages)
+    let summary = py.detach(|| errors::guarded(|| sweep.summary(index)))?;
+    sweep.row(py, index, &summary)
 }
 
 /// Every row of the sweep, the runs in parallel on all cores (the GIL released).
@@ -351,10 +354,10 @@ pub fn sweep_local<'py>(
     let sweep = Sweep::new(
         preset, params, fixed, vary, replicates, seed, steps, every, burn_in,
     )?;
-    let averages = py.detach(|| {
-        errors::guarded(|| experiments::par_map(&sweep.runs, |index, _| sweep.averages(index)))
+    let summaries = py.detach(|| {
+        errors::guarded(|| experiments::par_map(&sweep.runs, |index, _| sweep.summary(index)))
     })?;
-    averages
+    summaries
         .iter()
         .enumerate()
         .map(|(index, a)| sweep.row(py, index, a))

@@ -50,6 +50,17 @@ def test_sweep_rows_are_those_of_boids_sweep(tmp_path, cli):
     pd.testing.assert_frame_equal(frame, read(tmp_path / "sweep.csv"), check_dtype=False)
 
 
+def test_a_diverged_run_is_marked_as_boids_sweep_marks_it(tmp_path, cli):
+    args = dict(preset="cornell", count=50, max_speed=float("inf"), boundary="torus")
+    cli("sweep", "--preset", "cornell", "--count", 50, "--set", "max_speed=inf",
+        "--set", 'boundary="torus"', "--vary", "matching_factor=0.05,1e3", "--steps", 100,
+        "--out", tmp_path / "wild.csv")
+    frame = boids.sweep({"matching_factor": [0.05, 1e3]}, steps=100, **args)
+    assert frame.columns[-1] == "diverged_at_step"
+    assert pd.isna(frame["diverged_at_step"][0]) and frame["diverged_at_step"][1] > 0
+    pd.testing.assert_frame_equal(frame, read(tmp_path / "wild.csv"), check_dtype=False)
+
+
 def test_experiment_rows_are_those_of_boids_experiment(tmp_path, cli):
     cli("experiment", "vicsek", "--quick", "--seed", 2, "--out", tmp_path / "vicsek.csv")
     frame = boids.experiment("vicsek", quick=True, seed=2)

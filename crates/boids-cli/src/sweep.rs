@@ -108,38 +108,34 @@ pub fn run(args: &SweepArgs) -> Result<()> {
 
     let start = Instant::now();
     let progress = progress_bar(runs.len() as u64);
-    let averages = experiments::par_map(&runs, |_, run| {
-        let values = sweep::time_averaged(run, args.steps, args.every, burn_in);
+    let summaries = experiments::par_map(&runs, |_, run| {
+        let summary = sweep::time_averaged(run, args.steps, args.every, burn_in);
         progress.inc(1);
-        values
+        summary
     });
     progress.finish_and_clear();
 
     let mut file = targets.csv.create()?;
-    let keys: Vec<&str> = axes.iter().map(|a| a.key).collect();
-    writeln!(
-        file,
-        "run,replicate,seed,{},{}",
-        keys.join(","),
-        METRIC_COLUMNS.join(",")
-    )?;
-    for (index, (run, values)) in runs.iter().zip(&averages).enumerate() {
+    writeln!(file, "{}", sweep::columns(&axes).join(","))?;
+    for (index, (run, summary)) in runs.iter().zip(&summaries).enumerate() {
         let point: Vec<String> = run.point.iter().map(plain).collect();
-        let values: Vec<String> = values.iter().map(f64::to_string).collect();
+        let values: Vec<String> = summary.averages.iter().map(f64::to_string).collect();
+        let diverged = summary.diverged_at.map(|k| k.to_string());
         writeln!(
             file,
-            "{index},{},{},{},{}",
+            "{index},{},{},{},{},{}",
             run.replicate,
             run.seed,
             point.join(","),
-            values.join(",")
+            values.join(","),
+            diverged.unwrap_or_default()
         )?;
     }
     let figure = match axes.len() {
         2 => Some(Plot::Heatmap(sweep::heatmap(
-            &axes, &runs, &averages, metric,
+            &axes, &runs, &summaries, metric,
         ))),
-        1 => curve(&axes[0], &runs, &averages, metric, &args.metric).map(Plot::Curve),
+        1 => curve(&axes[0], &runs, &summaries, metric, &args.metric).map(Plot::Curve),
         _ => None,
     };
     let mut ready = vec![file.finish()?];
@@ -166,7 +162,39 @@ pub fn run(args: &SweepArgs) -> Result<()> {
             .map(|png| format!(", {}", png.display()))
             .unwrap_or_default()
     ));
+    if let Some(warning) = diverged(&summaries) {
+        eprintln!("warning: {warning}");
+    }
     Ok(())
+}
+
+/// Runs named by number in the warning about diverged runs; the rest are counted.
+const DIVERGED_NAMED: usize = 10;
+
+/// What to say of the runs whose flock diverged, if any did: how many, which, and how their
+/// rows are marked.
+fn diverged(summaries: &[sweep::Summary]) -> Option<String> {
+    let runs: Vec<String> = summaries
+        .iter()
+        .enumerate()
+        .filter_map(|(index, s)| s.diverged_at.map(|k| format!("run {index} at step {k}")))
+        .collect();
+    if runs.is_empty() {
+        return None;
+    }
+    let more = match runs.len().saturating_sub(DIVERGED_NAMED) {
+        0 => String::new(),
+        rest => format!(" and {rest} more"),
+    };
+    Some(format!(
+        "{} of {} runs diverged: a step was refused because the flock would not stay finite, \
+         which ended the run ({}{more}); their averages are over the samples before it (NaN \
+         where there are none), and their rows name the step refused in column {}",
+        runs.len(),
+        summaries.len(),
+        runs[..runs.len().min(DIVERGED_NAMED)].join(", "),
+        sweep::DIVERGED_COLUMN
+    ))
 }
 
 /// What a sweep can draw: a heatmap over two keys, a curve over one numeric key.
@@ -187,7 +215,7 @@ fn plain(value: &Value) -> String {
 fn curve(
     axis: &Axis,
     runs: &[sweep::SweepRun],
-    averages: &[Vec<f64>],
+    summaries: &[sweep::Summary],
     metric: usize,
     name: &str,
 ) -> Option<Figure> {
@@ -208,9 +236,9 @@ fn curve(
         .map(|(value, &x)| {
             let values = runs
                 .iter()
-                .zip(averages)
+                .zip(summaries)
                 .filter(|(run, _)| &run.point[0] == value)
-                .map(|(_, v)| v[metric]);
+                .map(|(_, s)| s.averages[metric]);
             (x, experiments::mean(values))
         })
         .collect();

@@ -332,6 +332,47 @@ fn experiment_results_do_not_depend_on_the_thread_count() {
     assert_eq!(outputs[0], outputs[1]);
 }
 
+/// A run whose flock diverges (its step refused as the flock would not stay finite) is marked
+/// with the step refused, and the sweep says so on stderr; the other rows are as ever.
+#[test]
+fn a_diverged_run_is_marked_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("wild.csv");
+    let out = run(&[
+        "sweep",
+        "--preset",
+        "cornell",
+        "--count",
+        "50",
+        "--vary",
+        "matching_factor=0.05,1e3",
+        "--set",
+        "max_speed=inf",
+        "--set",
+        "boundary=\"torus\"",
+        "--steps",
+        "100",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let rows = read_csv(&csv);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["diverged_at_step"], "");
+    assert!(rows[0]["polarization"].parse::<f64>().unwrap().is_finite());
+    let step = &rows[1]["diverged_at_step"];
+    assert!(step.parse::<u64>().is_ok_and(|k| k > 0), "{step:?}");
+    assert!(
+        stderr.contains(&format!(
+            "warning: 1 of 2 runs diverged: a step was refused because the flock would not stay \
+             finite, which ended the run (run 1 at step {step})"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("column diverged_at_step"), "{stderr}");
+}
+
 #[test]
 fn sweep_writes_time_averages_and_a_heatmap() {
     let dir = tempfile::tempdir().unwrap();

@@ -196,45 +196,73 @@ pub fn plan(
     Ok(runs)
 }
 
+/// The column of a sweep's row that marks a run whose flock diverged: the step refused (its
+/// number, counting from 1), empty for a run that reached its last step.
+pub const DIVERGED_COLUMN: &str = "diverged_at_step";
+
+/// The columns of a sweep's rows, the CSV of `boids sweep` and the frame of Python's
+/// `boids.sweep` alike: `run`, `replicate`, `seed`, the axes' keys, the metrics' time
+/// averages ([`METRIC_COLUMNS`]), then [`DIVERGED_COLUMN`].
+pub fn columns(axes: &[Axis]) -> Vec<&'static str> {
+    ["run", "replicate", "seed"]
+        .into_iter()
+        .chain(axes.iter().map(|a| a.key))
+        .chain(METRIC_COLUMNS)
+        .chain([DIVERGED_COLUMN])
+        .collect()
+}
+
+/// What one run of a sweep gives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Each metric's time average, in [`METRIC_COLUMNS`] order (`NaN` where undefined).
+    pub averages: Vec<f64>,
+    /// The step refused because the flock would not have stayed finite (counting from 1),
+    /// which ended the run: its averages are over the samples before it, `NaN` where there are
+    /// none. `None` for a run that reached its last step.
+    pub diverged_at: Option<u64>,
+}
+
 /// Runs `run` for `steps` and averages each metric (in [`METRIC_COLUMNS`] order) over the
 /// states at steps `from, from + every, ...` up to `steps`; undefined values (`NaN`) are left
-/// out of an average, which is `NaN` only when every sample was undefined.
+/// out of an average, which is `NaN` only when every sample was undefined. A step refused as
+/// the flock diverges ends the run ([`Summary::diverged_at`]).
 /// The run is in the dimensions of its parameters (a sweep may vary `dimensions` too).
-pub fn time_averaged(run: &SweepRun, steps: u64, every: u64, from: u64) -> Vec<f64> {
-    let samples = with_dimensions!(run.params.dimensions, D, {
+pub fn time_averaged(run: &SweepRun, steps: u64, every: u64, from: u64) -> Summary {
+    let (samples, diverged_at) = with_dimensions!(run.params.dimensions, D, {
         let sim = Simulation::<D>::new(run.params.clone(), run.seed)
             .expect("validated parameters build a flock");
         sampled_metrics(sim, steps, every, from)
     });
-    (0..METRIC_COLUMNS.len())
-        .map(|c| experiments::mean(samples.iter().map(|s| s[c])))
-        .collect()
+    Summary {
+        averages: (0..METRIC_COLUMNS.len())
+            .map(|c| experiments::mean(samples.iter().map(|s| s[c])))
+            .collect(),
+        diverged_at,
+    }
 }
 
-/// The metrics of `sim` at steps `from, from + every, ...` up to `steps`.
+/// The metrics of `sim` at steps `from, from + every, ...` up to `steps`, until a step is
+/// refused (the flock would not stay finite): that step's number ends the run.
 fn sampled_metrics<const D: usize>(
     mut sim: Simulation<D>,
     steps: u64,
     every: u64,
     from: u64,
-) -> Vec<[f64; METRIC_COLUMNS.len()]>
+) -> (Vec<[f64; METRIC_COLUMNS.len()]>, Option<u64>)
 where
     Dim<D>: Dimension<D>,
 {
     let mut samples = Vec::new();
-    let mut diverged = false;
     for k in 0..=steps {
-        // A refused step (the flock would not stay finite) ends the run: the samples it did
-        // not reach are undefined.
-        diverged = diverged || (k > 0 && sim.step().is_err());
+        if k > 0 && sim.step().is_err() {
+            return (samples, Some(k));
+        }
         if k >= from && (k - from).is_multiple_of(every.max(1)) {
-            samples.push(match diverged {
-                false => Metrics::of(&sim).values(),
-                true => [f64::NAN; METRIC_COLUMNS.len()],
-            });
+            samples.push(Metrics::of(&sim).values());
         }
     }
-    samples
+    (samples, None)
 }
 
 /// A two-parameter heatmap: the mean of one metric over replicates at each grid point.
@@ -251,13 +279,15 @@ pub struct Heatmap {
 }
 
 /// The heatmap of `metric` (a column index into each run's averages) over the first two axes.
-pub fn heatmap(axes: &[Axis], runs: &[SweepRun], averages: &[Vec<f64>], metric: usize) -> Heatmap {
+pub fn heatmap(axes: &[Axis], runs: &[SweepRun], summaries: &[Summary], metric: usize) -> Heatmap {
     let mut sums: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
     let index = |axis: &Axis, v: &Value| axis.values.iter().position(|x| x == v).unwrap_or(0);
-    for (run, values) in runs.iter().zip(averages) {
+    for (run, summary) in runs.iter().zip(summaries) {
         let ix = index(&axes[0], &run.point[0]);
         let iy = index(&axes[1], &run.point[1]);
-        sums.entry((ix, iy)).or_default().push(values[metric]);
+        sums.entry((ix, iy))
+            .or_default()
+            .push(summary.averages[metric]);
     }
     let cells = (0..axes[1].values.len())
         .map(|iy| {
@@ -361,10 +391,13 @@ mod tests {
             Axis::parse("count=10,20,30").unwrap(),
         ];
         let runs = plan(&base, &axes, 2, 0).unwrap();
-        let averages: Vec<Vec<f64>> = (0..runs.len())
-            .map(|k| vec![k as f64; METRIC_COLUMNS.len()])
+        let summaries: Vec<Summary> = (0..runs.len())
+            .map(|k| Summary {
+                averages: vec![k as f64; METRIC_COLUMNS.len()],
+                diverged_at: None,
+            })
             .collect();
-        let map = heatmap(&axes, &runs, &averages, 0);
+        let map = heatmap(&axes, &runs, &summaries, 0);
         assert_eq!(map.cells.len(), 3);
         // noise 0, count 10: runs 0 and 1; noise 1, count 30: runs 10 and 11.
         assert_eq!(map.cells[0][0], 0.5);
@@ -382,8 +415,8 @@ mod tests {
             )
             .unwrap();
         let runs = plan(&base, &[Axis::parse("noise=0").unwrap()], 1, 0).unwrap();
-        let late = time_averaged(&runs[0], 200, 10, 150);
-        let all = time_averaged(&runs[0], 200, 10, 0);
+        let late = time_averaged(&runs[0], 200, 10, 150).averages;
+        let all = time_averaged(&runs[0], 200, 10, 0).averages;
         // Without noise the flock orders: the late average is higher than one over the start.
         assert!(late[0] > all[0], "{late:?} {all:?}");
         assert!((late[2] - 0.03).abs() < 1e-6, "speed v0: {}", late[2]);
@@ -396,7 +429,7 @@ mod tests {
             .apply_toml("count = 60", "t")
             .unwrap();
         let runs = plan(&base, &[Axis::parse("dimensions=2,3").unwrap()], 1, 0).unwrap();
-        let [flat, deep] = [0, 1].map(|k| time_averaged(&runs[k], 20, 10, 0));
+        let [flat, deep] = [0, 1].map(|k| time_averaged(&runs[k], 20, 10, 0).averages);
         let speed = |m: &[f64]| {
             m[METRIC_COLUMNS
                 .iter()
@@ -412,9 +445,37 @@ mod tests {
     fn time_averages_count_the_captures_of_each_sampled_step() {
         let base = ParamsBuilder::preset("predator").unwrap();
         let runs = plan(&base, &[Axis::parse("flee_factor=0").unwrap()], 1, 0).unwrap();
-        let averages = time_averaged(&runs[0], 300, 1, 0);
+        let averages = time_averaged(&runs[0], 300, 1, 0).averages;
         let column = |name| METRIC_COLUMNS.iter().position(|c| *c == name).unwrap();
         assert!(averages[column("captures")] > 0.0, "{averages:?}");
         assert!(averages[column("predator_distance")].is_finite());
+    }
+
+    #[test]
+    fn a_run_that_diverges_names_the_step_refused_and_averages_what_came_before() {
+        let base = ParamsBuilder::preset("cornell")
+            .unwrap()
+            .apply_toml("count = 50\nmax_speed = inf\nboundary = \"torus\"", "t")
+            .unwrap();
+        let axis = Axis::parse("matching_factor=0.05,1e3").unwrap();
+        let runs = plan(&base, &[axis], 1, 0).unwrap();
+        let [calm, wild] = [0, 1].map(|k| time_averaged(&runs[k], 100, 1, 0));
+        assert_eq!(calm.diverged_at, None);
+        let refused = wild.diverged_at.expect("matching_factor = 1000 diverges");
+        assert!((2..=100).contains(&refused), "{refused}");
+        let speed = METRIC_COLUMNS
+            .iter()
+            .position(|c| *c == "mean_speed")
+            .unwrap();
+        assert!(wild.averages[speed].is_finite(), "{wild:?}");
+        let late = time_averaged(&runs[1], 100, 1, refused);
+        assert_eq!(late.diverged_at, Some(refused));
+        assert!(late.averages.iter().all(|m| m.is_nan()), "{late:?}");
+        let names = columns(&[Axis::parse("noise=0,1").unwrap()]);
+        assert_eq!(
+            names[..5],
+            ["run", "replicate", "seed", "noise", METRIC_COLUMNS[0]]
+        );
+        assert_eq!(names.last(), Some(&DIVERGED_COLUMN));
     }
 }
