@@ -6,10 +6,10 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use boids_core::{EngineKind, Flock, ParamsBuilder, Source, with_dimensions};
+use boids_core::{EngineKind, Flock, Params, ParamsBuilder, Source, with_dimensions};
 use boids_io::events::{Event, EventLog};
 use boids_io::input::{EVENTS_LIMIT, read_text};
-use boids_server::budget::{self, DEFAULT_MAX_PAIRS};
+use boids_server::budget::{self, DEFAULT_MAX_PAIRS, Extent, Work};
 use boids_server::protocol::{MAX_SPEED, MIN_SPEED};
 use boids_server::{EngineConfig, ServerConfig};
 use clap::Args;
@@ -82,14 +82,14 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         EngineKind::Cpu => 200_000,
         EngineKind::Gpu => 10_000_000,
     });
-    let max_count = usize::try_from(max_count).unwrap_or(usize::MAX);
-    let opening = Opening::of(args, max_count)?;
+    let caps = Caps {
+        max_count: usize::try_from(max_count).unwrap_or(usize::MAX),
+        max_pairs: args.max_pairs,
+    };
+    let opening = Opening::of(args, &caps)?;
     let params = opening.layers.build()?;
-    if params.count > max_count {
-        bail!(
-            "count = {} is out of range: allowed [1, {max_count}] by --max-count {max_count} (raise --max-count to serve more)",
-            params.count
-        );
+    if let Some(refusal) = caps.over_count(&params) {
+        bail!("{refusal}");
     }
     let config = ServerConfig {
         engine: EngineConfig {
@@ -97,8 +97,8 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
             preset: opening.preset.clone(),
             seed: opening.seed,
             engine: args.flock.engine,
-            max_count,
-            max_pairs: args.max_pairs,
+            max_count: caps.max_count,
+            max_pairs: caps.max_pairs,
             steps_per_second: args.speed,
             running: opening.running,
             start: opening.flock,
@@ -130,6 +130,46 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
     Ok(())
 }
 
+/// The server's limits on a flock (`--max-count`, `--max-pairs`).
+struct Caps {
+    max_count: usize,
+    max_pairs: f64,
+}
+
+impl Caps {
+    /// The refusal of a flock of more boids than the count cap.
+    fn over_count(&self, params: &Params) -> Option<String> {
+        let max = self.max_count;
+        (params.count > max).then(|| {
+            format!(
+                "count = {} is out of range: allowed [1, {max}] by --max-count {max} (raise \
+                 --max-count to serve more)",
+                params.count
+            )
+        })
+    }
+
+    /// Refuses a flock of a saved session over either cap, before its replay: one the server
+    /// would have refused, which a replay would step for as long as it takes before the server
+    /// refused it. Its work is priced where its boids start (as the server prices a new flock),
+    /// since where they went is known only once it steps; the replayed flock is priced again
+    /// where it ends ([`boids_server::EngineConfig::max_pairs`]).
+    fn check(&self, params: &Params) -> Result<(), String> {
+        if let Some(refusal) = self.over_count(params) {
+            return Err(refusal);
+        }
+        let work = Work::estimate(params, Extent::initial(params));
+        if work.pairs() > self.max_pairs {
+            return Err(format!(
+                "the flock would cost {work}, priced where its boids start: allowed at most \
+                 {:.2e} by --max-pairs (raise --max-pairs to allow more)",
+                self.max_pairs
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The flock the viewer opens on: the flags', or a saved session's.
 struct Opening {
     layers: ParamsBuilder,
@@ -145,13 +185,15 @@ struct Opening {
 }
 
 impl Opening {
-    /// The flock `args` ask for; a preset's own count above `max_count` is lowered to it, with
-    /// a note, as a page's reset lowers it (a saved session's count is its own).
-    fn of(args: &ServeArgs, max_count: usize) -> Result<Opening> {
+    /// The flock `args` ask for; a preset's own count above the count cap is lowered to it,
+    /// with a note, as a page's reset lowers it (a saved session's count is its own, refused
+    /// over the cap).
+    fn of(args: &ServeArgs, caps: &Caps) -> Result<Opening> {
         if let Some(path) = &args.events {
-            return Self::resumed(path, args.flock.engine);
+            return Self::resumed(path, args.flock.engine, caps);
         }
         let mut layers = args.flock.builder()?;
+        let max_count = caps.max_count;
         let cap = Source::Flag(format!("--max-count {max_count}"));
         if let Some(note) = budget::lower_preset_count(&mut layers, max_count, cap) {
             eprintln!("note: {note}");
@@ -168,11 +210,12 @@ impl Opening {
     }
 
     /// The session of the event log at `path`, replayed to its end and paused there, on the
-    /// engine `--engine` names.
-    fn resumed(path: &Path, engine: EngineKind) -> Result<Opening> {
+    /// engine `--engine` names; refused before the replay if its flock is ever over `caps`.
+    fn resumed(path: &Path, engine: EngineKind, caps: &Caps) -> Result<Opening> {
         let text = read_text("--events", path, EVENTS_LIMIT)?;
         let origin = path.display().to_string();
         let log = EventLog::parse(&text, &origin)?;
+        log.course(&origin, |params| caps.check(params))?;
         with_dimensions!(log.dimensions(&origin)?, D, {
             let mut resumed = log.resume::<D>(&origin)?;
             crate::engines::move_to(&mut resumed.sim, engine)?;

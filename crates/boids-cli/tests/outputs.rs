@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{boids, check_refused, refused};
+use common::{boids, check_refused, finished, refused};
 
 /// Runs `boids ARGS`, which must succeed.
 fn succeeded(args: &[&str]) -> Output {
@@ -355,25 +355,6 @@ fn paths_that_cannot_be_outputs_are_named_plainly() {
         &["run", "--steps", "1", "--save", s(&file.join("out.csv"))],
         &["--save", "Not a directory"],
     );
-}
-
-/// Runs `boids ARGS`, failing the test if it has not ended within a minute (a hung command).
-fn finished(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boids"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("boids {args:?} hung");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
 }
 
 #[test]

@@ -14,7 +14,7 @@ use serde_json::json;
 
 mod common;
 
-use common::{boids, ok, refused};
+use common::{boids, check_refused, finished, ok, refused};
 
 /// Kills the server when the test ends, however it ends.
 struct Server(Child);
@@ -505,5 +505,82 @@ fn serve_events_refuses_flock_flags_and_bad_logs() {
             dir.path().join("none.json").to_str().unwrap(),
         ],
         &["--events", "none.json"],
+    );
+}
+
+/// A log no viewer wrote is refused before its replay takes a step, by every command that
+/// replays one, naming the value, what is allowed and the event, instead of stepping for ever:
+/// steps past the replay's cap, and for `serve`, a flock over its count cap or pair budget at
+/// any event.
+#[test]
+fn a_log_is_checked_before_its_replay_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("e.json");
+    let file = path.to_str().unwrap();
+    let png = dir.path().join("out.png");
+    let write = |exported: &str, events: &[&str]| {
+        let text = format!(
+            r#"{{"format":"boids-events","version":1,{exported}"events":[{}]}}"#,
+            events.join(",")
+        );
+        std::fs::write(&path, text).unwrap();
+    };
+    let expect = |args: &[&str], expected: &[&str]| {
+        check_refused(args, &finished(args), expected);
+    };
+    let start = r#"{"step":0,"kind":"start","preset":"cornell","seed":1,"params":{"count":40}}"#;
+    write(r#""exported_at_step":1000000000000000,"#, &[start]);
+    let far = [
+        file,
+        "exported_at_step = 1000000000000000 is out of range: allowed [0, 100000000]",
+    ];
+    expect(&["serve", "--port", "0", "--events", file], &far);
+    expect(
+        &["render", "--events", file, "--out", png.to_str().unwrap()],
+        &far,
+    );
+    expect(&["run", "--events", file, "--steps", "3"], &far);
+    assert!(!png.exists(), "no partial output");
+    let late = r#"{"step":1000000000000000,"kind":"set","key":"visual_range","value":50}"#;
+    write("", &[start, late]);
+    expect(
+        &["run", "--events", file, "--steps", "3"],
+        &[file, "event 1: step = 1000000000000000 is out of range"],
+    );
+
+    // Within the step cap, but over the server's caps from step 5 on: a replay of 1e8 steps.
+    let many = r#"{"step":5,"kind":"set","key":"count","value":300000}"#;
+    write(r#""exported_at_step":100000000,"#, &[start, many]);
+    expect(
+        &["serve", "--port", "0", "--events", file],
+        &[
+            &format!("{file}, event 1 (step 5): count = 300000 is out of range"),
+            "allowed [1, 200000] by --max-count 200000",
+        ],
+    );
+    let far_sight = r#"{"step":5,"kind":"set","key":"visual_range","value":1e9}"#;
+    let many = r#"{"step":6,"kind":"set","key":"count","value":200000}"#;
+    write(
+        r#""exported_at_step":100000000,"#,
+        &[start, far_sight, many],
+    );
+    expect(
+        &["serve", "--port", "0", "--events", file],
+        &[
+            &format!("{file}, event 2 (step 6): the flock would cost about 4.00e10"),
+            "allowed at most 1.00e9 by --max-pairs",
+        ],
+    );
+    expect(
+        &[
+            "serve",
+            "--port",
+            "0",
+            "--events",
+            file,
+            "--max-pairs",
+            "1e3",
+        ],
+        &[&format!("{file}, event 0 (step 0)"), "--max-pairs"],
     );
 }

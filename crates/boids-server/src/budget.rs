@@ -299,14 +299,16 @@ pub struct Extent {
 impl Extent {
     /// The bounding box of `positions` (empty for none), of 2 or 3 dimensions.
     pub fn of<const D: usize, P: Coordinates<D>>(positions: &[P]) -> Extent {
-        let empty = Extent {
-            min: [f32::INFINITY; 3],
-            max: [f32::NEG_INFINITY; 3],
-        };
         positions
             .iter()
-            .fold(empty, |e, &p| e.holding(&p.to_array()))
+            .fold(Extent::EMPTY, |e, &p| e.holding(&p.to_array()))
     }
+
+    /// The box of no boids.
+    const EMPTY: Extent = Extent {
+        min: [f32::INFINITY; 3],
+        max: [f32::NEG_INFINITY; 3],
+    };
 
     /// The box the boids of `flock` occupy, whichever its dimension.
     pub fn of_flock(flock: &Flock) -> Extent {
@@ -320,6 +322,12 @@ impl Extent {
             self.max[a] = self.max[a].max(v);
         }
         self
+    }
+
+    /// The initial box of `params`, where a new flock's boids are drawn: a flock's room
+    /// before it is drawn (`boids serve --events` prices a saved session's changes in it).
+    pub fn initial(params: &Params) -> Extent {
+        Extent::EMPTY.with_initial(params)
     }
 
     /// The box that also holds the initial box of `params`, where added boids start.

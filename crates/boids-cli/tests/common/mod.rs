@@ -6,7 +6,8 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs `boids ARGS`.
 pub fn boids(args: &[&str]) -> Output {
@@ -14,6 +15,25 @@ pub fn boids(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("the boids binary runs")
+}
+
+/// Runs `boids ARGS`, failing the test if it has not ended within a minute (a hung command).
+pub fn finished(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("boids {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
 }
 
 /// Runs `boids ARGS`, which must succeed; returns its standard output.

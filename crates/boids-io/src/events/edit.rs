@@ -70,10 +70,7 @@ pub fn apply_edit<const D: usize>(
 where
     Dim<D>: Dimension<D>,
 {
-    let count_layer = |count: usize| {
-        let count = Raw::Integer(i64::try_from(count).unwrap_or(i64::MAX));
-        apply_set(layers, "predator_count", &count, source.clone())
-    };
+    let count_layer = |count: usize| predators_layer(layers, count, source.clone());
     match *change {
         Change::PlacePredator { x, y, z } => {
             let at = edit_point("place_predator", x, y, z)?;
@@ -95,6 +92,17 @@ where
         }
         Change::Start { .. } | Change::Reset { .. } | Change::Set { .. } => Ok(layers.clone()),
     }
+}
+
+/// `layers` with `predator_count = count` from `source`, as a world edit leaves them: the
+/// count follows the predators placed and removed.
+pub(super) fn predators_layer(
+    layers: &ParamsBuilder,
+    count: usize,
+    source: Source,
+) -> Result<ParamsBuilder, ParamsError> {
+    let count = Raw::Integer(i64::try_from(count).unwrap_or(i64::MAX));
+    apply_set(layers, "predator_count", &count, source)
 }
 
 /// `layers` with `key = value` from `source` applied and checked: the one way a live change is

@@ -147,6 +147,19 @@ pub enum EventsError {
         /// prints the chain shows it once).
         error: Box<ParamsError>,
     },
+    /// The flock at one event is refused by a limit of the face that replays it
+    /// ([`EventLog::course`]: `boids serve`'s caps).
+    #[error("{origin}, event {index} (step {step}): {message}")]
+    Refused {
+        /// File name.
+        origin: String,
+        /// 0-based index of the event.
+        index: usize,
+        /// The event's step.
+        step: u64,
+        /// What the limit says.
+        message: String,
+    },
     /// The flock cannot be built (too big for memory).
     #[error("{origin}: {error}")]
     State {

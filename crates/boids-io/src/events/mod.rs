@@ -50,10 +50,13 @@
 //! It is a file format, shared by the viewer that writes it and by `boids run --events` that
 //! replays it, so it lives with the other formats. Its parts are files of their own: the
 //! format's types and reading (`log.rs`), the server's bounded copy of the current flock's log
-//! (`session.rs`), the one way a change is applied (`edit.rs`) and replay (`replay.rs`).
+//! (`session.rs`), the one way a change is applied (`edit.rs`), replay (`replay.rs`) and what a
+//! log is checked against before its replay steps (`preflight.rs`: at most
+//! [`MAX_REPLAY_STEPS`] steps, and the parameters it goes through for a face's own limits).
 
 mod edit;
 mod log;
+mod preflight;
 mod replay;
 mod session;
 #[cfg(test)]
@@ -61,5 +64,6 @@ mod tests;
 
 pub use edit::{EditError, apply_edit, apply_set};
 pub use log::{Change, Event, EventLog, EventsError, FORMAT, VERSION, now};
+pub use preflight::MAX_REPLAY_STEPS;
 pub use replay::{Replay, Resumed};
 pub use session::{LOG_LIMIT_BYTES, LogFull, LogLine, SessionLog};

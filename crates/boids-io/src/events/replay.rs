@@ -18,7 +18,7 @@ impl EventLog {
     }
 
     /// Where the replayed flock begins: the index of the last `start`/`reset` event.
-    fn first_of_flock(&self, origin: &str) -> Result<usize, EventsError> {
+    pub(super) fn first_of_flock(&self, origin: &str) -> Result<usize, EventsError> {
         self.events
             .iter()
             .rposition(|e| e.change.begins_a_flock())
@@ -37,7 +37,7 @@ impl EventLog {
     }
 
     /// The last `start`/`reset` event: its index, preset, seed and parameters.
-    fn beginning(&self, origin: &str) -> Result<Beginning, EventsError> {
+    pub(super) fn beginning(&self, origin: &str) -> Result<Beginning, EventsError> {
         let invalid = |message: String| EventsError::Invalid {
             origin: origin.to_owned(),
             message,
@@ -112,11 +112,33 @@ impl EventLog {
                 params.dimensions
             )));
         }
+        self.check_steps(origin, first)?;
+        let pending = self.pending(origin, first)?;
         let sim = Simulation::<D>::new(params, seed).map_err(|error| EventsError::State {
             origin: origin.to_owned(),
             error,
         })?;
+        Ok((
+            sim,
+            Replay {
+                origin: origin.to_owned(),
+                layers,
+                pending,
+            },
+        ))
+    }
 
+    /// The events after the flock's beginning (event `first`), read and in step order, ready to
+    /// be applied.
+    pub(super) fn pending(
+        &self,
+        origin: &str,
+        first: usize,
+    ) -> Result<VecDeque<Pending>, EventsError> {
+        let invalid = |message: String| EventsError::Invalid {
+            origin: origin.to_owned(),
+            message,
+        };
         let mut pending = VecDeque::new();
         let mut last_step = 0;
         for (index, event) in self.events.iter().enumerate().skip(first + 1) {
@@ -141,14 +163,7 @@ impl EventLog {
                 action,
             });
         }
-        Ok((
-            sim,
-            Replay {
-                origin: origin.to_owned(),
-                layers,
-                pending,
-            },
-        ))
+        Ok(pending)
     }
 
     /// Replays the session to its end ([`EventLog::end_step`]), for a face that carries it on
@@ -198,24 +213,71 @@ where
 }
 
 /// Where a replay begins: the last `start`/`reset` event.
-struct Beginning {
-    index: usize,
+pub(super) struct Beginning {
+    pub(super) index: usize,
     preset: String,
     seed: u64,
-    layers: ParamsBuilder,
-    params: Params,
+    pub(super) layers: ParamsBuilder,
+    pub(super) params: Params,
 }
 
+/// An event of the replayed flock, read, to be applied at its step.
 #[derive(Clone, Debug)]
-struct Pending {
-    index: usize,
-    step: u64,
-    action: Action,
+pub(super) struct Pending {
+    pub(super) index: usize,
+    pub(super) step: u64,
+    pub(super) action: Action,
+}
+
+impl Pending {
+    /// Where the values it sets come from, for messages about them.
+    pub(super) fn source(&self, origin: &str) -> Source {
+        Source::File {
+            name: format!("{origin}, event {}", self.index),
+            line: None,
+        }
+    }
+
+    /// The refusal of the parameters it sets.
+    pub(super) fn params_error(&self, origin: &str, error: ParamsError) -> EventsError {
+        EventsError::Params {
+            origin: origin.to_owned(),
+            index: self.index,
+            step: self.step,
+            error: Box::new(error),
+        }
+    }
+
+    /// `layers` with the `set` of `key = value` applied and checked, in a flock of
+    /// `dimensions`: the one way a replay and its check before it ([`EventLog::course`]) read
+    /// a `set` event. A change of the dimensions is refused, as it begins another flock.
+    pub(super) fn set(
+        &self,
+        origin: &str,
+        layers: &ParamsBuilder,
+        key: &str,
+        value: &Raw,
+        dimensions: usize,
+    ) -> Result<ParamsBuilder, EventsError> {
+        let layers = apply_set(layers, key, value, self.source(origin))
+            .map_err(|error| self.params_error(origin, error))?;
+        if layers.params().dimensions != dimensions {
+            return Err(EventsError::Invalid {
+                origin: origin.to_owned(),
+                message: format!(
+                    "event {}: `{key}` changes the flock's dimensions, which begins a new flock: \
+                     the viewer logs it as a reset",
+                    self.index
+                ),
+            });
+        }
+        Ok(layers)
+    }
 }
 
 /// What a pending event does.
 #[derive(Clone, Debug)]
-enum Action {
+pub(super) enum Action {
     /// A parameter change, its value read.
     Set { key: String, value: Raw },
     /// A world edit ([`apply_edit`]).
@@ -250,41 +312,21 @@ impl Replay {
                     ),
                 });
             }
-            let source = Source::File {
-                name: format!("{}, event {}", self.origin, event.index),
-                line: None,
-            };
-            let params_error = |error| EventsError::Params {
-                origin: self.origin.clone(),
-                index: event.index,
-                step: event.step,
-                error: Box::new(error),
-            };
             let state_error = |error| EventsError::State {
                 origin: format!("{}, event {}", self.origin, event.index),
                 error,
             };
             let layers = match &event.action {
                 Action::Set { key, value } => {
-                    let layers =
-                        apply_set(&self.layers, key, value, source).map_err(params_error)?;
-                    if layers.params().dimensions != D {
-                        return Err(EventsError::Invalid {
-                            origin: self.origin.clone(),
-                            message: format!(
-                                "event {}: `{key}` changes the flock's dimensions, which begins a \
-                                 new flock: the viewer logs it as a reset",
-                                event.index
-                            ),
-                        });
-                    }
+                    let layers = event.set(&self.origin, &self.layers, key, value, D)?;
                     sim.set_params(layers.params().clone())
                         .map_err(state_error)?;
                     layers
                 }
                 Action::Edit(change) => {
+                    let source = event.source(&self.origin);
                     apply_edit(&self.layers, sim, change, source).map_err(|error| match error {
-                        EditError::Params(error) => params_error(error),
+                        EditError::Params(error) => event.params_error(&self.origin, error),
                         EditError::State(error) => state_error(error),
                         edit @ EditError::Coordinates { .. } => EventsError::Invalid {
                             origin: format!("{}, event {}", self.origin, event.index),

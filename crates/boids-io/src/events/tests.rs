@@ -298,3 +298,63 @@ fn a_hand_written_log_may_leave_out_the_time_and_is_told_the_fields_it_misses() 
     assert!(err.contains("every event needs `step`, `kind`"), "{err}");
     assert!(err.contains("`time` is optional"), "{err}");
 }
+
+#[test]
+fn a_replay_of_more_steps_than_the_cap_is_refused_before_its_first_step() {
+    let params = small();
+    let mut changed = ParamsBuilder::from_params(params.clone(), Source::Message);
+    changed = apply_set(&changed, "visual_range", &Raw::Float(50.0), Source::Message).unwrap();
+    // The reset's own step is the previous flock's, which the replay does not take.
+    let mut exported = log(vec![
+        Event::new_flock(0, true, "canvas", 1, &Params::preset("canvas").unwrap()),
+        Event::new_flock(u64::MAX, false, "cornell", 5, &params),
+        Event::set(MAX_REPLAY_STEPS, "visual_range", changed.params()),
+    ]);
+    exported.exported_at_step = Some(MAX_REPLAY_STEPS);
+    exported
+        .replay::<2>("e.json")
+        .expect("the cap itself is allowed");
+    exported.exported_at_step = Some(MAX_REPLAY_STEPS + 1);
+    let err = exported.resume::<2>("e.json").unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "e.json: exported_at_step = 100000001 is out of range: allowed [0, 100000000], the most \
+         steps a replay takes (a day of the viewer at its top speed)"
+    );
+    exported.exported_at_step = None;
+    exported.events[2].step = 1_000_000_000_000_000;
+    let err = exported.replay::<2>("e.json").unwrap_err().to_string();
+    assert!(
+        err.starts_with("e.json: event 2: step = 1000000000000000 is out of range"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_course_is_every_parameter_set_the_replay_goes_through() {
+    let text = r#"{"format":"boids-events","version":1,"events":[
+        {"step":0,"kind":"start","preset":"cornell","seed":3,"params":{"count":40}},
+        {"step":2,"kind":"set","key":"count","value":50},
+        {"step":3,"kind":"pointer","x":5.0,"y":5.0},
+        {"step":4,"kind":"place_predator","x":5.0,"y":5.0},
+        {"step":6,"kind":"set","key":"visual_range","value":-1}]}"#;
+    let log = EventLog::parse(text, "e.json").unwrap();
+    let mut seen = Vec::new();
+    let err = log
+        .course("e.json", |params| {
+            seen.push((params.count, params.predator_count));
+            Ok(())
+        })
+        .unwrap_err()
+        .to_string();
+    assert_eq!(seen, [(40, 0), (50, 0), (50, 1)]);
+    assert!(err.starts_with("e.json, event 4 (step 6): "), "{err}");
+    let err = log
+        .course("e.json", |params| match params.count {
+            50 => Err("too many".to_owned()),
+            _ => Ok(()),
+        })
+        .unwrap_err()
+        .to_string();
+    assert_eq!(err, "e.json, event 1 (step 2): too many");
+}
