@@ -65,6 +65,8 @@ function createEdits(request) {
       held = null;
     },
     holds: (key) => held === key,
+    /** Whether a change of `key` is queued or on its way to the server. */
+    pending: (key) => queued.has(key) || sent.has(key),
     /**
      * Whether a broadcast value of `key` may show: not while a change of ours is on its way, as
      * older broadcasts would pull the control back; the change is through once it is seen.
@@ -97,25 +99,105 @@ function label(p) {
     ...(p.unit ? [el('small', { class: 'unit' }, p.unit)] : []));
 }
 
-// Each control is {row, set(value)}: its element and how a value from the server shows in it.
+/** A parameter's value as a number: `inf` is Infinity. */
+const numeric = (v) => (v === 'inf' ? Infinity : Number(v));
 
+/**
+ * The live limits of the sliders: the value of one parameter bounds another's, as the model's
+ * cross-checks (crates/boids-core/src/params/checks.rs) require, so that a slider offers only
+ * values the server takes. Returns name -> {lo, hi, loOpen, hiOpen} of `params` (open: the bound
+ * itself is refused).
+ */
+export function liveBounds(params) {
+  const bounds = new Map();
+  const v = (name) => numeric(params[name]);
+  const bound = (name, side, value, open = false) => {
+    if (!Number.isFinite(value)) return;
+    const b = bounds.get(name) ?? { lo: -Infinity, hi: Infinity, loOpen: false, hiOpen: false };
+    if (side === 'lo' && (value > b.lo || (value === b.lo && open))) [b.lo, b.loOpen] = [value, open];
+    if (side === 'hi' && (value < b.hi || (value === b.hi && open))) [b.hi, b.hiOpen] = [value, open];
+    bounds.set(name, b);
+  };
+  // `low` may not exceed `high` (may not reach it when `open`).
+  const ordered = (low, high, open = false) => {
+    bound(low, 'hi', v(high), open);
+    bound(high, 'lo', v(low), open);
+  };
+  ordered('protected_range', 'visual_range');
+  if (params.model === 'couzin' && v('orientation_range') !== Infinity && Number(params.topological_k) === 0) {
+    ordered('protected_range', 'orientation_range');
+    ordered('orientation_range', 'visual_range');
+  }
+  ordered('min_speed', 'max_speed');
+  if (v('max_speed') === Infinity) bound('speed_boost', 'hi', 1);
+  if (params.dynamic_bias) ordered('bias_increment', 'max_bias');
+  bound('scout_group1_fraction', 'hi', 1 - v('scout_group2_fraction'));
+  bound('scout_group2_fraction', 'hi', 1 - v('scout_group1_fraction'));
+  ordered('perch_min', 'perch_max');
+  if (params.perch) ordered('perch_height', 'world_height', true);
+  const extents = ['world_width', 'world_height', 'world_depth'].slice(0, Number(params.dimensions) || 2);
+  const inset = params.boundary === 'margins' ? 'margin' : params.boundary === 'walls' ? 'boid_size' : null;
+  for (const extent of inset ? extents : []) {
+    // Twice the margin (or a boid's size, between walls) must be less than each extent.
+    bound(inset, 'hi', v(extent) / 2, true);
+    bound(extent, 'lo', 2 * v(inset), true);
+  }
+  return bounds;
+}
+
+// Each control is {row, set(value), limit(params)}: its element, how a value from the server
+// shows in it, and how the other parameters' values bound its slider.
+
+/**
+ * A slider with its number box. The slider spans the parameter's allowed range, cut to the
+ * description's slider range (most allowed ranges are open-ended) and stretched to the value in
+ * effect, so the thumb always shows it; the live limits the other parameters set
+ * (`liveBounds`) are its ends. Its input's data-min and data-max say where its ends are.
+ */
 function sliderControl(p, edits, serverParams) {
   const s = p.slider;
   const integer = p.kind.type === 'integer';
+  const allowed = { lo: p.kind.min ?? -Infinity, hi: p.kind.max ?? Infinity };
+  const boundsOf = (params) => liveBounds(params).get(p.name) ?? { lo: -Infinity, hi: Infinity, loOpen: false, hiOpen: false };
+  let live = boundsOf({});
+  let shown = p.value; // the value in effect the slider was last laid out for
+  let span = { lo: s.min, hi: s.max };
+  // The slider's ends: a bound that is refused itself is kept a slider step (or 1) away.
+  function layout() {
+    const gap = integer ? 1 : s.step;
+    const value = numeric(shown);
+    const finite = Number.isFinite(value);
+    let lo = Math.max(Math.min(s.min, finite ? value : Infinity), allowed.lo, live.lo + (live.loOpen ? gap : 0));
+    // A live upper bound is the slider's end (the protected range's slider ends at the visual
+    // range), past the description's span if need be.
+    const end = Number.isFinite(live.hi) ? live.hi - (live.hiOpen ? gap : 0) : Math.max(s.max, finite ? value : -Infinity);
+    let hi = Math.min(end, allowed.hi);
+    if (integer) [lo, hi] = [Math.ceil(lo), Math.floor(hi)];
+    if (s.log && lo <= 0) lo = Math.min(s.min, hi);
+    if (!(hi > lo)) hi = lo;
+    span = { lo, hi };
+    range.dataset.min = String(lo);
+    range.dataset.max = String(hi);
+  }
   const toT = (v) => {
     if (v === 'inf' || v === Infinity) return 1000;
-    const x = Math.min(Math.max(Number(v), s.min), s.max);
-    return s.log ? (Math.log(Math.max(x, s.min) / s.min) / Math.log(s.max / s.min)) * 1000 : ((x - s.min) / (s.max - s.min)) * 1000;
+    const { lo, hi } = span;
+    if (hi <= lo) return 0;
+    const x = Math.min(Math.max(Number(v), lo), hi);
+    return s.log ? (Math.log(x / lo) / Math.log(hi / lo)) * 1000 : ((x - lo) / (hi - lo)) * 1000;
   };
   const fromT = (t) => {
-    let v = s.log ? s.min * Math.pow(s.max / s.min, t / 1000) : s.min + ((s.max - s.min) * t) / 1000;
-    if (integer) return Math.round(v);
-    v = Math.round(v / s.step) * s.step;
-    return Number(v.toPrecision(6));
+    const { lo, hi } = span;
+    let v = s.log ? lo * Math.pow(hi / lo, t / 1000) : lo + ((hi - lo) * t) / 1000;
+    if (integer) v = Math.round(v);
+    else v = Number((Math.round(v / s.step) * s.step).toPrecision(6));
+    // Rounding must not step past an end: the ends are values the server takes.
+    return t <= 0 ? lo : t >= 1000 ? hi : Math.min(Math.max(v, lo), hi);
   };
   const range = el('input', { type: 'range', min: '0', max: '1000', step: '1', 'data-param': p.name, 'aria-label': p.name });
   const box = el('input', { type: 'text', 'data-param-text': p.name, 'aria-label': `${p.name} value`, spellcheck: 'false' });
   const row = el('div', { class: 'param row slider-row' }, label(p), range, box);
+  layout();
   range.addEventListener('pointerdown', () => edits.hold(p.name));
   range.addEventListener('input', () => {
     const v = fromT(Number(range.value));
@@ -126,6 +208,10 @@ function sliderControl(p, edits, serverParams) {
   range.addEventListener('change', () => {
     edits.flush();
     edits.release();
+    // With no change of ours on its way (a refusal came while the thumb was held), the thumb
+    // goes back to the value in effect; otherwise the reply to that change puts it right.
+    const params = serverParams();
+    if (params && !edits.pending(p.name)) set(params[p.name]);
   });
   box.addEventListener('focus', () => edits.hold(p.name));
   box.addEventListener('blur', () => {
@@ -147,12 +233,23 @@ function sliderControl(p, edits, serverParams) {
   // `force`: the server refused the value shown, which goes back even while the user holds it.
   function set(v, force) {
     if (edits.holds(p.name) && !force) return;
+    shown = v;
+    const params = serverParams();
+    if (params) live = boundsOf(params);
+    layout();
     box.value = formatValue(v);
     box.classList.remove('bad');
     range.value = toT(v);
     markChanged(row, p, v);
   }
-  return { row, set };
+  /** The other parameters' values bound the slider (not while the user holds it). */
+  function limit(params) {
+    if (edits.holds(p.name)) return;
+    live = boundsOf(params);
+    layout();
+    range.value = toT(shown);
+  }
+  return { row, set, limit };
 }
 
 function boolControl(p, edits) {
@@ -308,6 +405,7 @@ export function createParameterPanel({ request, serverParams, onLoaded }) {
     show(params) {
       for (const [name, c] of controls) {
         if (name in params && edits.settled(name, params[name])) c.set(params[name]);
+        c.limit?.(params);
       }
       showModel(params.model);
     },

@@ -576,6 +576,77 @@ try {
   );
   await text.blur();
 
+  // 5b. A slider spans the values the model takes: the allowed range and what the other
+  // parameters allow now. Visual range may not go below the protected range, so its slider
+  // starts there: dragged past its left end it stops at the protected range, with no error; the
+  // protected range's slider ends at the visual range. The thumb shows the value in effect,
+  // after a refusal too (another page raised the protected range while this one held the thumb).
+  await page.evaluate(() => {
+    window.errorToastsSeen = [];
+    new MutationObserver((changes) => {
+      for (const c of changes) for (const n of c.addedNodes) if (n.matches?.('.toast:not(.ok)')) window.errorToastsSeen.push(n.textContent);
+    }).observe(document.getElementById('toasts'), { childList: true });
+  });
+  const rangesBefore = await serverParams();
+  const dragSlider = async (name, toRight, during) => {
+    const s = page.locator(`input[type=range][data-param="${name}"]`);
+    await s.scrollIntoViewIfNeeded();
+    const b = await s.boundingBox();
+    const y = b.y + b.height / 2;
+    const from = b.x + (b.width * Number(await s.inputValue())) / 1000;
+    const to = toRight ? b.x + b.width + 20 : b.x - 20;
+    await page.mouse.move(from, y);
+    await page.mouse.down();
+    await page.mouse.move(from + (toRight ? 2 : -2), y, { steps: 2 });
+    if (during) await during();
+    for (let i = 1; i <= 20; i++) {
+      await page.mouse.move(from + ((to - from) * i) / 20, y);
+      await page.waitForTimeout(30);
+    }
+    await page.waitForTimeout(600); // the refusals of what was sent, while the thumb is held
+    await page.mouse.up();
+    await page.waitForTimeout(600);
+  };
+  // Where the thumb of `name` is against where the value in effect should put it, and the box.
+  const sliderShows = (name) => page.evaluate((n) => {
+    const s = document.querySelector(`input[type=range][data-param="${n}"]`);
+    const [lo, hi, v] = [Number(s.dataset.min), Number(s.dataset.max), Number(boidsViewer.server.params[n])];
+    return { lo, hi, v, thumb: Number(s.value), expected: hi > lo ? Math.round(((v - lo) / (hi - lo)) * 1000) : 0, box: Number(document.querySelector(`[data-param-text="${n}"]`).value) };
+  }, name);
+  await dragSlider('visual_range', false);
+  let shows = await sliderShows('visual_range');
+  check(
+    shows.v === rangesBefore.protected_range && shows.lo === rangesBefore.protected_range && shows.thumb === 0 && shows.box === shows.v &&
+      (await page.evaluate(() => window.errorToastsSeen.length)) === 0,
+    `dragged past its left end, visual range's slider stops at the protected range (${shows.v}; ${rangesBefore.protected_range} expected) without an error${(await page.evaluate(() => window.errorToastsSeen)).map((t) => `: ${t}`).join('')}`,
+  );
+  const restoreRanges = async () => {
+    await setParam('protected_range', rangesBefore.protected_range);
+    await setParam('visual_range', rangesBefore.visual_range);
+    await page.waitForFunction(([p, v]) => boidsViewer.server.params.protected_range === p && boidsViewer.server.params.visual_range === v,
+      [rangesBefore.protected_range, rangesBefore.visual_range], { timeout: 5000 });
+    await page.waitForTimeout(200);
+  };
+  await restoreRanges();
+  await dragSlider('protected_range', true);
+  shows = await sliderShows('protected_range');
+  check(
+    shows.v === rangesBefore.visual_range && shows.hi === shows.v && shows.thumb === 1000 && (await page.evaluate(() => window.errorToastsSeen.length)) === 0,
+    `and the protected range's slider ends at the visual range (${shows.v}; ${rangesBefore.visual_range} expected)`,
+  );
+  await restoreRanges();
+  const raised = rangesBefore.protected_range + 12;
+  await dragSlider('visual_range', false, async () => {
+    await setParam('protected_range', raised);
+    await page.waitForFunction((v) => boidsViewer.server.params.protected_range === v, raised, { timeout: 5000 });
+  });
+  shows = await sliderShows('visual_range');
+  check(
+    shows.v >= raised && shows.lo === raised && Math.abs(shows.thumb - shows.expected) <= 1 && shows.box === shows.v,
+    `after a refusal the thumb shows the value in effect (${shows.v}: thumb at ${shows.thumb}/1000, ${shows.expected} expected), the slider starting at the new protected range (${shows.lo})`,
+  );
+  await restoreRanges();
+
   // 6. The plots stay in view while the parameter list scrolls.
   const plotAt = async () => (await page.locator('#plot-pol').boundingBox()).y;
   const plotBefore = await plotAt();
