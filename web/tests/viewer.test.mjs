@@ -715,6 +715,26 @@ try {
   const fast = await page.locator('#stat-text').innerText();
   const stepsPerFrame = Number(/1 frame in (\d+) steps/.exec(fast)[1]);
   check(stepsPerFrame >= 2, `at 600 steps/s the header says frames skip steps (${fast.replace(/\s+/g, ' ')})`);
+  // At 1280 px every item of the header shows whole, the frame-skip note too: none runs past
+  // the window or is cut off by the figures' box.
+  await page.waitForTimeout(1100); // a stats update with the note at this width
+  const cut = await page.evaluate(() => {
+    const text = document.getElementById('stat-text');
+    const edge = text.getBoundingClientRect().right + 0.5;
+    const items = [...document.querySelectorAll('#topbar .brand, #topbar .transport > *, #stats, #stat-text > span')].filter((e) => e.getClientRects().length > 0);
+    return {
+      skip: Boolean(text.querySelector('.st-skip')),
+      cut: items.filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.right > innerWidth + 0.5 || r.left < -0.5 || (text.contains(e) && r.right > edge);
+      }).map((e) => e.textContent.trim() || e.id),
+      overflow: text.scrollWidth - text.clientWidth,
+    };
+  });
+  check(
+    (await page.evaluate(() => innerWidth)) === 1280 && cut.skip && cut.cut.length === 0 && cut.overflow <= 0,
+    `at 1280 px every header item shows, the frame-skip note too${cut.cut.length ? `; cut off: ${cut.cut.join(', ')}` : ''} (the figures overflow by ${cut.overflow} px)`,
+  );
   await setSpeed(page, 4);
 
   // 10. On a torus (the vicsek preset) the ghosts are the neighbours the server says the boids
