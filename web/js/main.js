@@ -48,12 +48,17 @@ const orbit = new Orbit();
 let server = null; // the last state message
 let frame = null; // the latest frame (wire.js)
 let framesDrawn = 0;
+// The revision at which the current flock began (its first state message): a frame of an older
+// revision is of the flock before it, and is not drawn (nor its world, nor its predators).
+let runRevision = null;
 let dirty = true;
 const redraw = () => {
   dirty = true;
 };
 /** Whether the flock on screen has three dimensions. */
 const solid = () => frame?.dimensions === 3;
+/** The latest frame, when it is of the current flock (revisions wrap as u32). */
+const currentFrame = () => (frame && (runRevision === null || ((frame.revision - runRevision) >>> 0) < 0x80000000) ? frame : null);
 
 // ?renderer=webgl or ?renderer=2d overrides the choice (WebGL2 on a real GPU, else 2D).
 const forced = new URLSearchParams(location.search).get('renderer');
@@ -154,6 +159,11 @@ function onState(state) {
   const previous = server;
   server = state;
   const started = !previous || previous.run !== state.run || previous.params.camera !== state.params.camera;
+  if (previous && previous.run !== state.run) {
+    // A new flock (a preset, a reset): nothing of the old one is drawn until its first frame.
+    runRevision = state.revision;
+    overlays.clear();
+  }
   if (started) camera.start(state.params);
   panel.follow(state, previous);
   plots.follow(state);
@@ -188,6 +198,7 @@ function onBinary(buffer) {
 }
 
 function draw() {
+  const frame = currentFrame();
   const display = controls.display();
   // In 3D a boid's size is its own (the renderers keep it visible); flat, the view's.
   const radius = solid() ? Number(server?.params?.boid_size) || 1 : view.boidRadius(server?.params);
@@ -211,7 +222,7 @@ function frameLoop(now) {
     if (frame) framesDrawn++;
     stats.frameDrawn();
   }
-  if (stats.tick(now, frame, server)) plots.age(now, frame?.step);
+  if (stats.tick(now, currentFrame(), server)) plots.age(now, frame?.step);
   recorder.tick(now);
   overlayMode.flush();
   requestAnimationFrame(frameLoop);

@@ -1191,6 +1191,67 @@ try {
     `perched boids sit on the ground line, not below it (${perch.count} px, the lowest ${perch.lowest} px from the line)`,
   );
 
+  // 18. After a preset switch nothing of the old world is drawn: with a predator placed in
+  // cornell, the state of the murmuration flock (3D) arrives before its first frame (held back
+  // here, in a second tab), and the stage the mouse moves over meanwhile shows neither the old
+  // flock nor its world's box, margin or predator; then the new flock is drawn.
+  await page.selectOption('#preset', 'cornell');
+  await page.waitForFunction(() => boidsViewer.server.preset === 'cornell' && boidsViewer.frame?.dimensions === 2, null, { timeout: 20000 });
+  const tab = await context.newPage();
+  let holdFrames = false;
+  const heldFrames = [];
+  let releaseFrames = () => {};
+  await tab.routeWebSocket(/\/ws/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => (holdFrames && typeof m !== 'string' ? heldFrames.push(m) : ws.send(m)));
+    releaseFrames = () => {
+      holdFrames = false;
+      for (const m of heldFrames.splice(0)) ws.send(m);
+    };
+  });
+  await tab.goto(page.url());
+  await tab.waitForFunction(() => window.boidsViewer?.framesDrawn > 0 && boidsViewer.server?.preset === 'cornell' && boidsViewer.frame?.dimensions === 2, null, { timeout: 20000 });
+  const tabWorld = await tab.evaluate(() => boidsViewer.frame.world);
+  const tabCentre = await tab.evaluate(([x, y]) => boidsViewer.clientPosition(x, y), [tabWorld.x + tabWorld.w / 2, tabWorld.y + tabWorld.h / 2]);
+  await tab.keyboard.press('p');
+  await tab.mouse.click(tabCentre.x, tabCentre.y);
+  await tab.waitForFunction(() => boidsViewer.predators.length === 1, null, { timeout: 5000 });
+  await tab.keyboard.press('Escape');
+  await tab.waitForTimeout(300);
+  // The pixels of the stage unlike its background (its corner).
+  const litPixels = async () => {
+    const png = await bareStage(tab);
+    return tab.evaluate(async (b64) => {
+      const { d } = await decodePng(b64);
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 30) n++;
+      return n;
+    }, png);
+  };
+  const [oldLit, oldStats] = [await litPixels(), await pixelStats(tab)];
+  holdFrames = true;
+  await tab.selectOption('#preset', 'murmuration');
+  await tab.waitForFunction(() => boidsViewer.server.preset === 'murmuration' && boidsViewer.server.params.dimensions === 3, null, { timeout: 10000 });
+  for (let i = 0; i < 8; i++) {
+    await tab.mouse.move(tabCentre.x + 6 * i, tabCentre.y + 4 * i);
+    await tab.waitForTimeout(30);
+  }
+  await tab.waitForTimeout(300);
+  const [staleLit, staleStats, staleFrame] = [await litPixels(), await pixelStats(tab), await tab.evaluate(() => boidsViewer.frame.dimensions)];
+  check(
+    staleFrame === 2 && heldFrames.length > 0 && oldLit > 200 && oldStats.orange > 20 && staleLit === 0 && staleStats.orange === 0,
+    `after a switch to murmuration, before its first frame, nothing of the old flock and world is drawn (${staleLit} px unlike the background, ${staleStats.orange} orange; ${oldLit} and ${oldStats.orange} before)`,
+  );
+  releaseFrames();
+  await tab.waitForFunction(() => boidsViewer.frame.dimensions === 3, null, { timeout: 20000 });
+  await tab.waitForTimeout(400);
+  const newFlock = await stagePicture(tab);
+  check(newFlock.boids > 200, `then the murmuration flock is drawn (${newFlock.boids} px in the boids' colours)`);
+  await tab.close();
+  await page.selectOption('#preset', 'cornell');
+  await page.waitForFunction(() => boidsViewer.server.preset === 'cornell' && boidsViewer.frame?.dimensions === 2, null, { timeout: 20000 });
+
   if (screenshot) {
     await page.click('#overlay-mode button[data-mode="all"]');
     await page.click('#play');
