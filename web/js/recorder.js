@@ -4,8 +4,11 @@
 // onto a canvas of its own, whose stream is recorded; it is composed right after the stage is
 // drawn, while a WebGL canvas still holds its picture. While recording, the button shows a
 // blinking red dot and the time elapsed, and stops the recording; stopping downloads the file.
+// A WebM gets its duration written in (webm.js): MediaRecorder writes a live stream without one,
+// in which players cannot seek.
 
 import { $, el, toast } from './dom.js';
+import { withDuration } from './webm.js';
 
 /** Video formats in the order they are tried: WebM where the browser makes it, else MP4. */
 const TYPES = ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm', 'video/mp4'];
@@ -46,7 +49,10 @@ export function createRecorder({ layers, name, redraw }) {
     const recorder = new MediaRecorder(canvas.captureStream(FPS), { mimeType: type });
     const chunks = [];
     recorder.ondataavailable = (e) => e.data.size > 0 && chunks.push(e.data);
-    recorder.onstop = () => download(new Blob(chunks, { type: type.split(';')[0] }));
+    recorder.onstop = async () => {
+      const blob = new Blob(chunks, { type: type.split(';')[0] });
+      download(blob.type === 'video/webm' ? new Blob([withDuration(new Uint8Array(await blob.arrayBuffer()))], { type: blob.type }) : blob);
+    };
     recording = { recorder, canvas, ctx, started: performance.now() };
     recorder.start(1000);
     redraw();

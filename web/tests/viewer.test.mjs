@@ -8,7 +8,7 @@
 // chromium), BOIDS_SCREENSHOT=path.png to save a picture of the page with overlays on (and
 // path-800.png of the page 800 px wide, path-3d.png of a flock in three dimensions).
 // Exits 0 when every check passes, 1 with a message otherwise.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -46,6 +46,40 @@ function setSpeed(page, stepsPerSecond) {
 async function serverParams() {
   const desc = await (await fetch(new URL('api/params', base))).json();
   return Object.fromEntries(desc.params.map((p) => [p.name, p.value]));
+}
+
+// The Info of a WebM file (a Buffer): its elements' IDs in hex and its Duration in seconds
+// (null: none). Read here, apart from the page's webm.js: EBML elements are an ID, a size (a
+// variable-length integer; all ones is "unknown") and the data; the Segment's and the Info's
+// children are read, the rest stepped over.
+function webmInfo(bytes) {
+  const vint = (at, keepMarker) => {
+    const length = Math.clz32(bytes[at]) - 23;
+    let v = keepMarker ? bytes[at] : bytes[at] & (0xff >> length);
+    let ones = v === 0xff >> length;
+    for (let k = 1; k < length; k++) {
+      v = v * 256 + bytes[at + k];
+      ones &&= bytes[at + k] === 0xff;
+    }
+    return { v: !keepMarker && ones ? null : v, length };
+  };
+  const found = { info: [], duration: null, scale: 1e6 };
+  let at = 0;
+  let infoEnd = -1;
+  while (at < bytes.length) {
+    const id = vint(at, true);
+    const size = vint(at + id.length, false);
+    const data = at + id.length + size.length;
+    if (data <= infoEnd) found.info.push(id.v.toString(16));
+    if (id.v === 0x2ad7b1) found.scale = bytes.readUIntBE(data, size.v);
+    if (id.v === 0x4489) found.duration = size.v === 8 ? bytes.readDoubleBE(data) : bytes.readFloatBE(data);
+    if (id.v === 0x1549a966) infoEnd = data + size.v;
+    if (id.v === 0x18538067 || id.v === 0x1549a966) at = data;
+    else if (size.v === null || (infoEnd >= 0 && at >= infoEnd)) break;
+    else at = data + size.v;
+  }
+  if (found.duration !== null) found.duration = (found.duration * found.scale) / 1e9;
+  return found;
 }
 
 // The HTML over the stage (tool bar, hover box, toasts, legend and key hints), which the pixel
@@ -1153,6 +1187,75 @@ try {
   check(
     (await page.locator('#rec-indicator').isHidden()) && (await page.locator('#rec-label').innerText()) === 'Record',
     'and the button is Record again',
+  );
+  // The WebM says how long it is (MediaRecorder writes none, and players cannot seek without
+  // it): its Segment's Info holds a Duration, as long as the recording (1.5 s and more).
+  if (video.suggestedFilename().endsWith('.webm')) {
+    const recorded = webmInfo(readFileSync(await video.path()));
+    check(
+      recorded.duration > 1 && recorded.duration < 30,
+      `the WebM's Info has its Duration (${recorded.duration} s; the Info's elements: ${recorded.info.join(', ')})`,
+    );
+  }
+  // webm.js writes it, checked on WebMs made here: one with known sizes, a SeekHead and Cues
+  // (their positions move with what they point at), and a live one of unknown sizes that has a
+  // Duration already (overwritten in place); what is not a WebM comes back as it was.
+  const patched = await page.evaluate(async () => {
+    const { withDuration, webmDuration, webmFramesDuration } = await import('./js/webm.js');
+    const long = (n) => [0x01, 0, 0, 0, (n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+    const vint = (n) => (n < 127 ? [0x80 | n] : long(n));
+    const element = (id, body, unknown = false, eight = false) => [...id, ...(unknown ? [0x01, 255, 255, 255, 255, 255, 255, 255] : eight ? long(body.length) : vint(body.length)), ...body];
+    const uint = (id, v, bytes = 1) => element(id, Array.from({ length: bytes }, (_, k) => (v >>> (8 * (bytes - 1 - k))) & 255));
+    const float = (id, v) => {
+      const b = new Uint8Array(8);
+      new DataView(b.buffer).setFloat64(0, v);
+      return element(id, [...b]);
+    };
+    const header = element([0x1a, 0x45, 0xdf, 0xa3], uint([0x42, 0x82], 0x77));
+    const block = (offset) => element([0xa3], [0x81, (offset >> 8) & 255, offset & 255, 0x80, 1, 2, 3]);
+    const cluster = (time, offsets, unknown) => element([0x1f, 0x43, 0xb6, 0x75], [...uint([0xe7], time, 2), ...offsets.flatMap(block)], unknown);
+    // Known sizes: SeekHead -> Cues, Info, a Cluster at 1 s of frames 0, 40, 80 ms, Cues -> Cluster.
+    const info = element([0x15, 0x49, 0xa9, 0x66], uint([0x2a, 0xd7, 0xb1], 1e6, 3));
+    const clusterBytes = cluster(1000, [0, 40, 80], false);
+    const seekHeadOf = (cuesAt) => element([0x11, 0x4d, 0x9b, 0x74], element([0x4d, 0xbb], [...element([0x53, 0xab], [0x1c, 0x53, 0xbb, 0x6b]), ...uint([0x53, 0xac], cuesAt, 2)]));
+    const seekLength = seekHeadOf(0).length;
+    const clusterAt = seekLength + info.length;
+    const cuesAt = clusterAt + clusterBytes.length;
+    const cues = element([0x1c, 0x53, 0xbb, 0x6b], element([0xbb], [...uint([0xb3], 1000, 2), ...element([0xb7], [...uint([0xf7], 1), ...uint([0xf1], clusterAt, 2)])]));
+    const body = [...seekHeadOf(cuesAt), ...info, ...clusterBytes, ...cues];
+    const known = new Uint8Array([...header, ...element([0x18, 0x53, 0x80, 0x67], body, false, true)]);
+    const out = withDuration(known);
+    // Where the Segment's data starts, and what the moved positions point at now.
+    const segmentData = header.length + 4 + 8;
+    const idAt = (bytes, at) => [...bytes.subarray(at, at + 4)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const positions = [];
+    for (let i = 0; i + 2 < out.length; i++) {
+      if ((out[i] === 0x53 && out[i + 1] === 0xac && out[i + 2] === 0x82) || (out[i] === 0xf1 && out[i + 1] === 0x82)) {
+        const at = out[i] === 0xf1 ? i + 2 : i + 3;
+        positions.push(idAt(out, segmentData + ((out[at] << 8) | out[at + 1])));
+      }
+    }
+    const segmentSize = Number(new DataView(out.buffer).getBigUint64(header.length + 4) & 0xffffffffn);
+    // Live: unknown sizes, a Duration of 5 ms already, two Clusters (frames to 2.1 s).
+    const liveInfo = element([0x15, 0x49, 0xa9, 0x66], [...uint([0x2a, 0xd7, 0xb1], 1e6, 3), ...float([0x44, 0x89], 5)]);
+    const live = new Uint8Array([...header, ...element([0x18, 0x53, 0x80, 0x67], [...liveInfo, ...cluster(0, [0, 50, 100], true), ...cluster(2000, [0, 50], true)], true)]);
+    const notWebm = new Uint8Array([1, 2, 3, 4, 5]);
+    return {
+      frames: webmFramesDuration(known),
+      duration: webmDuration(out),
+      before: webmDuration(known),
+      grew: out.length - known.length,
+      positions,
+      segmentSize: segmentSize === out.length - segmentData,
+      live: webmDuration(withDuration(live)),
+      liveLength: withDuration(live).length === live.length,
+      notWebm: withDuration(notWebm) === notWebm,
+    };
+  });
+  check(
+    patched.before === null && patched.frames === 1120 && patched.duration === 1120 && patched.grew === 11 && patched.segmentSize &&
+      patched.positions.join() === '1c53bb6b,1f43b675' && patched.live === 2100 && patched.liveLength && patched.notWebm,
+    `webm.js writes the Duration into a WebM's Info, moving the positions past it (${JSON.stringify(patched)})`,
   );
 
   // 16. Perched boids are drawn sitting on the ground line, however deep below it they landed:

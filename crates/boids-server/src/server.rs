@@ -130,6 +130,7 @@ const ASSETS: &[Asset] = &[
     js_module!("view.js"),
     js_module!("webgl.js"),
     js_module!("webgl3d.js"),
+    js_module!("webm.js"),
     js_module!("wire.js"),
     js_module!("world-objects.js"),
     js_module!("world-tools.js"),
